@@ -1,0 +1,81 @@
+/**
+ * What a provisioning cluster says about its nodes: the planner writes
+ * "configuring <tier> node(s) <up to three machine names>: <message>" to Updated/Provisioned/Ready, so the
+ * cluster's own conditions name the machines that hold every other operation back.
+ */
+import type { ClusterInfo, KubeObject } from './types';
+import { getCondition } from './conditions';
+import { asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf } from './fields';
+
+const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
+
+/** Tokens of a condition message that may be machine names. */
+export function messageTokens(message: string): Set<string> {
+  return new Set(message.split(/[\s,;:[\]()"']+/).filter(Boolean));
+}
+
+export function readClusterInfo(cluster: KubeObject): ClusterInfo {
+  const name = nameOf(cluster) ?? '?';
+  const spec = specOf(cluster);
+  const status = statusOf(cluster);
+  const info: ClusterInfo = {
+    name,
+    namespace:                  namespaceOf(cluster),
+    mgmtId:                     asString(status.clusterName),
+    kind:                       spec.rkeConfig && typeof spec.rkeConfig === 'object' ? 'provisioned' : 'imported',
+    blockingMessage:            null,
+    blockingCondition:          null,
+    blockingSince:              null,
+    blockingMachines:           [],
+    certificateRotationPending: false,
+  };
+
+  for (const type of BLOCKING_CONDITIONS) {
+    const c = getCondition(cluster, type);
+
+    if (c && c.status !== 'True' && c.message && /node\(s\)|waiting for|certificate rotation/i.test(c.message)) {
+      info.blockingMessage = c.message;
+      info.blockingCondition = type;
+      info.blockingSince = c.lastTransitionTime;
+      break;
+    }
+  }
+
+  const requested = asNumber(asObject(asObject(spec.rkeConfig).rotateCertificates).generation);
+  const done = asNumber(status.certificateRotationGeneration);
+
+  info.certificateRotationPending = (requested !== null && requested > (done ?? 0)) ||
+    /certificate rotation|rotating certificates/i.test(info.blockingMessage ?? '');
+
+  return info;
+}
+
+/** Fills blockingMachines from the names the cluster knows, so "and 10 more" never yields a bogus name. */
+export function resolveBlockingMachines(info: ClusterInfo, machineNames: Iterable<string>): void {
+  if (!info.blockingMessage) {
+    return;
+  }
+  const tokens = messageTokens(info.blockingMessage);
+  const found: string[] = [];
+
+  for (const name of machineNames) {
+    if (tokens.has(name)) {
+      found.push(name);
+    }
+  }
+  info.blockingMachines = found.sort();
+}
+
+export function unknownCluster(idOrName: string, mgmtId: string | null): ClusterInfo {
+  return {
+    name:                       idOrName,
+    namespace:                  null,
+    mgmtId,
+    kind:                       'unknown',
+    blockingMessage:            null,
+    blockingCondition:          null,
+    blockingSince:              null,
+    blockingMachines:           [],
+    certificateRotationPending: false,
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Runs the catalogue over the joined records. Every rule runs in isolation: a rule that trips over an
+ * object shape it did not expect marks the record "unknown" with the reason instead of failing the report.
+ */
+import type {
+  DiagnoseOptions, DiagnosisReport, Finding, NodeRecord, RecordStatus, Severity
+} from './types';
+import { resolveConfig } from './config';
+import { join } from './join';
+import { RULES, ruleKey } from './rules';
+import type { RuleContext } from './rules';
+import { toEpochMs } from './time';
+import { statusOf } from './fields';
+
+/** Notes that tell the user something without making the record unjudgeable. */
+const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable']);
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export const STATUS_ORDER: RecordStatus[] = ['error', 'warning', 'unknown', 'healthy'];
+
+function judge(record: NodeRecord, ctx: RuleContext): void {
+  const findings: Finding[] = [];
+
+  for (const rule of RULES) {
+    if (rule.needs.some((input) => ctx.availability[input] !== 'ok')) {
+      continue;
+    }
+    try {
+      const hit = rule.check(record, ctx);
+
+      if (hit) {
+        const key = ruleKey(rule.id);
+
+        findings.push({
+          rule:     rule.id,
+          severity: hit.severity ?? rule.severity,
+          titleKey: `nodeHealth.rules.${ key }.title`,
+          causeKey: `nodeHealth.rules.${ key }.cause`,
+          args:     hit.args ?? {},
+          evidence: hit.evidence,
+          fix:      hit.fix,
+          since:    hit.since,
+          actions:  hit.actions ?? [],
+        });
+      }
+    } catch (e) {
+      record.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });
+    }
+  }
+  // Stable: catalogue order breaks ties within a severity.
+  findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  record.findings = findings;
+
+  addNotes(record, ctx);
+
+  const worst = findings.find((f) => f.severity !== 'info');
+
+  if (worst) {
+    record.status = worst.severity as RecordStatus;
+    record.statusSince = worst.since;
+  } else if (record.notes.some((n) => !INFORMATIONAL_NOTES.has(n.key))) {
+    record.status = 'unknown';
+    record.statusSince = null;
+  } else {
+    record.status = 'healthy';
+    record.statusSince = record.created;
+  }
+}
+
+/** Why a record could not be judged fully; a record with such notes and no finding is "unknown". */
+function addNotes(r: NodeRecord, ctx: RuleContext): void {
+  const m = r.objects.machine;
+  const unreadable = (input: keyof typeof ctx.availability) => ctx.availability[input] === 'forbidden' || ctx.availability[input] === 'error';
+
+  if (m && Object.keys(statusOf(m)).length === 0) {
+    r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
+  }
+  if (m && !r.objects.planSecret && unreadable('planSecrets') && r.plan.state === 'unknown') {
+    r.notes.push({ key: 'nodeHealth.notes.planUnreadable' });
+  }
+  if (!m && !r.objects.node && !r.objects.mgmtNode && !r.objects.planSecret) {
+    r.notes.push({ key: 'nodeHealth.notes.nothingJoined' });
+  }
+  if (m && !r.objects.node && unreadable('nodes') && r.nodeName) {
+    r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
+  }
+}
+
+export function diagnose(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
+  const now = toEpochMs(options.now);
+  const config = resolveConfig(options.config);
+  const joined = join(objects, options.availability, options.defaultCluster);
+  const ctx: RuleContext = { ...joined.context, now, config };
+  const counts: Record<RecordStatus, number> = {
+    healthy: 0, warning: 0, error: 0, unknown: 0
+  };
+
+  for (const record of joined.records) {
+    judge(record, ctx);
+    counts[record.status]++;
+  }
+
+  return {
+    now:      new Date(now).toISOString(),
+    clusters: joined.clusters,
+    records:  joined.records,
+    counts,
+    skipped:  joined.skipped,
+  };
+}

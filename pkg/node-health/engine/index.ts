@@ -1,0 +1,9 @@
+/** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
+export * from './types';
+export { diagnose, STATUS_ORDER } from './diagnose';
+export { join } from './join';
+export { DEFAULT_CONFIG, resolveConfig } from './config';
+export { RULES, RULE_IDS, ruleKey } from './rules';
+export { classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE } from './objects';
+export { PLAN_SECRET_STATUS_KEYS, derivePlanStatus } from './plan-status';
+export { formatDuration, toEpochMs } from './time';

@@ -1,0 +1,254 @@
+/**
+ * Recognises the objects the engine uses, whether they come from Steve (type, id) or kubectl
+ * (apiVersion, kind), and reads the fields that differ between Cluster API v1beta1 and v1beta2.
+ */
+import type { KubeObject, ObjectKind, OperatingSystem, Role } from './types';
+import {
+  asArray, asObject, asString, annotation, label, metadata, specOf, statusOf
+} from './fields';
+
+export const PLAN_SECRET_TYPE = 'rke.cattle.io/machine-plan';
+
+export const LABELS = {
+  capiClusterName:   'cluster.x-k8s.io/cluster-name',
+  rkeClusterName:    'rke.cattle.io/cluster-name',
+  machineName:       'rke.cattle.io/machine-name',
+  machineUid:        'rke.cattle.io/machine',
+  machineId:         'rke.cattle.io/machine-id',
+  nodeName:          'rke.cattle.io/node-name',
+  etcdRole:          'rke.cattle.io/etcd-role',
+  controlPlaneRole:  'rke.cattle.io/control-plane-role',
+  workerRole:        'rke.cattle.io/worker-role',
+  os:                'cattle.io/os',
+  mgmtNodeName:      'management.cattle.io/nodename',
+  kubernetesOs:      'kubernetes.io/os',
+  initNode:          'rke.cattle.io/init-node',
+} as const;
+
+export const ANNOTATIONS = {
+  capiMachine:          'cluster.x-k8s.io/machine',
+  capiClusterName:      'cluster.x-k8s.io/cluster-name',
+  capiClusterNamespace: 'cluster.x-k8s.io/cluster-namespace',
+  address:              'rke.cattle.io/address',
+  internalAddress:      'rke.cattle.io/internal-address',
+  joinedTo:             'rke.cattle.io/joined-to',
+  planLastUpdated:      'rke.cattle.io/plan-last-updated',
+  etcdHook:             'pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup',
+  etcdForceRemove:      'rke.cattle.io/etcd-force-remove',
+} as const;
+
+/** Steve type ids, used to link to an object's page in Rancher. */
+export const STEVE_TYPES = {
+  cluster:           'provisioning.cattle.io.cluster',
+  machine:           'cluster.x-k8s.io.machine',
+  planSecret:        'secret',
+  bootstrap:         'rke.cattle.io.rkebootstrap',
+  mgmtNode:          'management.cattle.io.node',
+  node:              'node',
+  registrationToken: 'management.cattle.io.clusterregistrationtoken',
+} as const;
+
+function apiGroup(apiVersion: string | null): string {
+  if (!apiVersion) {
+    return '';
+  }
+  const slash = apiVersion.indexOf('/');
+
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** The kind of object, or null for anything the engine does not use. */
+export function classify(input: unknown): ObjectKind | null {
+  const obj = asObject(input);
+  const type = asString(obj.type);
+  const kind = asString(obj.kind);
+  const group = apiGroup(asString(obj.apiVersion));
+
+  if (kind) {
+    switch (kind) {
+    case 'Cluster':
+      return group === 'provisioning.cattle.io' ? 'cluster' : null;
+    case 'Machine':
+      return group === 'cluster.x-k8s.io' ? 'machine' : null;
+    case 'Secret':
+      return secretType(obj) === PLAN_SECRET_TYPE ? 'planSecret' : null;
+    case 'RKEBootstrap':
+      return 'bootstrap';
+    case 'Node':
+      if (group === 'management.cattle.io') {
+        return 'mgmtNode';
+      }
+
+      return group === '' ? 'node' : null;
+    case 'ClusterRegistrationToken':
+      return 'registrationToken';
+    }
+    if (group === 'rke-machine.cattle.io' || (group === 'rke.cattle.io' && kind === 'CustomMachine')) {
+      return 'infraMachine';
+    }
+  }
+  if (type) {
+    switch (type) {
+    case STEVE_TYPES.cluster:
+      return 'cluster';
+    case STEVE_TYPES.machine:
+      return 'machine';
+    case 'secret':
+      return secretType(obj) === PLAN_SECRET_TYPE ? 'planSecret' : null;
+    case STEVE_TYPES.bootstrap:
+      return 'bootstrap';
+    case STEVE_TYPES.mgmtNode:
+      return 'mgmtNode';
+    case 'node':
+      return 'node';
+    case STEVE_TYPES.registrationToken:
+    case 'clusterRegistrationToken':
+    case 'clusterregistrationtoken':
+      return 'registrationToken';
+    case 'rke.cattle.io.custommachine':
+      return 'infraMachine';
+    }
+    if (type.startsWith('rke-machine.cattle.io.') && !type.endsWith('template') && !type.endsWith('config')) {
+      return 'infraMachine';
+    }
+  }
+
+  return null;
+}
+
+export function secretType(obj: KubeObject): string | null {
+  return asString(obj._type) ?? asString(obj.type === 'secret' ? null : obj.type);
+}
+
+export function apiVersionOf(obj: KubeObject): string | null {
+  return asString(asObject(obj).apiVersion);
+}
+
+export function isV1beta2Machine(machine: KubeObject): boolean {
+  return apiVersionOf(machine) === 'cluster.x-k8s.io/v1beta2';
+}
+
+export function machineClusterName(machine: KubeObject): string | null {
+  return asString(specOf(machine).clusterName) ?? label(machine, LABELS.capiClusterName);
+}
+
+/** Name referenced by status.nodeRef, in both the v1beta1 {kind,name,uid} and v1beta2 {name} shapes. */
+export function nodeRefName(machine: KubeObject): string | null {
+  return asString(asObject(statusOf(machine).nodeRef).name);
+}
+
+export interface ObjectRefLite {
+  kind: string | null;
+  name: string | null;
+  group: string | null;
+}
+
+function readRef(ref: unknown): ObjectRefLite | null {
+  const r = asObject(ref);
+  const name = asString(r.name);
+
+  if (!name) {
+    return null;
+  }
+
+  return {
+    kind:  asString(r.kind),
+    name,
+    group: asString(r.apiGroup) ?? (apiGroup(asString(r.apiVersion)) || null),
+  };
+}
+
+export function infrastructureRef(machine: KubeObject): ObjectRefLite | null {
+  return readRef(specOf(machine).infrastructureRef);
+}
+
+export function bootstrapRef(machine: KubeObject): ObjectRefLite | null {
+  return readRef(asObject(specOf(machine).bootstrap).configRef);
+}
+
+export function machineRoles(obj: KubeObject): Role[] {
+  const roles: Role[] = [];
+
+  if (label(obj, LABELS.etcdRole) === 'true') {
+    roles.push('etcd');
+  }
+  if (label(obj, LABELS.controlPlaneRole) === 'true') {
+    roles.push('controlplane');
+  }
+  if (label(obj, LABELS.workerRole) === 'true') {
+    roles.push('worker');
+  }
+
+  return roles;
+}
+
+export function nodeRoles(node: KubeObject): Role[] {
+  const labels = asObject(metadata(node).labels);
+  const roles: Role[] = [];
+
+  if (labels['node-role.kubernetes.io/etcd'] !== undefined) {
+    roles.push('etcd');
+  }
+  if (labels['node-role.kubernetes.io/control-plane'] !== undefined || labels['node-role.kubernetes.io/master'] !== undefined) {
+    roles.push('controlplane');
+  }
+  if (labels['node-role.kubernetes.io/worker'] !== undefined) {
+    roles.push('worker');
+  }
+
+  return roles;
+}
+
+export function operatingSystem(...objs: (KubeObject | undefined)[]): OperatingSystem {
+  for (const obj of objs) {
+    if (!obj) {
+      continue;
+    }
+    const os = label(obj, LABELS.os) ?? label(obj, LABELS.kubernetesOs) ?? asString(asObject(statusOf(obj).nodeInfo).operatingSystem);
+
+    if (os === 'windows' || os === 'linux') {
+      return os;
+    }
+  }
+
+  return 'unknown';
+}
+
+export function deletionTimestamp(obj: KubeObject): string | null {
+  return asString(metadata(obj).deletionTimestamp);
+}
+
+export function finalizers(obj: KubeObject): string[] {
+  return asArray(metadata(obj).finalizers).filter((f): f is string => typeof f === 'string');
+}
+
+export function planSecretMachineName(secret: KubeObject): string | null {
+  const fromLabel = label(secret, LABELS.machineName);
+
+  if (fromLabel) {
+    return fromLabel;
+  }
+  const name = asString(metadata(secret).name);
+
+  return name && name.endsWith('-machine-plan') ? name.slice(0, -'-machine-plan'.length) : null;
+}
+
+/** Management id (c-m-xxxx) of a downstream object loaded through /k8s/clusters/<id>/v1, if Steve tells. */
+export function downstreamClusterIdFromLinks(obj: KubeObject): string | null {
+  const self = asString(asObject(asObject(obj).links).self);
+  const m = self ? /\/k8s\/clusters\/([^/]+)\//.exec(self) : null;
+
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export function machinePhase(machine: KubeObject): string | null {
+  return asString(statusOf(machine).phase);
+}
+
+export function failureMessage(obj: KubeObject): string | null {
+  const status = statusOf(obj);
+
+  return asString(status.failureMessage) ?? asString(asObject(asObject(asObject(status.deprecated).v1beta1)).failureMessage);
+}
+
+export { annotation, label };

@@ -1,0 +1,165 @@
+/**
+ * The plan status of a machine, derived the way Rancher's planner does (pkg/capr/planner/store.go):
+ * no plan → waiting for agent (no applied plan) → probes → in sync → failed → waiting for plan to be applied.
+ * The planner's own verdict is on the Machine's Reconciled condition; the plan secret's non-sensitive keys
+ * confirm it or stand in for it. The values of plan, appliedPlan and the outputs are never read.
+ */
+import type { KubeObject, PlanStatus } from './types';
+import { getCondition } from './conditions';
+import {
+  asNumber, asObject, asString, decodeBase64, annotation, parseUnixDate
+} from './fields';
+import { ANNOTATIONS } from './objects';
+
+/** Keys of the machine-plan secret that carry no secret material. */
+export const PLAN_SECRET_STATUS_KEYS = [
+  'applied-checksum',
+  'failure-count',
+  'success-count',
+  'failed-checksum',
+  'last-apply-time',
+  'probe-statuses',
+  'plan-state',
+  'plan-revision',
+  'max-failures',
+  'failure-threshold',
+] as const;
+
+export type PlanSecretStatusKey = typeof PLAN_SECRET_STATUS_KEYS[number];
+
+const MESSAGE_PATTERNS: { pattern: RegExp; state: PlanStatus['state'] }[] = [
+  { pattern: /waiting for agent to check in and apply initial plan/i, state: 'waiting-for-agent' },
+  { pattern: /waiting for probes/i, state: 'probes-failing' },
+  { pattern: /failure while applying plan|error applying plan/i, state: 'apply-failed' },
+  { pattern: /waiting for plan to be applied/i, state: 'waiting-for-plan' },
+  { pattern: /waiting for (bootstrap etcd|etcd|control plane) to be available/i, state: 'no-plan' },
+];
+
+export function planStateFromMessage(message: string | null): PlanStatus['state'] | null {
+  if (!message) {
+    return null;
+  }
+  for (const { pattern, state } of MESSAGE_PATTERNS) {
+    if (pattern.test(message)) {
+      return state;
+    }
+  }
+
+  return null;
+}
+
+export function probesFromMessage(message: string | null): string[] {
+  const m = message ? /waiting for probes:\s*(.+)$/i.exec(message) : null;
+
+  return m ? m[1].split(/,\s*/).map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** Reads one whitelisted status key of a plan secret, decoded. */
+export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretStatusKey): string | null {
+  if (!secret) {
+    return null;
+  }
+  const raw = asObject(asObject(secret).data)[key];
+
+  return raw === undefined || raw === null ? null : decodeBase64(raw);
+}
+
+function hasKey(secret: KubeObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(asObject(asObject(secret).data), key);
+}
+
+export function unhealthyProbesFromSecret(secret: KubeObject | undefined): string[] {
+  const raw = planSecretValue(secret, 'probe-statuses');
+
+  if (!raw) {
+    return [];
+  }
+  try {
+    const parsed = asObject(JSON.parse(raw));
+
+    return Object.keys(parsed).filter((name) => asObject(parsed[name]).healthy === false).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined): PlanStatus {
+  const status: PlanStatus = {
+    state:            'unknown',
+    message:          null,
+    source:           'none',
+    unhealthyProbes:  [],
+    failureCount:     asNumber(planSecretValue(secret, 'failure-count')),
+    lastApplyTime:    null,
+    planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,
+    since:            null,
+  };
+  const lastApply = parseUnixDate(planSecretValue(secret, 'last-apply-time'));
+
+  status.lastApplyTime = lastApply === null ? null : new Date(lastApply).toISOString();
+
+  const reconciled = machine ? getCondition(machine, 'Reconciled') : null;
+  const planApplied = machine ? getCondition(machine, 'PlanApplied') : null;
+
+  if (reconciled) {
+    const fromMessage = planStateFromMessage(reconciled.message);
+
+    if (fromMessage) {
+      status.state = fromMessage;
+      status.message = reconciled.message;
+      status.source = 'condition';
+      status.since = reconciled.lastTransitionTime;
+    } else if (reconciled.status === 'True') {
+      status.state = 'in-sync';
+      status.source = 'condition';
+      status.since = reconciled.lastTransitionTime;
+    }
+  }
+  if (planApplied && planApplied.status === 'False' && /error applying plan/i.test(planApplied.message ?? '') && status.state !== 'waiting-for-agent') {
+    status.state = 'apply-failed';
+    status.message = planApplied.message;
+    status.source = 'condition';
+    status.since = planApplied.lastTransitionTime;
+  }
+
+  if (secret) {
+    const planState = asString(planSecretValue(secret, 'plan-state'));
+    const appliedChecksum = planSecretValue(secret, 'applied-checksum');
+    const failedChecksum = planSecretValue(secret, 'failed-checksum');
+    const successCount = asNumber(planSecretValue(secret, 'success-count'));
+    const failureThreshold = asNumber(planSecretValue(secret, 'failure-threshold')) ?? asNumber(planSecretValue(secret, 'max-failures'));
+    const neverApplied = (hasKey(secret, 'plan') && !hasKey(secret, 'appliedPlan')) ||
+      (!appliedChecksum && !lastApply && !successCount && (hasKey(secret, 'plan') || !!status.planLastUpdated));
+
+    status.unhealthyProbes = unhealthyProbesFromSecret(secret);
+
+    if (status.source === 'none' || status.state === 'in-sync') {
+      let fromSecret: PlanStatus['state'] | null = null;
+
+      if (planState === 'failed') {
+        fromSecret = 'apply-failed';
+      } else if (planState === 'pending' || planState === 'in-progress') {
+        fromSecret = 'applying';
+      } else if (neverApplied) {
+        fromSecret = 'waiting-for-agent';
+      } else if ((status.failureCount ?? 0) > 0 && failedChecksum && failedChecksum !== appliedChecksum &&
+        (failureThreshold === null || (status.failureCount ?? 0) >= failureThreshold)) {
+        fromSecret = 'apply-failed';
+      } else if (status.unhealthyProbes.length > 0) {
+        fromSecret = 'probes-failing';
+      } else if (appliedChecksum && status.source === 'none') {
+        fromSecret = 'in-sync';
+      }
+      if (fromSecret && (status.source === 'none' || fromSecret !== 'in-sync')) {
+        status.state = fromSecret;
+        status.source = 'secret';
+        status.since = status.planLastUpdated ?? status.lastApplyTime;
+      }
+    }
+  }
+  if (status.state === 'probes-failing' && status.unhealthyProbes.length === 0) {
+    status.unhealthyProbes = probesFromMessage(status.message);
+  }
+
+  return status;
+}

@@ -1,0 +1,152 @@
+/**
+ * Rules about a machine's place in the cluster's life: the machine the cluster's own conditions say it is
+ * waiting for, and machines whose deletion does not finish.
+ */
+import type { ActionId, NodeRecord } from '../types';
+import { getCondition } from '../conditions';
+import { annotation, describeObject, nameOf } from '../fields';
+import { ANNOTATIONS } from '../objects';
+import {
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
+} from './rule';
+
+export const ETCD_HOOK_CONDITION = 'PreTerminateDeleteHookSucceeded';
+
+export const blockingClusterOperation: Rule = {
+  id:       'blocking-cluster-operation',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx) {
+    const c = r.cluster;
+
+    if (!c || !r.machineName || !c.blockingMachines.includes(r.machineName) || !r.objects.machine) {
+      return null;
+    }
+    const clusterLabel = r.objects.cluster ? objectLabel('cluster', r.objects.cluster) : `Cluster ${ c.name }`;
+
+    return {
+      args: {
+        cluster:   c.name,
+        condition: c.blockingCondition ?? '?',
+        duration:  duration(age(ctx, c.blockingSince)),
+        rotation:  c.certificateRotationPending ? 'yes' : 'no',
+      },
+      evidence: [
+        evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].message`, c.blockingMessage),
+        evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].lastTransitionTime`, c.blockingSince),
+        ...(c.certificateRotationPending ? [evidence(clusterLabel, 'spec.rkeConfig.rotateCertificates', 'pending')] : []),
+      ],
+      fix: [
+        step(this.id, 'fixThisMachine'),
+        step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        step(this.id, 'watchCluster', { cluster: c.name }, `kubectl -n ${ sh(c.namespace) } get clusters.provisioning.cattle.io ${ sh(c.name) } -o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`),
+      ],
+      since:   c.blockingSince,
+      actions: [],
+    };
+  },
+};
+
+/** The finalizer cleanup is a last resort: offered only on a machine stuck deleting past the threshold. */
+export function finalizerCleanupEligible(r: NodeRecord, ctx: RuleContext): boolean {
+  const deletingFor = age(ctx, r.deleting);
+
+  return !!r.objects.machine && deletingFor !== null && deletingFor >= ctx.config.stuckDeletingTimeoutMs && r.finalizers.length > 0;
+}
+
+export function etcdHookHolds(r: NodeRecord): boolean {
+  const m = r.objects.machine;
+
+  return !!m && !!r.deleting && annotation(m, ANNOTATIONS.etcdHook) !== null;
+}
+
+export const stuckDeleting: Rule = {
+  id:       'stuck-deleting',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || !finalizerCleanupEligible(r, ctx)) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+    const held = ['DrainingSucceeded', 'PreDrainDeleteHookSucceeded', ETCD_HOOK_CONDITION, 'VolumeDetachSucceeded']
+      .map((type) => getCondition(m, type))
+      .filter((c) => c && c.status !== 'True');
+    const actions: ActionId[] = [];
+
+    if (etcdHookHolds(r) && r.objects.bootstrap) {
+      actions.push('etcd-force-remove');
+    }
+    actions.push('remove-finalizers');
+
+    return {
+      args: {
+        duration:   duration(age(ctx, r.deleting)),
+        finalizers: r.finalizers.join(', '),
+      },
+      evidence: [
+        evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
+        evidence(machineLabel, 'metadata.finalizers', r.finalizers.join(', ')),
+        ...held.flatMap((c) => conditionEvidence(machineLabel, c!)),
+        ...(r.plan.state === 'waiting-for-agent' ? [evidence(machineLabel, 'plan', 'waiting for agent to check in and apply initial plan')] : []),
+        ...(r.objects.node ? [] : [evidence(machineLabel, 'status.nodeRef', r.nodeName)]),
+      ],
+      fix: [
+        step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')),
+        ...(held.some((c) => c!.type === 'DrainingSucceeded') ? [step(this.id, 'drain', {}, 'kubectl get poddisruptionbudgets -A')] : []),
+        ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
+        step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', `--type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
+        step(this.id, 'leftovers'),
+        step(this.id, 'reRegister'),
+      ],
+      since: r.deleting,
+      actions,
+    };
+  },
+};
+
+export const etcdRemovalHookBlocked: Rule = {
+  id:       'etcd-removal-hook-blocked',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || !etcdHookHolds(r)) {
+      return null;
+    }
+    const hook = getCondition(m, ETCD_HOOK_CONDITION);
+    const deletingFor = age(ctx, r.deleting);
+
+    if (hook?.status === 'True' || deletingFor === null || deletingFor < ctx.config.stuckDeletingTimeoutMs) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+    const joined = ctx.joinedTo.get(`${ r.machineNamespace ?? '' }/${ r.machineName ?? '' }`) ?? [];
+    const bootstrap = r.objects.bootstrap;
+    const forced = bootstrap ? annotation(bootstrap, ANNOTATIONS.etcdForceRemove) : null;
+    const bootstrapName = bootstrap ? describeObject('RKEBootstrap', bootstrap) : `RKEBootstrap ${ r.machineNamespace }/${ r.machineName }`;
+
+    return {
+      args:     { duration: duration(deletingFor), joined: joined.join(', ') || '-' },
+      evidence: [
+        evidence(machineLabel, `metadata.annotations[${ ANNOTATIONS.etcdHook }]`, annotation(m, ANNOTATIONS.etcdHook)),
+        evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
+        ...(hook ? conditionEvidence(machineLabel, hook) : []),
+        ...joined.map((name) => evidence(`Secret ${ r.machineNamespace }/${ name }-machine-plan`, `metadata.annotations[${ ANNOTATIONS.joinedTo }]`, r.machineName)),
+        evidence(bootstrapName, `metadata.annotations[${ ANNOTATIONS.etcdForceRemove }]`, forced),
+      ],
+      fix: [
+        step(this.id, 'memberList', {}, "sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list"),
+        ...(joined.length > 0 ? [step(this.id, 'joinedNodes', { joined: joined.join(', ') })] : []),
+        step(this.id, 'forceRemove', {}, `kubectl -n ${ sh(r.machineNamespace) } annotate rkebootstraps.rke.cattle.io ${ sh(bootstrap ? nameOf(bootstrap) : r.machineName) } ${ ANNOTATIONS.etcdForceRemove }=true`),
+        step(this.id, 'finalizersAfter'),
+      ],
+      since:   r.deleting,
+      actions: bootstrap && forced !== 'true' ? ['etcd-force-remove'] : [],
+    };
+  },
+};
+

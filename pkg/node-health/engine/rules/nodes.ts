@@ -1,0 +1,383 @@
+/**
+ * Rules about the link between a machine and the Kubernetes Node it should become: "Waiting for Node Ref"
+ * and its three families (no machine, infrastructure gone, kubelet never registered), name mismatches,
+ * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
+ */
+import type { Evidence, KubeObject, NodeRecord } from '../types';
+import { conditions, getCondition } from '../conditions';
+import {
+  annotation, asObject, asString, label, nameOf, specOf, statusOf
+} from '../fields';
+import {
+  ANNOTATIONS, LABELS, bootstrapRef, failureMessage, infrastructureRef, nodeRefName
+} from '../objects';
+import { nodeReadyCondition } from '../join';
+import {
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
+} from './rule';
+import { findHostSteps } from './plan';
+
+/** The wording node drivers and clouds use when the VM or instance behind a machine is gone. */
+export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find|unable to find)( the)? (vm|virtual machine|instance)\b|\b(vm|virtual machine|instance)\b[^.;]{0,80}\b(not found|does not exist|was deleted|no longer exists)\b|InvalidInstanceID\.NotFound|InstanceNotFound|not found in vcenter/i;
+
+function kubeletStep(r: NodeRecord) {
+  return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
+}
+
+function downstreamNodesStep(r: NodeRecord) {
+  return commonStep('listNodes', { cluster: r.cluster?.name ?? '?' }, 'kubectl get nodes -o wide');
+}
+
+/** Infrastructure failure on the machine or its infrastructure machine, with where it was read. */
+export function infrastructureFailure(r: NodeRecord): Evidence | null {
+  const candidates: [string, KubeObject | undefined][] = [['infraMachine', r.objects.infraMachine], ['machine', r.objects.machine]];
+
+  for (const [kind, obj] of candidates) {
+    if (!obj) {
+      continue;
+    }
+    const message = failureMessage(obj);
+
+    if (message && INFRASTRUCTURE_GONE.test(message)) {
+      return evidence(objectLabel(kind as any, obj), 'status.failureMessage', message);
+    }
+    const c = conditions(obj).find((x) => x.status !== 'True' && !!x.message && INFRASTRUCTURE_GONE.test(x.message));
+
+    if (c) {
+      return evidence(objectLabel(kind as any, obj), `${ c.path }.message`, c.message);
+    }
+    const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
+
+    if (stateMessage && INFRASTRUCTURE_GONE.test(stateMessage)) {
+      return evidence(objectLabel(kind as any, obj), 'metadata.state.message', stateMessage);
+    }
+  }
+
+  return null;
+}
+
+/** The name a machine's host is expected to register as, and where that expectation comes from. */
+export function expectedNodeName(r: NodeRecord): { name: string; from: Evidence } | null {
+  const m = r.objects.machine;
+  const mn = r.objects.mgmtNode;
+
+  if (m) {
+    const fromLabel = label(m, LABELS.nodeName);
+
+    if (fromLabel) {
+      return { name: fromLabel, from: evidence(objectLabel('machine', m), `metadata.labels[${ LABELS.nodeName }]`, fromLabel) };
+    }
+    const ref = nodeRefName(m);
+
+    if (ref) {
+      return { name: ref, from: evidence(objectLabel('machine', m), 'status.nodeRef.name', ref) };
+    }
+  }
+  if (mn) {
+    const requested = asString(specOf(mn).requestedHostname);
+
+    if (requested) {
+      return { name: requested, from: evidence(objectLabel('mgmtNode', mn), 'spec.requestedHostname', requested) };
+    }
+  }
+  const infra = r.objects.infraMachine;
+
+  if (infra) {
+    const hostname = asString(specOf(infra).hostname) ?? asString(statusOf(infra).hostname);
+
+    if (hostname) {
+      return { name: hostname, from: evidence(objectLabel('infraMachine', infra), 'spec.hostname', hostname) };
+    }
+  }
+
+  return null;
+}
+
+export const waitingForNodeRef: Rule = {
+  id:       'waiting-for-node-ref',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || r.deleting || nodeRefName(m) || r.objects.node) {
+      return null;
+    }
+    const healthy = getCondition(m, 'NodeHealthy', 'NodeReady');
+    const start = (healthy && healthy.status !== 'True' ? healthy.lastTransitionTime : null) ?? r.created;
+    const waited = age(ctx, r.created);
+
+    if (waited === null || waited < ctx.config.nodeStartupTimeoutMs) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : 'kubelet');
+
+    return {
+      args:     { duration: duration(waited), family },
+      evidence: [
+        evidence(machineLabel, 'status.nodeRef', null),
+        evidence(machineLabel, 'spec.providerID', asString(specOf(m).providerID)),
+        evidence(machineLabel, 'status.phase', r.phase),
+        ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
+        evidence(machineLabel, 'metadata.creationTimestamp', r.created),
+      ],
+      fix: [
+        downstreamNodesStep(r),
+        ...(family === 'infrastructure' ? [step(this.id, 'seeInfrastructure')] : []),
+        ...(family === 'agent' ? [step(this.id, 'seeAgent')] : []),
+        kubeletStep(r),
+        step(this.id, 'machineLabel', { uid: asString(asObject(m.metadata).uid) ?? '?' }, `kubectl get nodes -l rke.cattle.io/machine=${ sh(asString(asObject(m.metadata).uid)) }`),
+        ...(r.os === 'windows' ? [step(this.id, 'windowsChecks')] : []),
+      ],
+      since:   start,
+      actions: ['re-register'],
+    };
+  },
+};
+
+export const infrastructureMissing: Rule = {
+  id:       'infrastructure-missing',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    const m = r.objects.machine;
+
+    if (!m) {
+      return null;
+    }
+    const found = infrastructureFailure(r);
+
+    if (!found) {
+      return null;
+    }
+    const ref = infrastructureRef(m);
+    const infra = r.objects.infraMachine;
+    const cond = infra ? conditions(infra).find((c) => c.message === found.value) : null;
+
+    return {
+      args:     { kind: ref?.kind ?? '?', name: ref?.name ?? '?' },
+      evidence: [found, evidence(objectLabel('machine', m), 'spec.infrastructureRef', ref ? `${ ref.kind ?? '?' } ${ ref.name }` : null)],
+      fix:      [
+        step(this.id, 'checkProvider', { name: ref?.name ?? '?' }),
+        step(this.id, 'restoreOrReplace'),
+        step(this.id, 'deleteMachine', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        step(this.id, 'ifStuck'),
+      ],
+      since:   cond?.lastTransitionTime ?? r.created,
+      actions: [],
+    };
+  },
+};
+
+export const nodeNameMismatch: Rule = {
+  id:       'node-name-mismatch',
+  severity: 'warning',
+  needs:    ['nodes'],
+  check(r, ctx) {
+    if (r.objects.node || !r.objects.machine || r.deleting) {
+      return null;
+    }
+    const expected = expectedNodeName(r);
+
+    if (!expected) {
+      return null;
+    }
+    const lower = expected.name.toLowerCase();
+    const candidates = (ctx.nodesByLowerName.get(r.cluster) ?? new Map()).get(lower) ?? [];
+    const registered = candidates.find((n: KubeObject) => nameOf(n) !== expected.name);
+
+    if (!registered && lower === expected.name) {
+      return null;
+    }
+    const ev: Evidence[] = [expected.from];
+
+    if (registered) {
+      ev.push(evidence(objectLabel('node', registered), 'metadata.name', nameOf(registered)));
+      ev.push(evidence(objectLabel('node', registered), `metadata.labels[${ LABELS.machineUid }]`, label(registered, LABELS.machineUid)));
+    }
+
+    return {
+      args:     { expected: expected.name, registered: registered ? nameOf(registered) ?? '?' : lower },
+      evidence: ev,
+      fix:      [
+        step(this.id, 'kubernetesLowercases', { lower }),
+        step(this.id, 'reRegisterLower', { lower }, r.os === 'windows' ? `$env:CATTLE_NODE_NAME = '${ lower.replace(/'/g, "''") }'` : undefined),
+        ...(registered ? [step(this.id, 'removeStaleNode', { node: nameOf(registered) ?? '?' })] : []),
+      ],
+      since:   r.created,
+      actions: ['re-register'],
+    };
+  },
+};
+
+export const orphanNode: Rule = {
+  id:       'orphan-node',
+  severity: 'warning',
+  needs:    ['machines'],
+  check(r, ctx) {
+    const n = r.objects.node;
+
+    if (!n || r.objects.machine || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
+      return null;
+    }
+    const nodeLabel = objectLabel('node', n);
+    const annotated = annotation(n, ANNOTATIONS.capiMachine);
+    const uid = label(n, LABELS.machineUid);
+
+    return {
+      args:     { machine: annotated ?? uid ?? '-' },
+      evidence: [
+        evidence(nodeLabel, `metadata.annotations[${ ANNOTATIONS.capiMachine }]`, annotated),
+        evidence(nodeLabel, `metadata.labels[${ LABELS.machineUid }]`, uid),
+        evidence(nodeLabel, 'metadata.creationTimestamp', r.created),
+      ],
+      fix: [
+        step(this.id, 'decide'),
+        step(this.id, 'keep'),
+        step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : 'sudo systemctl disable --now rancher-system-agent rke2-agent rke2-server k3s k3s-agent'),
+        step(this.id, 'deleteNode', {}, `kubectl delete node ${ sh(nameOf(n)) }`),
+        step(this.id, 'sameName'),
+      ],
+      since:   r.created,
+      actions: ['re-register'],
+    };
+  },
+};
+
+export const nodeMissing: Rule = {
+  id:       'node-missing',
+  severity: 'error',
+  needs:    ['nodes'],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || r.objects.node || r.deleting) {
+      return null;
+    }
+    const ref = nodeRefName(m);
+    const healthy = getCondition(m, 'NodeHealthy', 'NodeReady');
+    const goneByCondition = !!healthy && healthy.status !== 'True' && /NodeNotFound|NodeDeleted/.test(healthy.reason ?? '');
+
+    if (!ref && !goneByCondition) {
+      return null;
+    }
+    if (ctx.availability.nodes !== 'ok' && !goneByCondition) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+
+    return {
+      args:     { node: ref ?? '?' },
+      evidence: [
+        evidence(machineLabel, 'status.nodeRef.name', ref),
+        ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
+      ],
+      fix: [
+        ...findHostSteps(r).slice(0, 1),
+        kubeletStep(r),
+        step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? `kubectl -n ${ sh(r.cluster.namespace) } annotate clusters.provisioning.cattle.io ${ sh(r.cluster.name) } rke.cattle.io/delete-missing-custom-machines-after=1h` : undefined),
+      ],
+      since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
+      actions: [],
+    };
+  },
+};
+
+export const nodeNotReady: Rule = {
+  id:       'node-not-ready',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx) {
+    const n = r.objects.node;
+
+    if (!n) {
+      return null;
+    }
+    const ready = nodeReadyCondition(n);
+
+    if (!ready || ready.status === 'True') {
+      return null;
+    }
+    const notReadyFor = age(ctx, ready.lastTransitionTime);
+
+    if (notReadyFor !== null && notReadyFor < ctx.config.nodeNotReadyTimeoutMs) {
+      return null;
+    }
+    const nodeLabel = objectLabel('node', n);
+    const pressure = conditions(n).filter((c) => c.type !== 'Ready' && c.status === 'True');
+
+    return {
+      args:     { duration: duration(notReadyFor), reason: ready.reason ?? '?' },
+      evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
+      fix:      [
+        commonStep('describeNode', {}, `kubectl describe node ${ sh(nameOf(n)) }`),
+        kubeletStep(r),
+        step(this.id, 'resources'),
+      ],
+      since:   ready.lastTransitionTime,
+      actions: [],
+    };
+  },
+};
+
+export const planSecretMissing: Rule = {
+  id:       'plan-secret-missing',
+  severity: 'warning',
+  needs:    ['planSecrets'],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || r.objects.planSecret || r.deleting || bootstrapRef(m)?.kind !== 'RKEBootstrap') {
+      return null;
+    }
+    const existed = age(ctx, r.created);
+
+    if (existed === null || existed < ctx.config.agentCheckInTimeoutMs) {
+      return null;
+    }
+
+    return {
+      args:     { secret: r.host.planSecretName ?? '?' },
+      evidence: [
+        evidence(`Secret ${ r.machineNamespace }/${ r.host.planSecretName }`, 'metadata.name', null),
+        evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapRef(m)?.name ?? null),
+      ],
+      fix: [
+        step(this.id, 'checkBootstrap', {}, `kubectl -n ${ sh(r.machineNamespace) } get rkebootstraps.rke.cattle.io ${ sh(bootstrapRef(m)?.name) } -o yaml`),
+        step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
+      ],
+      since:   r.created,
+      actions: [],
+    };
+  },
+};
+
+export const machineMissing: Rule = {
+  id:       'machine-missing',
+  severity: 'warning',
+  needs:    ['machines'],
+  check(r, ctx) {
+    if (r.objects.machine || r.objects.node || !r.machineName || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
+      return null;
+    }
+    if (ctx.machineNames.has(`${ r.machineNamespace ?? '' }/${ r.machineName }`)) {
+      return null;
+    }
+    const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
+    const path = r.objects.planSecret ? `metadata.labels[${ LABELS.machineName }]` : `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`;
+
+    return {
+      args:     { machine: r.machineName },
+      evidence: [evidence(source, path, r.machineName), evidence(`Machine ${ r.machineNamespace }/${ r.machineName }`, 'metadata.name', null)],
+      fix:      [
+        step(this.id, 'hostState'),
+        step(this.id, 'reRegister'),
+        step(this.id, 'cleanup', {}, r.objects.mgmtNode ? `kubectl -n ${ sh(r.cluster.mgmtId) } delete nodes.management.cattle.io ${ sh(nameOf(r.objects.mgmtNode)) }` : undefined),
+      ],
+      since:   r.created,
+      actions: ['re-register'],
+    };
+  },
+};

@@ -1,0 +1,183 @@
+/**
+ * Rules about the machine plan: whether the agent on the host ever checked in, applied the current plan,
+ * failed applying it, or is held by its health probes. They read the planner's verdict (the Machine's
+ * Reconciled and PlanApplied conditions) and the plan secret's status keys, never the plan itself.
+ */
+import type { Evidence, NodeRecord } from '../types';
+import { getCondition } from '../conditions';
+import { annotation } from '../fields';
+import { ANNOTATIONS } from '../objects';
+import { planSecretValue } from '../plan-status';
+import {
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step
+} from './rule';
+
+const CONNECTION_INFO = {
+  linux:   '/var/lib/rancher/agent/rancher2_connection_info.json',
+  windows: 'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
+};
+
+/** Where the plan status was read, as evidence. */
+export function planEvidence(r: NodeRecord): Evidence[] {
+  const out: Evidence[] = [];
+  const m = r.objects.machine;
+  const s = r.objects.planSecret;
+
+  if (m) {
+    for (const type of ['Reconciled', 'PlanApplied']) {
+      const c = getCondition(m, type);
+
+      if (c && (c.status !== 'True' || type === 'Reconciled')) {
+        out.push(...conditionEvidence(objectLabel('machine', m), c));
+      }
+    }
+  }
+  if (s) {
+    const label = objectLabel('planSecret', s);
+
+    for (const key of ['applied-checksum', 'last-apply-time', 'failure-count', 'failed-checksum', 'probe-statuses', 'plan-state'] as const) {
+      const value = planSecretValue(s, key);
+
+      if (value !== null || key === 'applied-checksum') {
+        out.push(evidence(label, `data.${ key }`, value));
+      }
+    }
+    const updated = annotation(s, ANNOTATIONS.planLastUpdated);
+
+    if (updated) {
+      out.push(evidence(label, `metadata.annotations[${ ANNOTATIONS.planLastUpdated }]`, updated));
+    }
+  }
+
+  return out;
+}
+
+/** Steps to find the host that serves a machine, and read its agent's log. */
+export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
+  const windows = r.os === 'windows';
+  const file = windows ? CONNECTION_INFO.windows : CONNECTION_INFO.linux;
+  const secret = r.host.planSecretName ?? '';
+
+  return [
+    commonStep('findHost', { secret, file }, windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`),
+    windows ? commonStep('agentLogWindows', {}, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', {}, 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50'),
+  ];
+}
+
+function since(r: NodeRecord): string | null {
+  return r.plan.since ?? r.plan.planLastUpdated ?? r.created;
+}
+
+export const agentNeverCheckedIn: Rule = {
+  id:       'agent-never-checked-in',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx: RuleContext) {
+    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent') {
+      return null;
+    }
+    const start = since(r);
+    const waited = age(ctx, start);
+
+    if (waited !== null && waited < ctx.config.agentCheckInTimeoutMs) {
+      return null;
+    }
+
+    return {
+      args:     { duration: duration(waited), secret: r.host.planSecretName ?? '' },
+      evidence: [
+        ...planEvidence(r),
+        evidence(objectLabel('machine', r.objects.machine), 'metadata.creationTimestamp', r.created),
+      ],
+      fix: [
+        ...findHostSteps(r),
+        step(this.id, 'credentials'),
+        step(this.id, 'reRegister'),
+        step(this.id, 'hostGone', {}, r.deleting ? undefined : `kubectl -n ${ sh(r.machineNamespace) } delete machines.cluster.x-k8s.io ${ sh(r.machineName) } --wait=false`),
+      ],
+      since:   start,
+      actions: ['re-register'],
+    };
+  },
+};
+
+export const planNotApplied: Rule = {
+  id:       'plan-not-applied',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    if (!r.objects.machine || (r.plan.state !== 'waiting-for-plan' && r.plan.state !== 'applying')) {
+      return null;
+    }
+    const start = r.plan.planLastUpdated ?? since(r);
+    const waited = age(ctx, start);
+
+    if (waited === null || waited < ctx.config.planApplyTimeoutMs) {
+      return null;
+    }
+
+    return {
+      args:     { duration: duration(waited) },
+      evidence: planEvidence(r),
+      fix:      [
+        ...findHostSteps(r),
+        r.os === 'windows' ? step(this.id, 'agentRunningWindows', {}, 'Get-Service rancher-wins') : step(this.id, 'agentRunning', {}, 'sudo systemctl status rancher-system-agent --no-pager'),
+        step(this.id, 'reachRancher'),
+      ],
+      since:   start,
+      actions: [],
+    };
+  },
+};
+
+export const planApplyFailed: Rule = {
+  id:       'plan-apply-failed',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    if (!r.objects.machine || r.plan.state !== 'apply-failed') {
+      return null;
+    }
+
+    return {
+      args:     { failures: r.plan.failureCount ?? '?' },
+      evidence: planEvidence(r),
+      fix:      [
+        ...findHostSteps(r),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', {}, 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100'),
+        step(this.id, 'retry', {}, r.os === 'windows' ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent'),
+      ],
+      since:   r.plan.since ?? r.plan.lastApplyTime,
+      actions: [],
+    };
+  },
+};
+
+export const probesFailing: Rule = {
+  id:       'probes-failing',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    if (!r.objects.machine || (r.plan.state !== 'probes-failing' && r.plan.unhealthyProbes.length === 0)) {
+      return null;
+    }
+    const start = r.plan.since ?? r.plan.lastApplyTime;
+    const waited = age(ctx, start);
+
+    if (waited !== null && waited < ctx.config.probeFailureTimeoutMs) {
+      return null;
+    }
+
+    return {
+      args:     { probes: r.plan.unhealthyProbes.join(', ') || '?', duration: duration(waited) },
+      evidence: planEvidence(r),
+      fix:      [
+        ...findHostSteps(r).slice(0, 1),
+        step(this.id, 'components', {}, r.os === 'windows' ? undefined : 'sudo crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps -a'),
+        step(this.id, 'distroLog', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -30min --no-pager | tail -n 100'),
+      ],
+      since:   start,
+      actions: [],
+    };
+  },
+};

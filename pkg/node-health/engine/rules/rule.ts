@@ -1,0 +1,125 @@
+/**
+ * The shape of a catalogue entry and the small helpers rules share. A rule sees the whole joined record,
+ * returns the evidence it used and its fix steps, and never produces text itself: titles, causes and steps
+ * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
+ */
+import type {
+  ActionId, EngineConfig, Evidence, FixStep, InputName, KubeObject, MessageArgs, NodeRecord, Severity
+} from '../types';
+import type { JoinContext } from '../join';
+import type { Condition } from '../conditions';
+import { describeObject, parseTime } from '../fields';
+import { formatDuration } from '../time';
+import { quotePosix } from '../../registration/quote';
+
+export interface RuleContext extends JoinContext {
+  now: number;
+  config: EngineConfig;
+}
+
+export interface RuleHit {
+  severity?: Severity;
+  args?: MessageArgs;
+  evidence: Evidence[];
+  fix: FixStep[];
+  since: string | null;
+  actions?: ActionId[];
+}
+
+export interface Rule {
+  id: string;
+  severity: Severity;
+  /** Inputs the rule cannot judge without; when one is unreadable the rule stays silent */
+  needs: InputName[];
+  check(record: NodeRecord, ctx: RuleContext): RuleHit | null;
+}
+
+/** nodeHealth.rules keys are camelCase so that every i18n implementation can address them. */
+export function ruleKey(id: string): string {
+  return id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function step(ruleId: string, name: string, args?: MessageArgs, command?: string): FixStep {
+  const s: FixStep = { key: `nodeHealth.rules.${ ruleKey(ruleId) }.fix.${ name }` };
+
+  if (args && Object.keys(args).length > 0) {
+    s.args = args;
+  }
+  if (command) {
+    s.command = command;
+  }
+
+  return s;
+}
+
+/** Shared steps that several rules point to. */
+export function commonStep(name: string, args?: MessageArgs, command?: string): FixStep {
+  const s: FixStep = { key: `nodeHealth.fix.${ name }` };
+
+  if (args && Object.keys(args).length > 0) {
+    s.args = args;
+  }
+  if (command) {
+    s.command = command;
+  }
+
+  return s;
+}
+
+const KIND_LABELS: Record<string, string> = {
+  cluster:      'Cluster',
+  machine:      'Machine',
+  planSecret:   'Secret',
+  bootstrap:    'RKEBootstrap',
+  infraMachine: 'InfrastructureMachine',
+  mgmtNode:     'management Node',
+  node:         'Node',
+};
+
+export function objectLabel(kind: keyof typeof KIND_LABELS, obj: KubeObject): string {
+  const label = kind === 'infraMachine' && typeof obj?.kind === 'string' ? obj.kind : KIND_LABELS[kind];
+
+  return describeObject(label, obj);
+}
+
+export function evidence(object: string, path: string, value: Evidence['value']): Evidence {
+  return { object, path, value: typeof value === 'string' && value.length > 500 ? `${ value.slice(0, 500) }…` : value };
+}
+
+export function conditionEvidence(object: string, c: Condition): Evidence[] {
+  const out = [evidence(object, `${ c.path }.status`, c.status)];
+
+  if (c.reason) {
+    out.push(evidence(object, `${ c.path }.reason`, c.reason));
+  }
+  if (c.message) {
+    out.push(evidence(object, `${ c.path }.message`, c.message));
+  }
+  if (c.lastTransitionTime) {
+    out.push(evidence(object, `${ c.path }.lastTransitionTime`, c.lastTransitionTime));
+  }
+
+  return out;
+}
+
+/** Milliseconds since a timestamp, or null when it is unknown. */
+export function age(ctx: RuleContext, iso: string | null | undefined): number | null {
+  const t = parseTime(iso);
+
+  return t === null ? null : ctx.now - t;
+}
+
+export function duration(ms: number | null): string {
+  return ms === null ? '?' : formatDuration(ms);
+}
+
+/** A shell word for a kubectl command: plain names stay readable, anything else is single-quoted. */
+export function sh(value: string | null | undefined): string {
+  const v = (value ?? '').replace(/\0/g, '');
+
+  return /^[A-Za-z0-9._/:=@-]+$/.test(v) ? v : quotePosix(v);
+}
+
+export function kubectlMachine(r: NodeRecord, verb: string, rest = ''): string {
+  return `kubectl -n ${ sh(r.machineNamespace) } ${ verb } machines.cluster.x-k8s.io ${ sh(r.machineName) }${ rest ? ` ${ rest }` : '' }`;
+}

@@ -1,0 +1,185 @@
+/**
+ * Types of the diagnosis engine. The engine is pure TypeScript: it takes Kubernetes objects as Steve or
+ * kubectl return them and produces one record per node with findings. No Vue, store or Node.js imports,
+ * so the tab, the command line and the tests all run the same code.
+ */
+
+/** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */
+export type KubeObject = Record<string, any>;
+
+export type Severity = 'error' | 'warning' | 'info';
+export type RecordStatus = 'healthy' | 'warning' | 'error' | 'unknown';
+export type Role = 'etcd' | 'controlplane' | 'worker';
+export type OperatingSystem = 'linux' | 'windows' | 'unknown';
+
+/** The kinds of object the engine understands; everything else in the input is ignored. */
+export type ObjectKind =
+  | 'cluster'
+  | 'machine'
+  | 'planSecret'
+  | 'bootstrap'
+  | 'infraMachine'
+  | 'mgmtNode'
+  | 'node'
+  | 'registrationToken';
+
+/** Which inputs could be read; a rule that needs an input that could not be read stays silent. */
+export type Availability = 'ok' | 'forbidden' | 'error' | 'absent';
+export type InputName = 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes';
+export type InputAvailability = Partial<Record<InputName, Availability>>;
+
+/** A field the engine looked at. Values are never secret: plan secrets only contribute whitelisted status keys. */
+export interface Evidence {
+  /** e.g. "Machine fleet-default/custom-2d74d4c9a104" */
+  object: string;
+  /** e.g. "status.conditions[Reconciled].message" */
+  path: string;
+  value: string | number | boolean | null;
+}
+
+export type MessageArgs = Record<string, string | number>;
+
+/** One numbered fix step: translated text, optionally a command to copy. */
+export interface FixStep {
+  key: string;
+  args?: MessageArgs;
+  command?: string;
+}
+
+/** Actions the UI may offer for a finding; eligibility is decided here so every front end agrees. */
+export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register';
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  titleKey: string;
+  causeKey: string;
+  args: MessageArgs;
+  evidence: Evidence[];
+  fix: FixStep[];
+  /** When the problem started, as far as the objects tell (RFC3339), for "how long it has been so". */
+  since: string | null;
+  actions: ActionId[];
+}
+
+export interface ClusterInfo {
+  /** provisioning cluster name (or the management id for clusters known only by id) */
+  name: string;
+  namespace: string | null;
+  mgmtId: string | null;
+  /** 'provisioned' when the cluster has CAPI machines or is a provisioning v2 cluster with an rkeConfig */
+  kind: 'provisioned' | 'imported' | 'unknown';
+  /** The planner's "what am I waiting for" message, from Updated/Provisioned/Ready */
+  blockingMessage: string | null;
+  blockingCondition: string | null;
+  blockingSince: string | null;
+  /** Machine names the blocking message names */
+  blockingMachines: string[];
+  certificateRotationPending: boolean;
+}
+
+export type PlanState =
+  | 'in-sync'
+  | 'waiting-for-agent'
+  | 'waiting-for-plan'
+  | 'applying'
+  | 'apply-failed'
+  | 'probes-failing'
+  | 'no-plan'
+  | 'unknown';
+
+export interface PlanStatus {
+  state: PlanState;
+  /** The planner's own words when a condition carries them */
+  message: string | null;
+  /** Where the state was read from */
+  source: 'condition' | 'secret' | 'none';
+  unhealthyProbes: string[];
+  failureCount: number | null;
+  lastApplyTime: string | null;
+  planLastUpdated: string | null;
+  since: string | null;
+}
+
+export type LinkState = 'present' | 'missing' | 'waiting' | 'failed' | 'unreadable' | 'not-loaded' | 'not-applicable';
+
+/** One link of the chain Machine → plan secret → infrastructure machine → management Node → Node. */
+export interface ChainLink {
+  kind: 'machine' | 'planSecret' | 'bootstrap' | 'infraMachine' | 'mgmtNode' | 'node';
+  state: LinkState;
+  name: string | null;
+  namespace: string | null;
+  /** Steve type, so the UI can link to the object's page */
+  type: string | null;
+  /** Cluster id for downstream objects */
+  clusterId: string | null;
+  detail: string | null;
+}
+
+export interface NodeRecord {
+  /** Stable key: survives refreshes, so the UI keeps open rows and selection */
+  key: string;
+  cluster: ClusterInfo | null;
+  machineName: string | null;
+  machineNamespace: string | null;
+  nodeName: string | null;
+  roles: Role[];
+  os: OperatingSystem;
+  addresses: { external: string | null; internal: string | null };
+  phase: string | null;
+  plan: PlanStatus;
+  chain: ChainLink[];
+  /** Facts support needs on the host */
+  host: { planSecretName: string | null; machineId: string | null; hostname: string | null };
+  created: string | null;
+  deleting: string | null;
+  finalizers: string[];
+  findings: Finding[];
+  status: RecordStatus;
+  /** Why the record could not be judged fully; translation keys with args */
+  notes: { key: string; args?: MessageArgs }[];
+  /** Since when the record has had its current status (the worst finding's since, else creation) */
+  statusSince: string | null;
+  objects: JoinedObjects;
+}
+
+export interface JoinedObjects {
+  cluster?: KubeObject;
+  machine?: KubeObject;
+  planSecret?: KubeObject;
+  bootstrap?: KubeObject;
+  infraMachine?: KubeObject;
+  mgmtNode?: KubeObject;
+  node?: KubeObject;
+}
+
+export interface EngineConfig {
+  /** How long a machine may wait for its agent before it counts as never checked in (ms) */
+  agentCheckInTimeoutMs: number;
+  /** Like Cluster API's MachineHealthCheck nodeStartupTimeout */
+  nodeStartupTimeoutMs: number;
+  planApplyTimeoutMs: number;
+  probeFailureTimeoutMs: number;
+  stuckDeletingTimeoutMs: number;
+  nodeNotReadyTimeoutMs: number;
+  /** Windows workers below this much memory fail to start kubelet reliably */
+  windowsMinMemoryBytes: number;
+}
+
+export interface DiagnoseOptions {
+  /** RFC3339 or epoch ms; results are computed against it so they are reproducible */
+  now: string | number | Date;
+  config?: Partial<EngineConfig>;
+  availability?: InputAvailability;
+  /** Cluster (provisioning name or management id) to attach Nodes to when the objects do not tell */
+  defaultCluster?: string;
+}
+
+export interface DiagnosisReport {
+  now: string;
+  clusters: ClusterInfo[];
+  records: NodeRecord[];
+  counts: Record<RecordStatus, number>;
+  /** Objects that were recognised but could not be used, with the reason */
+  skipped: { object: string; reason: string }[];
+}

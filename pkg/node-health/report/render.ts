@@ -1,0 +1,207 @@
+/**
+ * Readable renderings of a diagnosis: plain text for a terminal, Markdown for a support ticket, and the
+ * stable JSON report format. All text comes from the translator; cluster text is passed through as data.
+ */
+import type {
+  DiagnosisReport, Finding, NodeRecord, RecordStatus
+} from '../engine';
+import { STATUS_ORDER } from '../engine';
+import type { Translate } from './translate';
+
+export const REPORT_FORMAT = 'node-health-report/v1';
+
+export interface JsonFinding {
+  rule: string;
+  severity: string;
+  title: string;
+  cause: string;
+  since: string | null;
+  evidence: { object: string; path: string; value: string | number | boolean | null }[];
+  fix: { text: string; command?: string }[];
+}
+
+export interface JsonRecord {
+  cluster: string | null;
+  machine: string | null;
+  node: string | null;
+  status: RecordStatus;
+  roles: string[];
+  os: string;
+  plan: string;
+  notes: string[];
+  findings: JsonFinding[];
+}
+
+export interface JsonReport {
+  format: typeof REPORT_FORMAT;
+  now: string;
+  clusters: { name: string; namespace: string | null; id: string | null; kind: string; blockedBy: string[]; message: string | null }[];
+  counts: Record<RecordStatus, number>;
+  records: JsonRecord[];
+}
+
+/** Worst first, then by cluster and name, so the report reads top-down by urgency. */
+export function sortRecords(records: NodeRecord[]): NodeRecord[] {
+  const rank = (s: RecordStatus) => STATUS_ORDER.indexOf(s);
+  const name = (r: NodeRecord) => r.machineName ?? r.nodeName ?? '';
+
+  return [...records].sort((a, b) => rank(a.status) - rank(b.status) ||
+    (a.cluster?.name ?? '').localeCompare(b.cluster?.name ?? '') ||
+    name(a).localeCompare(name(b)));
+}
+
+export function findingToJson(f: Finding, t: Translate): JsonFinding {
+  return {
+    rule:     f.rule,
+    severity: f.severity,
+    title:    t(f.titleKey, f.args),
+    cause:    t(f.causeKey, f.args),
+    since:    f.since,
+    evidence: f.evidence.map((e) => ({ ...e })),
+    fix:      f.fix.map((s) => (s.command ? { text: t(s.key, s.args), command: s.command } : { text: t(s.key, s.args) })),
+  };
+}
+
+export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport {
+  return {
+    format:   REPORT_FORMAT,
+    now:      report.now,
+    clusters: report.clusters.map((c) => ({
+      name: c.name, namespace: c.namespace, id: c.mgmtId, kind: c.kind, blockedBy: c.blockingMachines, message: c.blockingMessage
+    })),
+    counts:  report.counts,
+    records: sortRecords(report.records).map((r) => ({
+      cluster:  r.cluster?.name ?? null,
+      machine:  r.machineName && r.objects.machine ? r.machineName : null,
+      node:     r.nodeName,
+      status:   r.status,
+      roles:    r.roles,
+      os:       r.os,
+      plan:     r.plan.state,
+      notes:    r.notes.map((n) => t(n.key, n.args)),
+      findings: r.findings.map((f) => findingToJson(f, t)),
+    })),
+  };
+}
+
+function recordTitle(r: NodeRecord): string {
+  const machine = r.objects.machine ? r.machineName : null;
+
+  if (machine && r.nodeName) {
+    return `${ machine } (${ r.nodeName })`;
+  }
+
+  return machine ?? r.nodeName ?? r.machineName ?? r.key;
+}
+
+function countsLine(report: DiagnosisReport, t: Translate): string {
+  return STATUS_ORDER.map((s) => `${ t(`nodeHealth.status.${ s }`) }: ${ report.counts[s] }`).join('  ');
+}
+
+/** Plain text for a terminal: problems first, healthy nodes summarised in one line. */
+export function renderText(report: DiagnosisReport, t: Translate): string {
+  const out: string[] = [];
+
+  out.push(`${ t('nodeHealth.report.title') } (${ report.now })`);
+  for (const c of report.clusters) {
+    out.push(`${ t('nodeHealth.report.cluster') }: ${ c.name }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
+    if (c.blockingMessage) {
+      out.push(`  ${ c.blockingCondition }: ${ c.blockingMessage }`);
+    }
+  }
+  out.push(countsLine(report, t), '');
+
+  const sorted = sortRecords(report.records);
+
+  for (const r of sorted) {
+    if (r.status === 'healthy') {
+      continue;
+    }
+    out.push(`[${ t(`nodeHealth.status.${ r.status }`).toUpperCase() }] ${ recordTitle(r) }${ r.cluster ? `  ${ t('nodeHealth.report.cluster') }: ${ r.cluster.name }` : '' }`);
+    for (const n of r.notes) {
+      out.push(`  - ${ t(n.key, n.args) }`);
+    }
+    for (const f of r.findings) {
+      out.push(`  ${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }`);
+      out.push(`    ${ t(f.causeKey, f.args) }`);
+      out.push(`    ${ t('nodeHealth.report.evidence') }:`);
+      for (const e of f.evidence) {
+        out.push(`      ${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
+      }
+      out.push(`    ${ t('nodeHealth.report.fix') }:`);
+      f.fix.forEach((s, i) => {
+        out.push(`      ${ i + 1 }. ${ t(s.key, s.args) }`);
+        if (s.command) {
+          out.push(`         $ ${ s.command }`);
+        }
+      });
+    }
+    out.push('');
+  }
+  const healthy = sorted.filter((r) => r.status === 'healthy').length;
+
+  out.push(t('nodeHealth.report.healthySummary', { count: healthy }));
+
+  return `${ out.join('\n') }\n`;
+}
+
+/** Markdown text cells must not break the table or inject markup. */
+export function mdCell(value: unknown): string {
+  return String(value ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\r?\n/g, ' ');
+}
+
+function mdCode(value: string): string {
+  const fence = value.includes('```') ? '~~~~' : '```';
+
+  return `${ fence }sh\n${ value }\n${ fence }`;
+}
+
+/** Markdown for a ticket: a summary table, then per finding its cause, evidence and fix steps. */
+export function renderMarkdown(report: DiagnosisReport, t: Translate): string {
+  const out: string[] = [];
+  const sorted = sortRecords(report.records);
+
+  out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
+  for (const c of report.clusters) {
+    out.push(`- ${ t('nodeHealth.report.cluster') }: **${ mdCell(c.name) }**${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
+  }
+  out.push('', countsLine(report, t), '');
+  out.push(`| ${ [t('nodeHealth.report.columns.status'), t('nodeHealth.report.columns.machine'), t('nodeHealth.report.columns.node'), t('nodeHealth.report.columns.roles'), t('nodeHealth.report.columns.finding')].join(' | ') } |`);
+  out.push('|---|---|---|---|---|');
+  for (const r of sorted) {
+    const top = r.findings[0];
+
+    out.push(`| ${ [
+      t(`nodeHealth.status.${ r.status }`),
+      mdCell(r.objects.machine ? r.machineName : '-'),
+      mdCell(r.nodeName ?? '-'),
+      mdCell(r.roles.join(', ') || '-'),
+      top ? mdCell(t(top.titleKey, top.args)) : '-',
+    ].join(' | ') } |`);
+  }
+  for (const r of sorted) {
+    if (r.findings.length === 0 && r.notes.length === 0) {
+      continue;
+    }
+    out.push('', `## ${ mdCell(recordTitle(r)) } — ${ t(`nodeHealth.status.${ r.status }`) }`);
+    for (const n of r.notes) {
+      out.push('', `> ${ mdCell(t(n.key, n.args)) }`);
+    }
+    for (const f of r.findings) {
+      out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity })`, '', mdCell(t(f.causeKey, f.args)), '');
+      out.push(`**${ t('nodeHealth.report.evidence') }**`, '');
+      for (const e of f.evidence) {
+        out.push(`- ${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
+      }
+      out.push('', `**${ t('nodeHealth.report.fix') }**`, '');
+      f.fix.forEach((s, i) => {
+        out.push(`${ i + 1 }. ${ mdCell(t(s.key, s.args)) }`);
+        if (s.command) {
+          out.push('', mdCode(s.command).split('\n').map((l) => `   ${ l }`).join('\n'));
+        }
+      });
+    }
+  }
+
+  return `${ out.join('\n') }\n`;
+}
