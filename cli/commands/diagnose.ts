@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { diagnose } from '../../pkg/node-health/engine';
+import { renderMarkdown, renderText, toJsonReport } from '../../pkg/node-health/report/render';
+import { InputError, loadInputs } from '../input';
+import { cliTranslator } from '../l10n';
+import type { CliIo } from '../io';
+import { parseNow } from '../io';
+
+export const DIAGNOSE_USAGE = 'node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] PATH...';
+
+/** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
+export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+
+  try {
+    parsed = parseArgs({
+      args:    argv,
+      options: {
+        now:    { type: 'string' },
+        format: { type: 'string', default: 'text' },
+        lang:   { type: 'string', default: 'en-us' },
+      },
+      allowPositionals: true,
+    });
+  } catch (e: any) {
+    io.stderr(`node-health diagnose: ${ e?.message ?? e } (usage: ${ DIAGNOSE_USAGE })`);
+
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const format = values.format as string;
+
+  if (!['text', 'json', 'markdown'].includes(format)) {
+    io.stderr(`node-health diagnose: --format must be text, json or markdown, not ${ JSON.stringify(format) }`);
+
+    return 2;
+  }
+  try {
+    const t = cliTranslator(values.lang as string);
+    const input = loadInputs(positionals);
+    const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
+    const report = diagnose(input.objects, { now, availability: input.availability });
+
+    if (format === 'json') {
+      io.stdout(`${ JSON.stringify(toJsonReport(report, t), null, 2) }\n`);
+    } else if (format === 'markdown') {
+      io.stdout(renderMarkdown(report, t));
+    } else {
+      io.stdout(renderText(report, t));
+    }
+
+    return report.records.some((r) => r.findings.some((f) => f.severity === 'error')) ? 1 : 0;
+  } catch (e: any) {
+    if (e instanceof InputError || e instanceof RangeError) {
+      io.stderr(`node-health diagnose: ${ e.message }`);
+
+      return 2;
+    }
+    throw e;
+  }
+}
