@@ -1,0 +1,140 @@
+/**
+ * Options for re-registering an existing node, read from what Rancher recorded when the node first
+ * registered: role labels on the CAPI Machine, the node name label (set only when --node-name was given),
+ * the address annotations and the labels / taints annotations on the Machine or its machine-plan Secret
+ * (rancher pkg/controllers/capr/unmanaged). Works on kubectl and Steve objects; missing fields are skipped.
+ */
+import type { NodeRole, RegistrationOptions, TargetOs } from './types';
+import { OS_LABEL } from './validate';
+
+export const PREFILL_LABELS = {
+  etcdRole:         'rke.cattle.io/etcd-role',
+  controlPlaneRole: 'rke.cattle.io/control-plane-role',
+  workerRole:       'rke.cattle.io/worker-role',
+  nodeName:         'rke.cattle.io/node-name',
+  os:               OS_LABEL,
+} as const;
+
+export const PREFILL_ANNOTATIONS = {
+  address:         'rke.cattle.io/address',
+  internalAddress: 'rke.cattle.io/internal-address',
+  labels:          'rke.cattle.io/labels',
+  taints:          'rke.cattle.io/taints',
+} as const;
+
+/** Label keys Rancher and Cluster API manage themselves; registering with them again would be wrong. */
+const MANAGED_LABEL = /^(cattle\.io\/os$|([a-z0-9.-]+\.)?cattle\.io\/|cluster\.x-k8s\.io\/|node-role\.kubernetes\.io\/)/;
+
+export interface PrefillInput {
+  /** CAPI Machine (kubectl or Steve) */
+  machine?: unknown;
+  /** Its `<machine>-machine-plan` Secret; only metadata is read */
+  planSecret?: unknown;
+  /** The downstream Node, for its name when Rancher did not record one */
+  node?: unknown;
+  nodeName?: string | null;
+}
+
+type Obj = Record<string, any>;
+
+function asObject(value: unknown): Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Obj : {};
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function meta(obj: unknown, part: 'labels' | 'annotations'): Obj {
+  return asObject(asObject(asObject(obj).metadata)[part]);
+}
+
+function firstAnnotation(key: string, ...objects: unknown[]): string {
+  for (const obj of objects) {
+    const value = str(meta(obj, 'annotations')[key]).trim();
+
+    if (value) {
+      return value;
+    }
+  }
+
+  return '';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function labelsFromAnnotation(text: string): string[] {
+  const map = asObject(parseJson(text));
+
+  return Object.keys(map)
+    .filter((key) => !MANAGED_LABEL.test(key) && (typeof map[key] === 'string' || typeof map[key] === 'number' || typeof map[key] === 'boolean'))
+    .sort()
+    .map((key) => `${ key }=${ map[key] }`);
+}
+
+function taintsFromAnnotation(text: string): string[] {
+  const parsed = parseJson(text);
+
+  return (Array.isArray(parsed) ? parsed : [])
+    .map(asObject)
+    .filter((t) => str(t.key) && str(t.effect))
+    .map((t) => `${ str(t.key) }=${ str(t.value) }:${ str(t.effect) }`);
+}
+
+function isTrue(value: unknown): boolean {
+  return str(value).toLowerCase() === 'true';
+}
+
+/** Registration options matching how the node was registered; the caller still chooses `insecure`. */
+export function prefillFromMachine(input: PrefillInput): RegistrationOptions {
+  const machine = asObject(input?.machine);
+  const labels = meta(machine, 'labels');
+  const secretLabels = meta(input?.planSecret, 'labels');
+  const roleLabel = (key: string) => isTrue(labels[key]) || isTrue(secretLabels[key]);
+  const os: TargetOs = str(labels[PREFILL_LABELS.os] || secretLabels[PREFILL_LABELS.os]).toLowerCase() === 'windows' ? 'windows' : 'linux';
+  const roles: NodeRole[] = [];
+
+  if (roleLabel(PREFILL_LABELS.etcdRole)) {
+    roles.push('etcd');
+  }
+  if (roleLabel(PREFILL_LABELS.controlPlaneRole)) {
+    roles.push('controlplane');
+  }
+  if (roleLabel(PREFILL_LABELS.workerRole)) {
+    roles.push('worker');
+  }
+
+  const options: RegistrationOptions = {
+    os,
+    // Windows nodes can only be workers, whatever the labels say
+    roles:    os === 'windows' ? ['worker'] : roles,
+    labels:   labelsFromAnnotation(firstAnnotation(PREFILL_ANNOTATIONS.labels, input?.planSecret, machine)),
+    taints:   taintsFromAnnotation(firstAnnotation(PREFILL_ANNOTATIONS.taints, machine, input?.planSecret)),
+    insecure: false,
+  };
+
+  const nodeName = str(labels[PREFILL_LABELS.nodeName]) || str(secretLabels[PREFILL_LABELS.nodeName]) ||
+    str(input?.nodeName) || str(asObject(asObject(input?.node).metadata).name) ||
+    str(asObject(asObject(machine.status).nodeRef).name);
+
+  if (nodeName) {
+    options.nodeName = nodeName;
+  }
+  const address = firstAnnotation(PREFILL_ANNOTATIONS.address, input?.planSecret, machine);
+  const internalAddress = firstAnnotation(PREFILL_ANNOTATIONS.internalAddress, input?.planSecret, machine);
+
+  if (address) {
+    options.address = address;
+  }
+  if (internalAddress) {
+    options.internalAddress = internalAddress;
+  }
+
+  return options;
+}
