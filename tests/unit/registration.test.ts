@@ -123,6 +123,10 @@ describe('readRegistrationToken', () => {
     });
   });
 
+  it('reads Norman’s flat object even when it carries an unrelated status', () => {
+    expect(readOk(normanToken({ status: { conditions: [] } })).token).toBe(TOKEN);
+  });
+
   it('takes the token from the command when the token field is absent', () => {
     expect(readOk(normanToken({ token: undefined })).token).toBe(TOKEN);
   });

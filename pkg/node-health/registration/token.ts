@@ -73,8 +73,9 @@ function isTokenObject(obj: Obj): boolean {
 function fieldsOf(obj: Obj): TokenFields {
   const metadata = asObject(obj.metadata);
   const spec = asObject(obj.spec);
+  const status = asObject(obj.status);
   // Kubernetes and Steve objects keep the commands under status; Norman flattens them.
-  const source = Object.keys(asObject(obj.status)).length ? asObject(obj.status) : obj;
+  const source = [...COMMAND_FIELDS, 'token', 'tokenSecretName'].some((field) => typeof status[field] === 'string') ? status : obj;
   const idName = str(obj.id).includes(':') ? str(obj.id).split(':').pop() as string : '';
 
   return {
