@@ -176,9 +176,9 @@ describe('quotePosix', () => {
     expect(() => posixWords(`--node-name 'x`)).toThrow('unterminated');
   });
 
-  it.each(SHELLS)('round-trips a sample of 300 hostile values byte for byte through %s', (shell) => {
+  it.each(SHELLS)('round-trips a sample of 200 hostile values byte for byte through %s', (shell) => {
     const random = mulberry32(20240601);
-    const values = Array.from({ length: 300 }, () => hostileValue(random));
+    const values = Array.from({ length: 200 }, () => hostileValue(random));
     const output = runScript(shell, `printf '%s\\0' ${ values.map(quotePosix).join(' ') }\n`);
 
     expect(splitNul(output)).toStrictEqual(values.map((v) => Buffer.from(v, 'utf8')));
@@ -439,16 +439,18 @@ function expectedLinux(token: RegistrationToken, options: RegistrationOptions): 
 }
 
 describe('Linux commands', () => {
-  it('keep every value of 3000 hostile cases one literal word, with nothing unquoted but the command’s own words', () => {
+  it('keep every value of 2000 hostile cases one literal word, with nothing unquoted but the command’s own words', () => {
     const random = mulberry32(4243);
 
-    for (let n = 0; n < 3000; n++) {
+    for (let n = 0; n < 2000; n++) {
       const { token, options } = hostileCase(random, 'linux');
       const built = buildRegistrationCommand(token, options);
       const expected = expectedLinux(token, options);
 
       expect(posixWords(built.command)).toStrictEqual([...expected.curl, '|', ...expected.sudo]);
-      expect(posixWords(built.maskedCommand)).toHaveLength(expected.curl.length + 1 + expected.sudo.length);
+      if (n % 10 === 0) {
+        expect(posixWords(built.maskedCommand)).toHaveLength(expected.curl.length + 1 + expected.sudo.length);
+      }
     }
   });
 
@@ -459,7 +461,7 @@ describe('Linux commands', () => {
     `sudo() { printf '%s\\0' "$@" > "$OUT.sudo"; }`,
   ].join('\n');
 
-  it.each(SHELLS.map((shell) => [shell, shell === 'sh' ? 50 : 25]))('run by %s: a sample of %d hostile cases gives curl and sudo exactly the expected arguments', (shell, count) => {
+  it.each(SHELLS.map((shell) => [shell, shell === 'sh' ? 30 : 15]))('run by %s: a sample of %d hostile cases gives curl and sudo exactly the expected arguments', (shell, count) => {
     const random = mulberry32(4242);
     const cases = Array.from({ length: count as number }, () => hostileCase(random, 'linux'))
       .map((c) => ({ ...c, command: buildRegistrationCommand(c.token, c.options).command }));
@@ -483,16 +485,16 @@ describe('Linux commands', () => {
 });
 
 describe('Windows commands read by PowerShell’s quoting rules', () => {
-  it('keeps every value of 3000 hostile cases one literal argument, with nothing unquoted but the command’s own words', () => {
+  it('keeps every value of 2000 hostile cases one literal argument, with nothing unquoted but the command’s own words', () => {
     const random = mulberry32(777);
 
-    for (let n = 0; n < 3000; n++) {
+    for (let n = 0; n < 2000; n++) {
       const { token, options } = hostileCase(random, 'windows');
       const built = buildRegistrationCommand(token, options);
       const nodeName = options.nodeName?.toLowerCase();
       const env = [...expectedEnv(token, options), ...(nodeName ? [{ name: 'CATTLE_NODE_NAME', value: nodeName }] : [])];
 
-      for (const command of [built.command, built.maskedCommand]) {
+      for (const command of n % 10 === 0 ? [built.command, built.maskedCommand] : [built.command]) {
         const parsed = psStatements(command);
         const masked = command === built.maskedCommand;
 
