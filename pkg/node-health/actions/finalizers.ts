@@ -1,0 +1,272 @@
+/**
+ * The finalizer cleanup and the etcd release as JSON Patches, and who may be offered them.
+ *
+ * Both patches begin with `test` operations on what the user reviewed. The API server applies a JSON
+ * Patch atomically: if the Machine (or RKEBootstrap) changed after the dialog read it, a test fails,
+ * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
+ */
+import { ANNOTATIONS, formatDuration, STEVE_TYPES } from '../engine';
+import type { ActionId, KubeObject, NodeRecord } from '../engine';
+import type { JsonPatchOperation, Message } from './types';
+
+export const CAPI_MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
+export const ETCD_FORCE_REMOVE_ANNOTATION = ANNOTATIONS.etcdForceRemove;
+export const ETCD_HOOK_ANNOTATION = ANNOTATIONS.etcdHook;
+
+const KEY = 'nodeHealth.actions';
+
+type Obj = Record<string, any>;
+
+function asObject(value: unknown): Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Obj : {};
+}
+
+function metadataOf(obj: unknown): Obj {
+  return asObject(asObject(obj).metadata);
+}
+
+function resourceVersionOf(obj: unknown): string | null {
+  const rv = metadataOf(obj).resourceVersion;
+
+  return typeof rv === 'string' && rv !== '' ? rv : null;
+}
+
+export function finalizersOf(obj: unknown): string[] {
+  const finalizers = metadataOf(obj).finalizers;
+
+  return Array.isArray(finalizers) ? finalizers.map(String) : [];
+}
+
+/** "Machine fleet-default/custom-1": how the action log and the dialogs name an object. */
+export function describeTarget(kindLabel: string, obj: unknown): string {
+  const meta = metadataOf(obj);
+  const name = typeof meta.name === 'string' ? meta.name : '?';
+
+  return typeof meta.namespace === 'string' && meta.namespace ? `${ kindLabel } ${ meta.namespace }/${ name }` : `${ kindLabel } ${ name }`;
+}
+
+/** RFC 6901: `~` and `/` inside a key must be escaped for the key to be one path segment. */
+export function escapeJsonPointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Steve sets links.update only when the current user may update the object; a plain object (as the
+ * tab passes) and a store model both carry it.
+ */
+export function canUpdate(obj: unknown): boolean {
+  const links = asObject(asObject(obj).links);
+
+  return typeof links.update === 'string' && links.update !== '';
+}
+
+/**
+ * Removes every finalizer of the Machine, provided it still has the resourceVersion and exactly the
+ * finalizers the user saw. Throws when the object lacks either: without them there is nothing to guard
+ * the removal with, and the eligibility check below never offers the action then.
+ */
+export function buildFinalizerRemovalPatch(machine: KubeObject): JsonPatchOperation[] {
+  const resourceVersion = resourceVersionOf(machine);
+  const finalizers = finalizersOf(machine);
+
+  if (!resourceVersion) {
+    throw new Error('the Machine has no metadata.resourceVersion to guard the patch with');
+  }
+  if (!finalizers.length) {
+    throw new Error('the Machine has no finalizers to remove');
+  }
+
+  return [
+    {
+      op: 'test', path: '/metadata/resourceVersion', value: resourceVersion
+    },
+    {
+      op: 'test', path: '/metadata/finalizers', value: finalizers
+    },
+    { op: 'remove', path: '/metadata/finalizers' },
+  ];
+}
+
+/**
+ * Rancher's designed release for an etcd machine held by the rke-bootstrap-cleanup hook: the
+ * RKEBootstrap annotated `rke.cattle.io/etcd-force-remove: "true"`. JSON Patch cannot add a key to a
+ * map that does not exist, so an object without annotations gets the whole map.
+ */
+export function buildEtcdForceRemovePatch(bootstrap: KubeObject): JsonPatchOperation[] {
+  const resourceVersion = resourceVersionOf(bootstrap);
+
+  if (!resourceVersion) {
+    throw new Error('the RKEBootstrap has no metadata.resourceVersion to guard the patch with');
+  }
+  const annotations = metadataOf(bootstrap).annotations;
+  const hasAnnotations = annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations);
+
+  return [
+    {
+      op: 'test', path: '/metadata/resourceVersion', value: resourceVersion
+    },
+    hasAnnotations ? {
+      op: 'add', path: `/metadata/annotations/${ escapeJsonPointer(ETCD_FORCE_REMOVE_ANNOTATION) }`, value: 'true'
+    } : {
+      op: 'add', path: '/metadata/annotations', value: { [ETCD_FORCE_REMOVE_ANNOTATION]: 'true' }
+    },
+  ];
+}
+
+/**
+ * Whether the tab shows an action's button: `offered` says whether the engine proposes the action for
+ * this record at all (if not, nothing is shown); `allowed` whether this user may run it (if not, the
+ * reason is shown instead of the button).
+ */
+export interface Eligibility {
+  offered: boolean;
+  allowed: boolean;
+  reason: Message | null;
+}
+
+function offeredBy(record: NodeRecord, action: ActionId): boolean {
+  return (record?.findings ?? []).some((f) => (f.actions ?? []).includes(action));
+}
+
+function notOffered(reason: string): Eligibility {
+  return {
+    offered: false, allowed: false, reason: { key: `${ KEY }.reason.${ reason }` }
+  };
+}
+
+function refused(reason: string, args: Message['args'] = {}): Eligibility {
+  return {
+    offered: true, allowed: false, reason: { key: `${ KEY }.reason.${ reason }`, args }
+  };
+}
+
+const ALLOWED: Eligibility = {
+  offered: true, allowed: true, reason: null
+};
+
+/** The finalizer cleanup: only where the engine offers it (stuck deleting past the threshold, with finalizers). */
+export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
+  const machine = record?.objects?.machine;
+
+  if (!machine || !offeredBy(record, 'remove-finalizers')) {
+    return notOffered('notStuck');
+  }
+  const target = describeTarget('Machine', machine);
+
+  if (!canUpdate(machine)) {
+    return refused('noUpdatePermission', { object: target });
+  }
+  if (!resourceVersionOf(machine)) {
+    return refused('noResourceVersion', { object: target });
+  }
+  if (!finalizersOf(machine).length) {
+    return refused('noFinalizers', { object: target });
+  }
+
+  return ALLOWED;
+}
+
+/** The etcd release: where the engine offers it and the RKEBootstrap is not already annotated. */
+export function etcdForceRemoveEligibility(record: NodeRecord): Eligibility {
+  const bootstrap = record?.objects?.bootstrap;
+
+  if (!bootstrap || !offeredBy(record, 'etcd-force-remove')) {
+    return notOffered('notEtcdHook');
+  }
+  const target = describeTarget('RKEBootstrap', bootstrap);
+
+  if (asObject(metadataOf(bootstrap).annotations)[ETCD_FORCE_REMOVE_ANNOTATION] === 'true') {
+    return refused('etcdAlreadyReleased', { object: target });
+  }
+  if (!canUpdate(bootstrap)) {
+    return refused('noUpdatePermission', { object: target });
+  }
+  if (!resourceVersionOf(bootstrap)) {
+    return refused('noResourceVersion', { object: target });
+  }
+
+  return ALLOWED;
+}
+
+/** What a finalizer guards, in words; unknown finalizers get a warning that nobody here knows. */
+export function finalizerPurpose(finalizer: string): Message {
+  switch (finalizer) {
+  case CAPI_MACHINE_FINALIZER:
+    return { key: `${ KEY }.finalizer.capiMachine` };
+  case 'foregroundDeletion':
+    return { key: `${ KEY }.finalizer.foregroundDeletion` };
+  case 'orphan':
+    return { key: `${ KEY }.finalizer.orphan` };
+  default:
+    return { key: `${ KEY }.finalizer.unknown`, args: { finalizer } };
+  }
+}
+
+/**
+ * The facts that make the Machine look stuck, for the dialog to state before any write: how long the
+ * deletion has been pending, whether the agent ever checked in, whether the Node is gone.
+ */
+export function stuckFacts(record: NodeRecord, nowMs: number): Message[] {
+  const facts: Message[] = [];
+  const since = record?.deleting ? Date.parse(record.deleting) : NaN;
+
+  if (!Number.isNaN(since)) {
+    facts.push({ key: `${ KEY }.fact.deleting`, args: { duration: formatDuration(nowMs - since), since: record.deleting as string } });
+  }
+  if (record?.plan?.state === 'waiting-for-agent') {
+    facts.push({ key: `${ KEY }.fact.agentNeverCheckedIn` });
+  }
+  const nodeLink = (record?.chain ?? []).find((link) => link.kind === 'node');
+
+  if (nodeLink?.state === 'missing') {
+    facts.push({ key: `${ KEY }.fact.nodeGone`, args: { node: nodeLink.name ?? record.nodeName ?? '-' } });
+  }
+  if ((record?.roles ?? []).includes('etcd')) {
+    facts.push({ key: `${ KEY }.fact.etcdMember` });
+  }
+
+  return facts;
+}
+
+/** Where Steve serves an object: its own links, else the Steve URL built from type, namespace and name. */
+export function objectUrls(obj: unknown, steveType: string): { read: string; write: string } {
+  const links = asObject(asObject(obj).links);
+  const meta = metadataOf(obj);
+  const path = [meta.namespace, meta.name].filter((part) => typeof part === 'string' && part !== '').map((part) => encodeURIComponent(part)).join('/');
+  const steve = `/v1/${ steveType }s/${ path }`;
+
+  return {
+    read:  typeof links.self === 'string' && links.self ? links.self : steve,
+    // Where the shell's own resource patch() sends JSON Patches (dashboard-store resource-class.js).
+    write: typeof links.view === 'string' && links.view ? links.view : steve,
+  };
+}
+
+export const MACHINE_TYPE = STEVE_TYPES.machine;
+export const BOOTSTRAP_TYPE = STEVE_TYPES.bootstrap;
+
+/** What differs between the object the user reviewed and the one just read again, in words. */
+export function objectChanges(before: unknown, after: unknown): Message[] {
+  const changes: Message[] = [];
+  const rvBefore = resourceVersionOf(before) ?? '-';
+  const rvAfter = resourceVersionOf(after) ?? '-';
+  const finBefore = finalizersOf(before);
+  const finAfter = finalizersOf(after);
+  const annBefore = asObject(metadataOf(before).annotations)[ETCD_FORCE_REMOVE_ANNOTATION];
+  const annAfter = asObject(metadataOf(after).annotations)[ETCD_FORCE_REMOVE_ANNOTATION];
+
+  if (finBefore.join('\n') !== finAfter.join('\n')) {
+    changes.push({ key: `${ KEY }.change.finalizers`, args: { before: finBefore.join(', ') || '-', after: finAfter.join(', ') || '-' } });
+  }
+  if (annBefore !== annAfter) {
+    changes.push({ key: `${ KEY }.change.etcdRelease`, args: { after: typeof annAfter === 'string' ? annAfter : '-' } });
+  }
+  if (rvBefore !== rvAfter) {
+    changes.push({ key: `${ KEY }.change.resourceVersion`, args: { before: rvBefore, after: rvAfter } });
+  }
+  if (!changes.length) {
+    changes.push({ key: `${ KEY }.change.none` });
+  }
+
+  return changes;
+}

@@ -1,0 +1,30 @@
+/** Guarded actions: patches, eligibility, error classes, the action log, and the dialogs' openers. */
+export * from './types';
+export {
+  buildFinalizerRemovalPatch, buildEtcdForceRemovePatch, finalizerRemovalEligibility, etcdForceRemoveEligibility,
+  canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
+  CAPI_MACHINE_FINALIZER, ETCD_FORCE_REMOVE_ANNOTATION, ETCD_HOOK_ANNOTATION, MACHINE_TYPE, BOOTSTRAP_TYPE
+} from './finalizers';
+export type { Eligibility } from './finalizers';
+export {
+  describeActionError, failureStatus, failureDetail
+} from './errors';
+export type { ActionFailure, FailureKind } from './errors';
+export {
+  recordAction, getActionLog, clearActionLog, onActionLogChange, scrubDetail, ACTION_LOG_LIMIT, ACTION_LOG_STORAGE_PREFIX
+} from './action-log';
+export type { ActionLogEntry, ActionLogInput } from './action-log';
+export {
+  sendJsonPatch, removeMachineFinalizers, releaseEtcdMember, reloadObject, loadRegistrationToken, recordRegistrationCopy,
+  JSON_PATCH_CONTENT_TYPE, REGISTRATION_TOKENS_URL
+} from './requests';
+export type {
+  ActionOutcome, ReloadResult, TokenLoad
+} from './requests';
+export {
+  openRemoveFinalizers, openEtcdForceRemove, openRegistrationCommand, currentUserName, toClusterRef,
+  REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
+} from './open';
+export type {
+  RemoveFinalizersRequest, RegistrationCommandRequest, RegistrationClusterRef
+} from './open';

@@ -1,0 +1,114 @@
+/**
+ * Opens the action dialogs through the shell's modal (`management/promptModal`). The shell finds the
+ * component by file name among the extension's dialog/ folder. Everything a dialog needs goes in
+ * `resources`, the one channel every Rancher version's PromptModal passes on.
+ */
+import type { ClusterInfo, NodeRecord } from '../engine';
+import type { ActionContext, StoreLike } from './types';
+
+export const REMOVE_FINALIZERS_DIALOG = 'RemoveFinalizersDialog';
+export const REGISTRATION_COMMAND_DIALOG = 'RegistrationCommandDialog';
+
+/** What RemoveFinalizersDialog receives as `resources[0]`. */
+export interface RemoveFinalizersRequest {
+  record: NodeRecord;
+  context: ActionContext;
+  /** Opened from the etcd finding: the dialog starts at the designed release */
+  focus: 'finalizers' | 'etcd';
+}
+
+/** The cluster a registration command is for; an engine ClusterInfo or a provisioning cluster model fits. */
+export interface RegistrationClusterRef {
+  mgmtId: string | null;
+  name: string;
+  namespace?: string | null;
+}
+
+/** What RegistrationCommandDialog receives as `resources[0]`. */
+export interface RegistrationCommandRequest {
+  cluster: RegistrationClusterRef;
+  /** Set for "Re-register this node": prefills the options from this record */
+  record: NodeRecord | null;
+  context: Pick<ActionContext, 'clusterId' | 'user'>;
+}
+
+/** The signed-in user's name as the header shows it: the principal's login name, else its id. */
+export function currentUserName(store: StoreLike): string {
+  const getters = store?.getters ?? {};
+  const principalId = getters['auth/principalId'];
+  let principal: Record<string, any> | null = null;
+
+  try {
+    principal = principalId && typeof getters['rancher/byId'] === 'function' ? getters['rancher/byId']('principal', principalId) : null;
+  } catch {
+    principal = null;
+  }
+  const v3User = getters['auth/v3User'] ?? {};
+  const candidates = [principal?.loginName, principal?.name, v3User.username, v3User.name, principalId];
+
+  return candidates.find((c): c is string => typeof c === 'string' && c !== '') ?? 'unknown';
+}
+
+/** Accepts ClusterInfo ({ mgmtId, name }) or a provisioning cluster model ({ mgmtClusterId, status.clusterName }). */
+export function toClusterRef(cluster: unknown): RegistrationClusterRef {
+  const c = (cluster ?? {}) as Record<string, any>;
+  const mgmtId = [c.mgmtId, c.mgmtClusterId, c.status?.clusterName].find((v) => typeof v === 'string' && v !== '') ?? null;
+  const name = [c.name, c.metadata?.name, c.nameDisplay, mgmtId].find((v) => typeof v === 'string' && v !== '') ?? '?';
+  const namespace = [c.namespace, c.metadata?.namespace].find((v) => typeof v === 'string' && v !== '') ?? null;
+
+  return {
+    mgmtId, name, namespace
+  };
+}
+
+export function openRemoveFinalizers(store: StoreLike, record: NodeRecord, context: ActionContext): Promise<void> {
+  const request: RemoveFinalizersRequest = {
+    record, context, focus: 'finalizers'
+  };
+
+  return store.dispatch('management/promptModal', {
+    component:  REMOVE_FINALIZERS_DIALOG,
+    resources:  [request],
+    modalWidth: '760px',
+    testId:     'node-health-remove-finalizers-modal',
+  });
+}
+
+/**
+ * The etcd release lives in the same dialog as the finalizer cleanup, because it is the step to take
+ * first; from the etcd finding the dialog opens on it.
+ */
+export function openEtcdForceRemove(store: StoreLike, record: NodeRecord, context: ActionContext): Promise<void> {
+  const request: RemoveFinalizersRequest = {
+    record, context, focus: 'etcd'
+  };
+
+  return store.dispatch('management/promptModal', {
+    component:  REMOVE_FINALIZERS_DIALOG,
+    resources:  [request],
+    modalWidth: '760px',
+    testId:     'node-health-remove-finalizers-modal',
+  });
+}
+
+export function openRegistrationCommand(
+  store: StoreLike, cluster: ClusterInfo | RegistrationClusterRef | Record<string, any>, record?: NodeRecord | null,
+  context?: Partial<Pick<ActionContext, 'clusterId' | 'user'>>
+): Promise<void> {
+  const ref = toClusterRef(cluster);
+  const request: RegistrationCommandRequest = {
+    cluster: ref,
+    record:  record ?? null,
+    context: {
+      clusterId: context?.clusterId || ref.mgmtId || ref.name,
+      user:      context?.user || currentUserName(store),
+    },
+  };
+
+  return store.dispatch('management/promptModal', {
+    component:  REGISTRATION_COMMAND_DIALOG,
+    resources:  [request],
+    modalWidth: '820px',
+    testId:     'node-health-registration-command-modal',
+  });
+}

@@ -1,0 +1,203 @@
+import {
+  buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, canUpdate, escapeJsonPointer, etcdForceRemoveEligibility,
+  finalizerPurpose, finalizerRemovalEligibility, objectChanges, objectUrls, stuckFacts
+} from '../../pkg/node-health/actions';
+import {
+  MACHINE, NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
+} from './actions-fixtures';
+
+describe('buildFinalizerRemovalPatch', () => {
+  it('tests the resourceVersion and the exact finalizer list before removing them', () => {
+    const machine = steveMachine({ resourceVersion: '4711', finalizers: ['machine.cluster.x-k8s.io', 'example.com/keep'] });
+
+    expect(JSON.stringify(buildFinalizerRemovalPatch(machine))).toBe(JSON.stringify([
+      {
+        op: 'test', path: '/metadata/resourceVersion', value: '4711'
+      },
+      {
+        op: 'test', path: '/metadata/finalizers', value: ['machine.cluster.x-k8s.io', 'example.com/keep']
+      },
+      { op: 'remove', path: '/metadata/finalizers' },
+    ]));
+  });
+
+  it('copies the finalizer list, so a later change to the object does not change the guard', () => {
+    const machine = steveMachine();
+    const patch = buildFinalizerRemovalPatch(machine);
+
+    machine.metadata.finalizers.push('late.example.com');
+    expect(patch[1]).toEqual({
+      op: 'test', path: '/metadata/finalizers', value: ['machine.cluster.x-k8s.io']
+    });
+  });
+
+  it('refuses to build an unguarded patch', () => {
+    const noVersion = steveMachine();
+
+    delete noVersion.metadata.resourceVersion;
+    expect(() => buildFinalizerRemovalPatch(noVersion)).toThrow(/resourceVersion/);
+    expect(() => buildFinalizerRemovalPatch(steveMachine({ finalizers: [] }))).toThrow(/no finalizers/);
+  });
+});
+
+describe('buildEtcdForceRemovePatch', () => {
+  it('adds the annotation to an existing map, escaping the slash in its key', () => {
+    expect(JSON.stringify(buildEtcdForceRemovePatch(steveBootstrap()))).toBe(JSON.stringify([
+      {
+        op: 'test', path: '/metadata/resourceVersion', value: '815'
+      },
+      {
+        op: 'add', path: '/metadata/annotations/rke.cattle.io~1etcd-force-remove', value: 'true'
+      },
+    ]));
+  });
+
+  it('adds the whole annotations map when the object has none', () => {
+    expect(JSON.stringify(buildEtcdForceRemovePatch(steveBootstrap({ bootstrapAnnotations: null })))).toBe(JSON.stringify([
+      {
+        op: 'test', path: '/metadata/resourceVersion', value: '815'
+      },
+      {
+        op: 'add', path: '/metadata/annotations', value: { 'rke.cattle.io/etcd-force-remove': 'true' }
+      },
+    ]));
+  });
+
+  it('refuses without a resourceVersion', () => {
+    const bootstrap = steveBootstrap();
+
+    delete bootstrap.metadata.resourceVersion;
+    expect(() => buildEtcdForceRemovePatch(bootstrap)).toThrow(/resourceVersion/);
+  });
+});
+
+describe('escapeJsonPointer', () => {
+  it('escapes ~ before / as RFC 6901 requires', () => {
+    expect(escapeJsonPointer('a/b~c')).toBe('a~1b~0c');
+    expect(escapeJsonPointer('~1')).toBe('~01');
+  });
+});
+
+describe('canUpdate', () => {
+  it('follows Steve\'s links.update', () => {
+    expect(canUpdate(steveMachine({ canUpdateMachine: true }))).toBe(true);
+    expect(canUpdate(steveMachine({ canUpdateMachine: false }))).toBe(false);
+    expect(canUpdate({ links: { update: '' } })).toBe(false);
+    expect(canUpdate(null)).toBe(false);
+  });
+});
+
+describe('finalizerRemovalEligibility', () => {
+  it('is offered and allowed on a machine stuck deleting, for a user who may update it', () => {
+    expect(finalizerRemovalEligibility(stuckRecord())).toEqual({
+      offered: true, allowed: true, reason: null
+    });
+  });
+
+  it('is not offered before the stuck threshold, nor on a machine that is not deleting', () => {
+    const recent = finalizerRemovalEligibility(stuckRecord({ deletingSince: '2024-05-02T11:55:00Z' }));
+    const running = finalizerRemovalEligibility(stuckRecord({ deletingSince: null }));
+
+    expect(recent).toEqual({
+      offered: false, allowed: false, reason: { key: 'nodeHealth.actions.reason.notStuck' }
+    });
+    expect(running.offered).toBe(false);
+  });
+
+  it('is offered but refused, with the reason, to a user without update permission', () => {
+    expect(finalizerRemovalEligibility(stuckRecord({ canUpdateMachine: false }))).toEqual({
+      offered: true,
+      allowed: false,
+      reason:  { key: 'nodeHealth.actions.reason.noUpdatePermission', args: { object: `Machine ${ NS }/${ MACHINE }` } },
+    });
+  });
+
+  it('is refused when the object in hand has lost its finalizers or resourceVersion', () => {
+    const record = stuckRecord();
+    const original = record.objects.machine ?? {};
+    const machine = { ...original, metadata: { ...original.metadata, finalizers: [] } };
+
+    expect(finalizerRemovalEligibility({ ...record, objects: { ...record.objects, machine } }).reason?.key).toBe('nodeHealth.actions.reason.noFinalizers');
+    const noVersion = { ...original, metadata: { ...original.metadata, resourceVersion: undefined } };
+
+    expect(finalizerRemovalEligibility({ ...record, objects: { ...record.objects, machine: noVersion } }).reason?.key).toBe('nodeHealth.actions.reason.noResourceVersion');
+  });
+});
+
+describe('etcdForceRemoveEligibility', () => {
+  it('is offered for an etcd machine held by the cleanup hook, with its RKEBootstrap', () => {
+    expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true }))).toEqual({
+      offered: true, allowed: true, reason: null
+    });
+  });
+
+  it('is not offered for a machine without the hook, nor without the RKEBootstrap', () => {
+    expect(etcdForceRemoveEligibility(stuckRecord()).offered).toBe(false);
+    expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true, withBootstrap: false })).offered).toBe(false);
+  });
+
+  it('says so when the release is already there or the user may not update the RKEBootstrap', () => {
+    const released = stuckRecord({ etcd: true, bootstrapAnnotations: { 'rke.cattle.io/etcd-force-remove': 'true' } });
+
+    expect(etcdForceRemoveEligibility(released)).toEqual({
+      offered: true, allowed: false, reason: { key: 'nodeHealth.actions.reason.etcdAlreadyReleased', args: { object: `RKEBootstrap ${ NS }/${ MACHINE }` } }
+    });
+    expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true, canUpdateBootstrap: false })).reason?.key).toBe('nodeHealth.actions.reason.noUpdatePermission');
+  });
+});
+
+describe('stuckFacts', () => {
+  it('states how long the deletion is pending, that the Node is gone and that it is an etcd member', () => {
+    expect(stuckFacts(stuckRecord({ etcd: true }), NOW_MS)).toEqual([
+      { key: 'nodeHealth.actions.fact.deleting', args: { duration: '2h', since: '2024-05-02T10:00:00Z' } },
+      { key: 'nodeHealth.actions.fact.nodeGone', args: { node: 'node-1' } },
+      { key: 'nodeHealth.actions.fact.etcdMember' },
+    ]);
+  });
+
+  it('states that the agent never checked in when the plan says so', () => {
+    const record = stuckRecord();
+
+    record.plan = { ...record.plan, state: 'waiting-for-agent' };
+    expect(stuckFacts(record, NOW_MS).map((f) => f.key)).toContain('nodeHealth.actions.fact.agentNeverCheckedIn');
+  });
+});
+
+describe('finalizerPurpose', () => {
+  it('explains the Cluster API finalizer and flags unknown ones', () => {
+    expect(finalizerPurpose('machine.cluster.x-k8s.io')).toEqual({ key: 'nodeHealth.actions.finalizer.capiMachine' });
+    expect(finalizerPurpose('example.com/cleanup')).toEqual({ key: 'nodeHealth.actions.finalizer.unknown', args: { finalizer: 'example.com/cleanup' } });
+  });
+});
+
+describe('objectUrls', () => {
+  it('writes to links.view and reads links.self, as the shell does', () => {
+    expect(objectUrls(steveMachine(), 'cluster.x-k8s.io.machine')).toEqual({
+      read:  `https://rancher.example.com/v1/cluster.x-k8s.io.machines/${ NS }/${ MACHINE }`,
+      write: `https://rancher.example.com/apis/cluster.x-k8s.io/v1beta1/namespaces/${ NS }/machines/${ MACHINE }`,
+    });
+  });
+
+  it('falls back to the Steve URL for an object without links', () => {
+    const { links, ...bare } = steveMachine();
+
+    expect(links).toBeDefined();
+    expect(objectUrls(bare, 'cluster.x-k8s.io.machine')).toEqual({
+      read:  `/v1/cluster.x-k8s.io.machines/${ NS }/${ MACHINE }`,
+      write: `/v1/cluster.x-k8s.io.machines/${ NS }/${ MACHINE }`,
+    });
+  });
+});
+
+describe('objectChanges', () => {
+  it('names what changed between the reviewed and the reloaded object', () => {
+    const before = steveMachine({ resourceVersion: '1', finalizers: ['a', 'b'] });
+    const after = steveMachine({ resourceVersion: '2', finalizers: ['a'] });
+
+    expect(objectChanges(before, after)).toEqual([
+      { key: 'nodeHealth.actions.change.finalizers', args: { before: 'a, b', after: 'a' } },
+      { key: 'nodeHealth.actions.change.resourceVersion', args: { before: '1', after: '2' } },
+    ]);
+    expect(objectChanges(before, before)).toEqual([{ key: 'nodeHealth.actions.change.none' }]);
+  });
+});
