@@ -1,0 +1,384 @@
+/**
+ * The one redaction every export goes through (the tab's downloads, the copied report, the command line's
+ * bundle). It works on copies: the tab keeps showing the objects it was given.
+ *
+ * What leaves, of the objects the diagnosis uses:
+ * - a machine-plan Secret with only its status keys (PLAN_SECRET_STATUS_KEYS); plan, appliedPlan, the
+ *   agent's outputs and any other key are removed;
+ * - no other Secret at all, and no object the diagnosis does not use (it might hold anything);
+ * - registration tokens without their token, commands and manifest URL;
+ * - every other string with credentials cut out: PEM blocks, kubeconfigs, JWTs, RKE2/K3s join tokens,
+ *   token and password flags and assignments, bearer headers, user:password@ in URLs, and the values of
+ *   fields whose names say they are secret;
+ * - no metadata.managedFields, no last-applied-configuration (a full copy of the object as applied).
+ */
+import { PLAN_SECRET_STATUS_KEYS, PLAN_SECRET_TYPE, classify } from '../engine';
+import type { KubeObject } from '../engine';
+
+/** What replaces a redacted value. Plain text, so every reader sees that something was there. */
+export const REDACTED = '[redacted]';
+
+export const REDACTION_KINDS = [
+  'planSecretData',
+  'secret',
+  'registrationToken',
+  'privateKey',
+  'certificate',
+  'kubeconfig',
+  'token',
+  'password',
+  'urlCredentials',
+  'secretField',
+  'managedFields',
+  'lastAppliedConfiguration',
+  'unusedObject',
+] as const;
+
+export type RedactionKind = typeof REDACTION_KINDS[number];
+
+/** How many values of each kind were removed or replaced. */
+export type RedactionSummary = Record<RedactionKind, number>;
+
+export type RedactionCounter = (kind: RedactionKind) => void;
+
+export function emptySummary(): RedactionSummary {
+  return Object.fromEntries(REDACTION_KINDS.map((k) => [k, 0])) as RedactionSummary;
+}
+
+export function summaryCounter(summary: RedactionSummary): RedactionCounter {
+  return (kind) => {
+    summary[kind]++;
+  };
+}
+
+const ignore: RedactionCounter = () => undefined;
+
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+const PLAN_STATUS_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
+
+/** Norman's names for the secret kinds it serves under /v3 (cloud credentials, registry credentials, ...). */
+const NORMAN_SECRET_TYPES = new Set([
+  'secret', 'namespacedsecret', 'certificate', 'namespacedcertificate', 'dockercredential', 'namespaceddockercredential',
+  'basicauth', 'namespacedbasicauth', 'sshauth', 'namespacedsshauth', 'cloudcredential',
+]);
+
+/** Fields of a registration token that carry the token itself (commands and the import URL embed it). */
+const REGISTRATION_FIELD = /^(token|manifest-?url|insecure-?manifest-?url)$|command$/i;
+
+// Keys are compared with separators removed and lower-cased: "client-key-data" reads as "clientkeydata".
+const SECRET_KEY_WORDS = /password|passwd|passphrase|secret|token|privatekey|apikey|accesskey|credential|kubeconfig|clientkey|keydata|certificatedata|authoritydata|bearer/;
+// ... except names of, and references to, such things: "cloudCredentialSecretName", "plan-secret-name".
+const REFERENCE_SUFFIX = /(name|names|namespace|ref|refs|id|ids|kind|type|hash|checksum|count|ttl|file|path|generation)$/;
+
+function normaliseKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+export function isSecretKey(key: string): boolean {
+  const k = normaliseKey(key);
+
+  return SECRET_KEY_WORDS.test(k) && !REFERENCE_SUFFIX.test(k);
+}
+
+interface Pattern {
+  kind: RedactionKind | ((match: string, ...groups: string[]) => RedactionKind);
+  re: RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+const PASSWORDISH = /pass(word|wd|phrase)?|pwd/i;
+
+function flagKind(name: string): RedactionKind {
+  if (/kubeconfig/i.test(name)) {
+    return 'kubeconfig';
+  }
+
+  return PASSWORDISH.test(name) ? 'password' : 'token';
+}
+
+/** Words that make a key=value pair a credential, in free text. */
+const SECRET_WORDS = 'password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|kubeconfig';
+
+const KUBECONFIG_KIND = /\bkind"?\s*:\s*"?Config\b/;
+const KUBECONFIG_LISTS = /\b(clusters|users|contexts)"?\s*:/;
+
+// Order matters: whole blocks first, so that the patterns for single values do not cut a block in half.
+const PATTERNS: Pattern[] = [
+  {
+    kind:    (m) => (/PRIVATE KEY/.test(m) ? 'privateKey' : 'certificate'),
+    // Up to the matching END line, or to the end of the text when the block was cut off.
+    re:      /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?(?:-----END \1-----|$)/g,
+    replace: () => REDACTED,
+  },
+  {
+    kind:    'kubeconfig',
+    re:      /\b((?:client-key|client-certificate|certificate-authority)-data"?\s*:\s*"?)([A-Za-z0-9+/=]{8,})/g,
+    replace: (_m, key) => `${ key }${ REDACTED }`,
+  },
+  {
+    kind:    'urlCredentials',
+    re:      /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:'"]+:[^\s/@'"]+@/gi,
+    replace: (_m, scheme) => `${ scheme }${ REDACTED }@`,
+  },
+  {
+    // Rancher's import manifest URL carries the registration token: /v3/import/<token>_c-m-xxxx.yaml
+    kind:    'token',
+    re:      /(\/v3\/import\/)[A-Za-z0-9]{8,}(?=[_.])/g,
+    replace: (_m, prefix) => `${ prefix }${ REDACTED }`,
+  },
+  {
+    kind:    'token',
+    re:      /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*)?|\beyJ[A-Za-z0-9_+/-]{40,}=*/g,
+    replace: () => REDACTED,
+  },
+  {
+    // RKE2/K3s join tokens: K10<ca hash>::<user>:<password>
+    kind:    'token',
+    re:      /\bK10[0-9a-fA-F]{8,}::[^\s:'"]+:[^\s'",;]+/g,
+    replace: () => REDACTED,
+  },
+  {
+    kind:    'token',
+    // A digit or symbol in the credential keeps prose ("Basic configuration") out.
+    re:      /\b(Bearer|Basic)(\s+)(?!\[redacted\])(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/-]{8,}=*/gi,
+    replace: (_m, scheme, space) => `${ scheme }${ space }${ REDACTED }`,
+  },
+  {
+    // Command-line flags: --token X, --agent-token=X, -Token X, and in JSON argument lists "--token","X".
+    kind:    (_m, _pre, flag) => flagKind(flag),
+    re:      /(^|[\s"'[,(])(--?(?:[A-Za-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-?key|secret-?key|private-?key))(\s*=\s*|\s+|"\s*,\s*"|'\s*,\s*')(?!\[redacted\])("[^"]*"|'[^']*'|[^\s'",\]]+)/gi,
+    replace: (_m, pre, flag, sep) => `${ pre }${ flag }${ sep }${ REDACTED }`,
+  },
+  {
+    // Quoted assignments: "apiKey": "X", password: 'a b', "kubeConfig":"apiVersion: v1\nkind: Config...".
+    kind:    (_m, _q, key) => flagKind(key),
+    re:      new RegExp(`(?<![\\w.-])(["']?)([\\w.-]*(?:${ SECRET_WORDS })[\\w.-]*)\\1(\\s*[=:]\\s*)(["'])(?!\\[redacted\\]["'])((?:\\\\.|(?!\\4)[^\\\\])*)(?:\\4|$)`, 'gi'),
+    replace: (m, q, key, sep, q2) => (REFERENCE_SUFFIX.test(normaliseKey(key)) ? m : `${ q }${ key }${ q }${ sep }${ q2 }${ REDACTED }${ q2 }`),
+  },
+  {
+    // Bare assignments: token=X, password: X, client_secret=X, ?token=X&...
+    kind:    (_m, key) => flagKind(key),
+    re:      new RegExp(`(?<![\\w.-])([\\w.-]*(?:${ SECRET_WORDS })[\\w.-]*)(\\s*[=:]\\s*)(?!\\[redacted\\]|["'])([^\\s'",;&}\\]]+)`, 'gi'),
+    replace: (m, key, sep) => (REFERENCE_SUFFIX.test(normaliseKey(key)) ? m : `${ key }${ sep }${ REDACTED }`),
+  },
+];
+
+/** A string with every credential it contains replaced by the marker; each replacement is counted. */
+export function redactString(value: string, count: RedactionCounter = ignore): string {
+  // A kubeconfig, as YAML or JSON, goes as a whole.
+  if (KUBECONFIG_KIND.test(value) && KUBECONFIG_LISTS.test(value)) {
+    count('kubeconfig');
+
+    return REDACTED;
+  }
+  let out = value;
+
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    if (!p.re.test(out)) {
+      continue;
+    }
+    p.re.lastIndex = 0;
+    out = out.replace(p.re, (match: string, ...rest: any[]) => {
+      const groups = rest.slice(0, -2).map((g) => (g === undefined ? '' : String(g)));
+      const replaced = p.replace(match, ...groups);
+
+      if (replaced !== match) {
+        count(typeof p.kind === 'function' ? p.kind(match, ...groups) : p.kind);
+      }
+
+      return replaced;
+    });
+  }
+
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, any> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A deep copy with every string credential redacted and secret-named fields replaced by the marker. */
+export function redactValue(value: unknown, count: RedactionCounter = ignore): unknown {
+  if (typeof value === 'string') {
+    return redactString(value, count);
+  }
+  if (Array.isArray(value)) {
+    return value.map((v) => redactValue(v, count));
+  }
+  if (!isPlainObject(value)) {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  // An environment variable or similar pair: {name: "CATTLE_TOKEN", value: "..."}.
+  const pairName = typeof value.name === 'string' ? value.name : (typeof value.key === 'string' ? value.key : null);
+  const secretPair = pairName !== null && isSecretKey(pairName);
+
+  for (const [key, v] of Object.entries(value)) {
+    if (key === LAST_APPLIED_ANNOTATION) {
+      count('lastAppliedConfiguration');
+      continue;
+    }
+    if ((isSecretKey(key) || (secretPair && key === 'value')) && isSecretValue(v)) {
+      count('secretField');
+      out[key] = REDACTED;
+      continue;
+    }
+    out[key] = redactValue(v, count);
+  }
+
+  return out;
+}
+
+function isSecretValue(v: unknown): boolean {
+  if (typeof v === 'string') {
+    return v !== '' && v !== REDACTED;
+  }
+
+  return (Array.isArray(v) && v.length > 0) || (isPlainObject(v) && Object.keys(v).length > 0);
+}
+
+function isSecret(obj: Record<string, any>): boolean {
+  if (obj.kind === 'Secret' && (typeof obj.apiVersion !== 'string' || obj.apiVersion === 'v1')) {
+    return true;
+  }
+
+  return typeof obj.type === 'string' && NORMAN_SECRET_TYPES.has(obj.type.toLowerCase());
+}
+
+function isPlanSecret(obj: Record<string, any>): boolean {
+  return isSecret(obj) && (obj._type === PLAN_SECRET_TYPE || obj.type === PLAN_SECRET_TYPE);
+}
+
+/** Steve's links point at the Rancher server; only the path of self is kept (it names the downstream cluster). */
+function trimSteveFields(obj: Record<string, any>): void {
+  delete obj.actions;
+  if (isPlainObject(obj.links)) {
+    const self = typeof obj.links.self === 'string' ? obj.links.self.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') : null;
+
+    if (self) {
+      obj.links = { self };
+    } else {
+      delete obj.links;
+    }
+  }
+}
+
+function dropManagedFields(obj: Record<string, any>, count: RedactionCounter): void {
+  if (isPlainObject(obj.metadata) && obj.metadata.managedFields !== undefined) {
+    delete obj.metadata.managedFields;
+    count('managedFields');
+  }
+}
+
+/** A plain copy: store models serialise through toJSON, and nothing shares structure with the input. */
+function plainCopy(obj: unknown): Record<string, any> | null {
+  try {
+    const copy = JSON.parse(JSON.stringify(obj));
+
+    return isPlainObject(copy) ? copy : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One object, redacted; null when the object is left out entirely (any Secret but a machine-plan one,
+ * anything the diagnosis does not use).
+ */
+export function redactObject(input: unknown, count: RedactionCounter = ignore): KubeObject | null {
+  if (!isPlainObject(input)) {
+    count('unusedObject');
+
+    return null;
+  }
+  if (isSecret(input) && !isPlanSecret(input)) {
+    count('secret');
+
+    return null;
+  }
+  const kind = classify(input);
+
+  if (!kind) {
+    count('unusedObject');
+
+    return null;
+  }
+  const obj = plainCopy(input);
+
+  if (!obj) {
+    count('unusedObject');
+
+    return null;
+  }
+  dropManagedFields(obj, count);
+  trimSteveFields(obj);
+
+  if (kind === 'planSecret') {
+    const data = isPlainObject(obj.data) ? obj.data : {};
+    const kept: Record<string, unknown> = {};
+
+    for (const [key, value] of Object.entries(data)) {
+      if (PLAN_STATUS_KEYS.has(key)) {
+        kept[key] = value;
+      } else {
+        count('planSecretData');
+      }
+    }
+    if (obj.stringData !== undefined) {
+      Object.keys(isPlainObject(obj.stringData) ? obj.stringData : { stringData: 1 }).forEach(() => count('planSecretData'));
+    }
+    delete obj.data;
+    delete obj.stringData;
+    const rest = redactValue(obj, count) as KubeObject;
+
+    // The status keys are base64 status values, kept byte for byte so the diagnosis reads them as before.
+    rest.data = kept;
+
+    return rest;
+  }
+  if (kind === 'registrationToken') {
+    blankRegistrationFields(obj, count);
+  }
+
+  return redactValue(obj, count) as KubeObject;
+}
+
+function blankRegistrationFields(value: unknown, count: RedactionCounter): void {
+  if (Array.isArray(value)) {
+    value.forEach((v) => blankRegistrationFields(v, count));
+
+    return;
+  }
+  if (!isPlainObject(value)) {
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (REGISTRATION_FIELD.test(key) && typeof v === 'string') {
+      if (v !== '' && v !== REDACTED) {
+        value[key] = REDACTED;
+        count('registrationToken');
+      }
+    } else if (key !== 'metadata') {
+      blankRegistrationFields(v, count);
+    }
+  }
+}
+
+/** Redacts a set of objects. The input objects are never changed. */
+export function redactObjects(objects: unknown[]): { objects: KubeObject[]; summary: RedactionSummary } {
+  const summary = emptySummary();
+  const count = summaryCounter(summary);
+  const out: KubeObject[] = [];
+
+  for (const obj of objects) {
+    const redacted = redactObject(obj, count);
+
+    if (redacted) {
+      out.push(redacted);
+    }
+  }
+
+  return { objects: out, summary };
+}
