@@ -1,0 +1,29 @@
+/** The Node Health tab's data layer: loading through the store, diagnosis, rows and filters. No Vue. */
+export * from './types';
+export { loadClusterData } from './load';
+export type { LoadOptions } from './load';
+export {
+  PLAN_SECRET_SENSITIVE_KEYS, initialRequests, infraKindsOf, infraMachinesRequest, infraType, machinesRequest, planSecretsRequest,
+  bootstrapsRequest, mgmtNodesRequest, nodesRequest
+} from './requests';
+export type { PlannedRequest, InfraKind } from './requests';
+export { sanitizePlanSecret } from './sanitize';
+export { describeFailure, kindForStatus } from './errors';
+export { clusterTarget } from './target';
+export {
+  buildRows, rowFor, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS, ROLE_ORDER
+} from './rows';
+export type { Translate } from './rows';
+export {
+  diagnoseLoad, fatalIssue, unavailableNotices, errorKey
+} from './outcome';
+export type { UnavailableNotice } from './outcome';
+export {
+  actionOffers, evidenceValue, durationSince, LINK_STATE_COLORS
+} from './detail';
+export type { ActionOffer } from './detail';
+export { chainLinkLocation } from './links';
+export type { RouteLocation } from './links';
+export { createPoller } from './poller';
+export type { Poller, PollerOptions } from './poller';
+export { watchVisibility } from './visibility';

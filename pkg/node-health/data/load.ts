@@ -1,0 +1,187 @@
+/**
+ * Loads everything the diagnosis needs for one cluster: a fixed set of Steve collections read in
+ * parallel through the store's `management/request` (raw JSON, nothing is cached in the store), each
+ * followed through its pages. Says per input whether it could be read, so the engine keeps quiet where
+ * it cannot judge and the tab can say what is missing and why.
+ */
+import { LABELS, PLAN_SECRET_TYPE } from '../engine';
+import type { Availability, InputName, KubeObject } from '../engine';
+import { describeFailure } from './errors';
+import type { RequestFailure } from './errors';
+import { infraKindsOf, infraMachinesRequest, initialRequests, infraType } from './requests';
+import type { PlannedRequest } from './requests';
+import { sanitizePlanSecret } from './sanitize';
+import type {
+  ClusterTarget, Dispatch, LoadIssue, LoadResult, RequestRecord
+} from './types';
+
+/** A runaway `pagination.next` chain stops here rather than loop forever. */
+const MAX_PAGES = 500;
+
+const ALL_INPUTS: InputName[] = ['machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes'];
+
+export interface LoadOptions {
+  now?: () => number;
+}
+
+class UnexpectedAnswer extends Error {}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; failure: RequestFailure };
+
+async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (err) {
+    return { ok: false, failure: describeFailure(err) };
+  }
+}
+
+function record(value: unknown): Record<string, any> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : {};
+}
+
+function labelOf(obj: unknown, key: string): unknown {
+  return record(record(record(obj).metadata).labels)[key];
+}
+
+async function fetchCollection(
+  dispatch: Dispatch, request: PlannedRequest, log: RequestRecord[], transform?: (item: unknown) => KubeObject
+): Promise<KubeObject[]> {
+  const items: KubeObject[] = [];
+  const visited = new Set<string>();
+  let url: string | null = request.url;
+
+  while (url && !visited.has(url) && visited.size < MAX_PAGES) {
+    visited.add(url);
+    log.push({ input: request.input, url });
+    const answer = await dispatch('management/request', { url, redirectUnauthorized: false });
+    const data = record(answer).data;
+
+    if (!Array.isArray(data)) {
+      throw new UnexpectedAnswer(`not a collection: ${ url }`);
+    }
+    for (const item of data) {
+      items.push(transform ? transform(item) : item);
+    }
+    const next = record(record(answer).pagination).next;
+
+    url = typeof next === 'string' && next ? next : null;
+  }
+
+  return items;
+}
+
+function belongsToCluster(obj: unknown, target: ClusterTarget, labelKey: string): boolean {
+  return labelOf(obj, labelKey) === target.name || record(record(obj).spec).clusterName === target.name;
+}
+
+function availabilityOf(kind: LoadIssue['kind']): Availability {
+  return kind === 'forbidden' || kind === 'hidden' ? 'forbidden' : 'error';
+}
+
+const AVAILABILITY_RANK: Record<Availability, number> = {
+  absent: 0, ok: 1, forbidden: 2, error: 3
+};
+
+function worse(a: Availability, b: Availability): Availability {
+  return AVAILABILITY_RANK[b] > AVAILABILITY_RANK[a] ? b : a;
+}
+
+export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget, options: LoadOptions = {}): Promise<LoadResult> {
+  const now = options.now ?? Date.now;
+  const requests: RequestRecord[] = [];
+  const issues: LoadIssue[] = [];
+  const availability = Object.fromEntries(ALL_INPUTS.map((i) => [i, 'absent'])) as LoadResult['availability'];
+  const byInput = new Map<InputName, KubeObject[]>();
+
+  const planned = initialRequests(target);
+  const fetches = planned.map((request) => {
+    const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
+
+    return { request, result: settle(fetchCollection(dispatch, request, requests, transform)) };
+  });
+  const machinesFetch = fetches.find((f) => f.request.input === 'machines');
+
+  // Infrastructure machines: one request per kind the machines use, started as soon as the machines are in.
+  const infraFetch = machinesFetch ? machinesFetch.result.then(async(machines) => {
+    if (!machines.ok) {
+      return [];
+    }
+    const kinds = infraKindsOf(machines.value.filter((m) => belongsToCluster(m, target, LABELS.capiClusterName)));
+
+    return Promise.all(kinds.map(async(kind) => {
+      const request = infraMachinesRequest(target, kind);
+
+      return { request, result: await settle(fetchCollection(dispatch, request, requests)) };
+    }));
+  }) : Promise.resolve([]);
+
+  const settled = await Promise.all(fetches.map(async(f) => ({ request: f.request, result: await f.result })));
+  const infraSettled = await infraFetch;
+
+  for (const { request, result } of settled) {
+    if (result.ok) {
+      availability[request.input] = 'ok';
+      byInput.set(request.input, result.value);
+    } else {
+      availability[request.input] = availabilityOf(result.failure.kind);
+      issues.push({ input: request.input, ...result.failure });
+    }
+  }
+
+  const machines = (byInput.get('machines') ?? []).filter((m) => belongsToCluster(m, target, LABELS.capiClusterName));
+  const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE && labelOf(s, LABELS.rkeClusterName) === target.name);
+  const bootstraps = (byInput.get('bootstraps') ?? []).filter((b) => belongsToCluster(b, target, LABELS.capiClusterName));
+  const infraMachines: KubeObject[] = [];
+
+  for (const { request, result } of infraSettled) {
+    const subject = request.infra ? infraType(request.infra) : request.url;
+    let outcome: Availability = 'ok';
+
+    if (result.ok) {
+      const ofCluster = result.value.filter((i) => belongsToCluster(i, target, LABELS.capiClusterName));
+
+      infraMachines.push(...ofCluster);
+      if (ofCluster.length === 0) {
+        outcome = 'forbidden';
+        issues.push({
+          input: 'infraMachines', kind: 'hidden', status: null, message: null, subject
+        });
+      }
+    } else {
+      outcome = availabilityOf(result.failure.kind);
+      issues.push({
+        input: 'infraMachines', ...result.failure, subject
+      });
+    }
+    // One unreadable kind makes the whole input unreadable to the engine.
+    availability.infraMachines = worse(availability.infraMachines, outcome);
+  }
+
+  // Steve answers a list the user may not read with an empty list, not a 403. Where objects must exist
+  // for what was found elsewhere, an empty answer means "hidden", and claiming "missing" would be wrong.
+  const hidden = (input: InputName, expected: boolean, found: number) => {
+    if (availability[input] === 'ok' && expected && found === 0) {
+      availability[input] = 'forbidden';
+      issues.push({
+        input, kind: 'hidden', status: null, message: null
+      });
+    }
+  };
+  const usesRkeBootstrap = machines.some((m) => record(record(record(m.spec).bootstrap).configRef).kind === 'RKEBootstrap');
+  const nodes = byInput.get('nodes') ?? [];
+  const mgmtNodes = byInput.get('mgmtNodes') ?? [];
+
+  hidden('planSecrets', usesRkeBootstrap, planSecrets.length);
+  hidden('bootstraps', usesRkeBootstrap, bootstraps.length);
+  hidden('nodes', machines.some((m) => !!record(record(m.status).nodeRef).name), nodes.length);
+  hidden('mgmtNodes', nodes.length > 0, mgmtNodes.length);
+
+  return {
+    objects:  [...machines, ...planSecrets, ...bootstraps, ...infraMachines, ...mgmtNodes, ...nodes],
+    availability,
+    issues,
+    requests,
+    loadedAt: now(),
+  };
+}

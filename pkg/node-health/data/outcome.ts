@@ -1,0 +1,88 @@
+/**
+ * From a load to what the tab shows: the diagnosis, whether the load failed as a whole (error state with
+ * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
+ */
+import { diagnose } from '../engine';
+import type { DiagnosisReport, EngineConfig, InputName } from '../engine';
+import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
+
+export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>): DiagnosisReport {
+  return diagnose([target.cluster, ...load.objects], {
+    now:            load.loadedAt,
+    availability:   load.availability,
+    defaultCluster: target.mgmtId ?? undefined,
+    config,
+  });
+}
+
+/**
+ * The issue that leaves nothing worth showing: the input the view is built on (machines for a provisioned
+ * cluster, Nodes otherwise) could not be read, or no request succeeded at all.
+ */
+export function fatalIssue(target: ClusterTarget, load: LoadResult): LoadIssue | null {
+  const failures = load.issues.filter((i) => i.kind !== 'hidden');
+  const primary: InputName = target.machineManaged ? 'machines' : 'nodes';
+  const primaryFailure = failures.find((i) => i.input === primary);
+
+  if (primaryFailure) {
+    return primaryFailure;
+  }
+  if (load.requests.length > 0 && failures.length > 0) {
+    const anyRead = Object.values(load.availability).some((a) => a === 'ok');
+
+    return anyRead ? null : failures[0];
+  }
+
+  return null;
+}
+
+export interface UnavailableNotice {
+  input: InputName;
+  /** nodeHealth.tab.unavailable.input.<input> */
+  inputKey: string;
+  /** nodeHealth.tab.unavailable.reason.<kind> */
+  reasonKey: string;
+  /** nodeHealth.tab.unavailable.impact.<input> */
+  impactKey: string;
+  args: Record<string, string | number>;
+  kind: IssueKind;
+  /** server messages, as text */
+  messages: string[];
+  /** kinds of infrastructure machine concerned */
+  subjects: string[];
+}
+
+const KIND_RANK: IssueKind[] = ['server', 'network', 'unauthorized', 'unknown', 'not-found', 'forbidden', 'hidden'];
+
+/** One notice per input that could not be read, the most telling reason first. */
+export function unavailableNotices(target: ClusterTarget, load: LoadResult): UnavailableNotice[] {
+  const byInput = new Map<InputName, LoadIssue[]>();
+
+  for (const issue of load.issues) {
+    byInput.set(issue.input, [...(byInput.get(issue.input) ?? []), issue]);
+  }
+
+  return [...byInput.entries()].map(([input, issues]) => {
+    const worst = [...issues].sort((a, b) => KIND_RANK.indexOf(a.kind) - KIND_RANK.indexOf(b.kind))[0];
+
+    return {
+      input,
+      inputKey:  `nodeHealth.tab.unavailable.input.${ input }`,
+      reasonKey: `nodeHealth.tab.unavailable.reason.${ worst.kind }`,
+      impactKey: `nodeHealth.tab.unavailable.impact.${ input }`,
+      args:      {
+        namespace: input === 'mgmtNodes' ? target.mgmtId ?? '' : target.namespace,
+        cluster:   target.mgmtId ?? target.name,
+        status:    worst.status ?? '',
+      },
+      kind:     worst.kind,
+      messages: [...new Set(issues.map((i) => i.message).filter((m): m is string => !!m))],
+      subjects: [...new Set(issues.map((i) => i.subject).filter((s): s is string => !!s))],
+    };
+  });
+}
+
+/** nodeHealth.tab.error.<kind>: the error state's headline for a failed load. */
+export function errorKey(issue: LoadIssue): string {
+  return `nodeHealth.tab.error.${ issue.kind }`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Keeps the tab's data fresh while the user can see it: one refresh at a time, the next one an interval
+ * after the previous finished, nothing while the tab or the browser tab is hidden, and an immediate
+ * refresh on coming back when the data has grown older than the interval.
+ */
+export interface PollerOptions {
+  intervalMs: number;
+  /** One refresh; the poller never starts another while it runs. Rejections are the caller's to report. */
+  refresh: () => Promise<void>;
+  /** When the data was last loaded (epoch ms), or null before the first load */
+  lastLoaded: () => number | null;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+export interface Poller {
+  /** Visible or not; the first time it becomes visible it loads */
+  setVisible(visible: boolean): void;
+  /** Refresh now (the refresh button, after an action); resolves when done */
+  refreshNow(): Promise<void>;
+  readonly running: boolean;
+  stop(): void;
+}
+
+export function createPoller(options: PollerOptions): Poller {
+  const now = options.now ?? Date.now;
+  const setTimer = options.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+  const clearTimer = options.clearTimer ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  let visible = false;
+  let stopped = false;
+  let timer: unknown = null;
+  let inFlight: Promise<void> | null = null;
+
+  const cancelTimer = () => {
+    if (timer !== null) {
+      clearTimer(timer);
+      timer = null;
+    }
+  };
+
+  const schedule = () => {
+    cancelTimer();
+    if (stopped || !visible || inFlight) {
+      return;
+    }
+    const last = options.lastLoaded();
+    const wait = last === null ? 0 : Math.max(0, last + options.intervalMs - now());
+
+    timer = setTimer(() => {
+      timer = null;
+      run();
+    }, wait);
+  };
+
+  const run = (): Promise<void> => {
+    if (inFlight) {
+      return inFlight;
+    }
+    cancelTimer();
+    inFlight = (async() => {
+      try {
+        await options.refresh();
+      } catch {
+        // Reported by refresh itself; polling carries on.
+      } finally {
+        inFlight = null;
+        schedule();
+      }
+    })();
+
+    return inFlight;
+  };
+
+  return {
+    setVisible(v: boolean) {
+      visible = v;
+      if (v) {
+        schedule();
+      } else {
+        cancelTimer();
+      }
+    },
+    refreshNow: () => (stopped ? Promise.resolve() : run()),
+    get running() {
+      return inFlight !== null;
+    },
+    stop() {
+      stopped = true;
+      cancelTimer();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The Steve requests of one load, as explicit URLs. Their number depends on the cluster (one per
+ * infrastructure machine kind its machines use), never on how many nodes it has.
+ *
+ * Selectors: Steve passes `labelSelector` / `fieldSelector` to Kubernetes, but its SQL cache (vai, the
+ * default from Rancher 2.12) reads only `filter` and ignores them (steve pkg/stores/sqlpartition/
+ * listprocessor). So the loader checks every answer against the same selector again (see load.ts).
+ *
+ * Plan secrets: Steve's formatter (pkg/resources/common/formatter.go) applies `include` (keep only these
+ * dot paths; the envelope id/type/links stays) and then `exclude` (drop these paths) to every object it
+ * returns. The secret's own `type` has already moved to `_type` at that point (pkg/stores/partition
+ * ToAPI). A whitelist via `include` means that no data key other than the status keys is ever sent, whatever
+ * a future agent writes; `exclude` of the known sensitive keys still holds if a proxy drops `include`.
+ */
+import { LABELS, PLAN_SECRET_STATUS_KEYS, PLAN_SECRET_TYPE } from '../engine';
+import type { InputName } from '../engine';
+import type { ClusterTarget } from './types';
+
+/** Data keys of the machine-plan secret that carry join tokens, certificates, file contents or their output. */
+export const PLAN_SECRET_SENSITIVE_KEYS = ['plan', 'appliedPlan', 'applied-output', 'failed-output', 'applied-periodic-output'] as const;
+
+/** Top-level paths a plan secret keeps: the envelope fields Steve may carry in the object, and its metadata. */
+const PLAN_SECRET_INCLUDE_ROOTS = ['apiVersion', 'kind', 'id', 'type', '_type', 'metadata'];
+
+/** Infrastructure machines the engine understands; anything else in a machine's infrastructureRef is not requested. */
+const INFRA_GROUPS = new Set(['rke.cattle.io', 'rke-machine.cattle.io']);
+const KIND_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
+
+export interface InfraKind {
+  group: string;
+  kind: string;
+}
+
+export interface PlannedRequest {
+  input: InputName;
+  url: string;
+  /** infrastructure machine kind, for infraMachines requests */
+  infra?: InfraKind;
+}
+
+type Param = [string, string];
+
+function queryString(params: Param[]): string {
+  return params.length ? `?${ params.map(([k, v]) => `${ k }=${ encodeURIComponent(v) }`).join('&') }` : '';
+}
+
+function path(...segments: string[]): string {
+  return `/${ segments.map((s) => encodeURIComponent(s)).join('/') }`;
+}
+
+const NO_MANAGED_FIELDS: Param = ['exclude', 'metadata.managedFields'];
+
+export function clusterSelector(target: ClusterTarget): string {
+  return `${ LABELS.capiClusterName }=${ target.name }`;
+}
+
+export function planSecretSelector(target: ClusterTarget): string {
+  return `${ LABELS.rkeClusterName }=${ target.name }`;
+}
+
+export function machinesRequest(target: ClusterTarget): PlannedRequest {
+  return {
+    input: 'machines',
+    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+  };
+}
+
+export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
+  const params: Param[] = [
+    ['labelSelector', planSecretSelector(target)],
+    ['fieldSelector', `type=${ PLAN_SECRET_TYPE }`],
+    ...PLAN_SECRET_INCLUDE_ROOTS.map((p): Param => ['include', p]),
+    ...PLAN_SECRET_STATUS_KEYS.map((k): Param => ['include', `data.${ k }`]),
+    ...PLAN_SECRET_SENSITIVE_KEYS.map((k): Param => ['exclude', `data.${ k }`]),
+    NO_MANAGED_FIELDS,
+  ];
+
+  return { input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }` };
+}
+
+export function bootstrapsRequest(target: ClusterTarget): PlannedRequest {
+  return {
+    input: 'bootstraps',
+    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+  };
+}
+
+/** Steve type of an infrastructure machine kind, e.g. rke-machine.cattle.io.vmwarevspheremachine. */
+export function infraType(infra: InfraKind): string {
+  return `${ infra.group }.${ infra.kind.toLowerCase() }`;
+}
+
+export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind): PlannedRequest {
+  // Every infrastructure machine resource pluralises with a plain "s" (custommachines, amazonec2machines, ...).
+  return {
+    input: 'infraMachines',
+    infra,
+    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+  };
+}
+
+export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
+  // nodeConfig can hold an RKE1 node's SSH key; the engine reads neither it nor the image list.
+  const params: Param[] = [NO_MANAGED_FIELDS, ['exclude', 'status.internalNodeStatus.images'], ['exclude', 'status.nodeConfig']];
+
+  return { input: 'mgmtNodes', url: `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(params) }` };
+}
+
+export function nodesRequest(mgmtId: string): PlannedRequest {
+  return {
+    input: 'nodes',
+    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString([NO_MANAGED_FIELDS, ['exclude', 'status.images']]) }`,
+  };
+}
+
+/** The infrastructure kinds a set of machines refers to, each once, in a stable order. */
+export function infraKindsOf(machines: unknown[]): InfraKind[] {
+  const seen = new Map<string, InfraKind>();
+
+  for (const m of machines) {
+    const ref = (m as any)?.spec?.infrastructureRef;
+    const kind = typeof ref?.kind === 'string' ? ref.kind : '';
+    const group = typeof ref?.apiGroup === 'string' ? ref.apiGroup : (typeof ref?.apiVersion === 'string' && ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '');
+
+    if (INFRA_GROUPS.has(group) && KIND_PATTERN.test(kind)) {
+      seen.set(`${ group }/${ kind }`, { group, kind });
+    }
+  }
+
+  return [...seen.values()].sort((a, b) => infraType(a).localeCompare(infraType(b)));
+}
+
+/** The requests that do not depend on another answer. */
+export function initialRequests(target: ClusterTarget): PlannedRequest[] {
+  const out: PlannedRequest[] = [];
+
+  if (target.machineManaged) {
+    out.push(machinesRequest(target), planSecretsRequest(target), bootstrapsRequest(target));
+  }
+  if (target.mgmtId) {
+    out.push(mgmtNodesRequest(target.mgmtId), nodesRequest(target.mgmtId));
+  }
+
+  return out;
+}

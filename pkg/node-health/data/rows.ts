@@ -1,0 +1,105 @@
+/**
+ * Table rows from a diagnosis, and the tab's filters over them. One row per NodeRecord, keyed by the
+ * record's stable key, with the values the table sorts and searches precomputed once per load so that
+ * thousands of rows stay cheap to sort, filter and page.
+ */
+import { STATUS_ORDER, toEpochMs } from '../engine';
+import type {
+  DiagnosisReport, NodeRecord, RecordStatus, Role, Severity
+} from '../engine';
+import type { NodeRow, RowFilters } from './types';
+
+export type Translate = (key: string, args?: Record<string, unknown>) => string;
+
+export const STATUS_COLORS: Record<RecordStatus, string> = {
+  error:   'bg-error',
+  warning: 'bg-warning',
+  unknown: 'bg-darker',
+  healthy: 'bg-success',
+};
+
+export const SEVERITY_COLORS: Record<Severity, string> = {
+  error:   'bg-error',
+  warning: 'bg-warning',
+  info:    'bg-info',
+};
+
+export const ROLE_ORDER: Role[] = ['etcd', 'controlplane', 'worker'];
+
+export const DEFAULT_FILTERS: RowFilters = {
+  search: '', status: 'all', role: 'all'
+};
+
+function sinceMs(nowMs: number, since: string | null): number | null {
+  if (!since) {
+    return null;
+  }
+  const t = Date.parse(since);
+
+  return Number.isNaN(t) ? null : Math.max(0, nowMs - t);
+}
+
+export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRow {
+  const top = record.findings.find((f) => f.severity !== 'info') ?? record.findings[0] ?? null;
+  const roleList = ROLE_ORDER.filter((r) => record.roles.includes(r));
+  const searchable = [
+    record.machineName,
+    record.nodeName,
+    record.host.hostname,
+    record.host.planSecretName,
+    record.host.machineId,
+    record.addresses.external,
+    record.addresses.internal,
+    record.phase,
+    record.os,
+    record.status,
+    roleList.join(' '),
+    ...record.findings.map((f) => (t ? t(f.titleKey, f.args) : f.rule)),
+  ];
+
+  return {
+    key:             record.key,
+    status:          record.status,
+    statusRank:      STATUS_ORDER.indexOf(record.status),
+    statusColor:     STATUS_COLORS[record.status],
+    machine:         record.machineName ?? '',
+    node:            record.nodeName ?? '',
+    roleList,
+    roles:           roleList.join(', '),
+    os:              record.os,
+    phase:           record.deleting ? 'Deleting' : (record.phase ?? ''),
+    findingTitleKey: top?.titleKey ?? null,
+    findingArgs:     top?.args ?? {},
+    findingSeverity: top?.severity ?? null,
+    findingCount:    record.findings.length,
+    since:           record.statusSince,
+    sinceMs:         sinceMs(nowMs, record.statusSince),
+    searchText:      searchable.filter((s): s is string => !!s).join('\n').toLowerCase(),
+    record,
+  };
+}
+
+/** Rows in the engine's order of importance: worst status first, then by machine or node name. */
+export function buildRows(report: DiagnosisReport, t?: Translate): NodeRow[] {
+  const nowMs = toEpochMs(report.now);
+  const rows = report.records.map((r) => rowFor(r, nowMs, t));
+  const name = (r: NodeRow) => r.machine || r.node;
+
+  return rows.sort((a, b) => a.statusRank - b.statusRank || name(a).localeCompare(name(b)) || a.key.localeCompare(b.key));
+}
+
+export function filterRows(rows: NodeRow[], filters: RowFilters): NodeRow[] {
+  const terms = filters.search.toLowerCase().split(/\s+/).filter(Boolean);
+
+  if (!terms.length && filters.status === 'all' && filters.role === 'all') {
+    return rows;
+  }
+
+  return rows.filter((row) => (filters.status === 'all' || row.status === filters.status) &&
+    (filters.role === 'all' || row.roleList.includes(filters.role)) &&
+    terms.every((term) => row.searchText.includes(term)));
+}
+
+export function filtersActive(filters: RowFilters): boolean {
+  return filters.search.trim() !== '' || filters.status !== 'all' || filters.role !== 'all';
+}

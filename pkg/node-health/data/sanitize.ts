@@ -1,0 +1,55 @@
+/**
+ * The client-side guard for machine-plan secrets. The request already asks Steve for the status keys
+ * only; this runs on every answer before anything else sees it, so that a Steve that ignored
+ * `include`/`exclude`, a proxy that dropped them, or a secret of another type that matched the selector
+ * still leaves nothing sensitive in the browser's memory beyond this function.
+ */
+import { PLAN_SECRET_STATUS_KEYS } from '../engine';
+import type { KubeObject } from '../engine';
+
+const ALLOWED_DATA_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
+/** kubectl apply keeps the whole object, data included, in this annotation. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A copy of a Steve secret with only whitelisted data keys, no stringData, and no copy of itself in metadata. */
+export function sanitizePlanSecret(input: unknown): KubeObject {
+  const secret = isRecord(input) ? input : {};
+  const out: KubeObject = {};
+
+  for (const [key, value] of Object.entries(secret)) {
+    if (key === 'data' || key === 'stringData') {
+      continue;
+    }
+    out[key] = value;
+  }
+
+  if (isRecord(secret.data)) {
+    const data: Record<string, unknown> = {};
+
+    for (const [key, value] of Object.entries(secret.data)) {
+      if (ALLOWED_DATA_KEYS.has(key)) {
+        data[key] = value;
+      }
+    }
+    out.data = data;
+  }
+
+  if (isRecord(secret.metadata)) {
+    const metadata: Record<string, unknown> = { ...secret.metadata };
+
+    delete metadata.managedFields;
+    if (isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
+      const annotations = { ...metadata.annotations };
+
+      delete annotations[LAST_APPLIED];
+      metadata.annotations = annotations;
+    }
+    out.metadata = metadata;
+  }
+
+  return out;
+}

@@ -1,0 +1,42 @@
+/**
+ * The tab's view of the provisioning cluster it sits on. The dashboard hands the tab a store model; the
+ * engine wants a plain object, so only the Kubernetes fields are copied (no store references, no getters).
+ */
+import type { KubeObject } from '../engine';
+import type { ClusterTarget } from './types';
+
+function plain<T>(value: T): T {
+  return value === undefined ? value : JSON.parse(JSON.stringify(value));
+}
+
+/** Accepts the store model or a plain object of type provisioning.cattle.io.cluster. */
+export function clusterTarget(resource: unknown): ClusterTarget | null {
+  const r = (resource ?? {}) as Record<string, any>;
+  const name = r.metadata?.name;
+  const namespace = r.metadata?.namespace;
+
+  if (typeof name !== 'string' || !name || typeof namespace !== 'string' || !namespace) {
+    return null;
+  }
+  const cluster: KubeObject = plain({
+    id:         r.id,
+    type:       r.type,
+    apiVersion: r.apiVersion,
+    kind:       r.kind,
+    metadata:   r.metadata,
+    spec:       r.spec,
+    status:     r.status,
+  });
+  const mgmtId = typeof cluster.status?.clusterName === 'string' && cluster.status.clusterName ? cluster.status.clusterName : null;
+  const rkeConfig = cluster.spec?.rkeConfig;
+  const machineManaged = !!rkeConfig && typeof rkeConfig === 'object';
+
+  return {
+    name,
+    namespace,
+    mgmtId,
+    machineManaged,
+    custom: machineManaged && !(Array.isArray(rkeConfig.machinePools) && rkeConfig.machinePools.length > 0),
+    cluster,
+  };
+}

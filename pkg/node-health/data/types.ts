@@ -1,0 +1,105 @@
+/**
+ * Types of the tab's data layer: what it loads, how each load went, and the rows it shows. Plain
+ * TypeScript, so the loading and row building run (and are tested and benchmarked) without Vue or the store.
+ */
+import type {
+  Availability, InputAvailability, InputName, KubeObject, NodeRecord, OperatingSystem, RecordStatus, Role, Severity
+} from '../engine';
+
+/**
+ * The part of the dashboard store the loader uses: `store.dispatch`, or a test double of it. Only
+ * `management/request` is dispatched (raw JSON, nothing is put in the store).
+ */
+export type Dispatch = (type: string, payload?: any) => Promise<any>;
+
+/** The cluster whose nodes the tab shows, read from the provisioning cluster it sits on. */
+export interface ClusterTarget {
+  /** provisioning cluster name */
+  name: string;
+  /** provisioning cluster namespace (fleet-default, fleet-local, ...) */
+  namespace: string;
+  /** management cluster id (c-m-xxxx), once Rancher has assigned it */
+  mgmtId: string | null;
+  /** provisioning v2 with an rkeConfig: machines, plan secrets and bootstraps exist for it */
+  machineManaged: boolean;
+  /** custom cluster (no machine pools): hosts join by running the registration command */
+  custom: boolean;
+  /** plain copy of the provisioning cluster object, for the engine */
+  cluster: KubeObject;
+}
+
+/** Why an input could not be (fully) read. */
+export type IssueKind =
+  | 'unauthorized'
+  | 'forbidden'
+  /** Steve answered with an empty list where objects must exist: it hides what a user may not read */
+  | 'hidden'
+  | 'not-found'
+  | 'server'
+  | 'network'
+  | 'unknown';
+
+export interface LoadIssue {
+  input: InputName;
+  kind: IssueKind;
+  /** HTTP status, when there was an answer */
+  status: number | null;
+  /** The server's own message; untrusted text, shown as text only */
+  message: string | null;
+  /** Which part of the input, when it was read in several requests (the Steve type of an infrastructure kind) */
+  subject?: string;
+}
+
+/** One request of a load, for the request log and the tests. */
+export interface RequestRecord {
+  input: InputName;
+  url: string;
+}
+
+export interface LoadResult {
+  /** Plain objects as Steve returned them, plan secrets already reduced to their status keys */
+  objects: KubeObject[];
+  availability: Required<InputAvailability>;
+  issues: LoadIssue[];
+  requests: RequestRecord[];
+  /** epoch ms when the last answer arrived */
+  loadedAt: number;
+}
+
+export type { Availability, InputName };
+
+export interface NodeRow {
+  /** NodeRecord.key: stable across loads, so sort, filters and the open row survive updates */
+  key: string;
+  status: RecordStatus;
+  /** 0 = worst, for sorting */
+  statusRank: number;
+  /** Rancher badge background class */
+  statusColor: string;
+  machine: string;
+  node: string;
+  roleList: Role[];
+  roles: string;
+  os: OperatingSystem;
+  phase: string;
+  /** the most important finding, if any */
+  findingTitleKey: string | null;
+  findingArgs: Record<string, string | number>;
+  findingSeverity: Severity | null;
+  findingCount: number;
+  /** when the current status started (RFC3339) and how long ago that was at the report's time */
+  since: string | null;
+  sinceMs: number | null;
+  /** lower-cased text the search matches against */
+  searchText: string;
+  record: NodeRecord;
+}
+
+export type StatusFilter = 'all' | RecordStatus;
+export type RoleFilter = 'all' | Role;
+
+export interface RowFilters {
+  search: string;
+  status: StatusFilter;
+  role: RoleFilter;
+}

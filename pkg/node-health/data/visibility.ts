@@ -1,0 +1,39 @@
+/**
+ * Whether the tab can be seen. Rancher keeps every tab of a page mounted and hides the inactive ones
+ * with display:none, and the browser tab may be in the background; either way nothing should be polled.
+ */
+export function watchVisibility(el: Element, onChange: (visible: boolean) => void): () => void {
+  let onScreen = typeof IntersectionObserver === 'undefined';
+  let last: boolean | null = null;
+  const pageVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
+  const report = () => {
+    const visible = onScreen && pageVisible();
+
+    if (visible !== last) {
+      last = visible;
+      onChange(visible);
+    }
+  };
+
+  let observer: IntersectionObserver | null = null;
+
+  if (typeof IntersectionObserver !== 'undefined') {
+    observer = new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1];
+
+      if (entry) {
+        onScreen = entry.isIntersecting;
+        report();
+      }
+    });
+    observer.observe(el);
+  } else {
+    report();
+  }
+  document.addEventListener('visibilitychange', report);
+
+  return () => {
+    observer?.disconnect();
+    document.removeEventListener('visibilitychange', report);
+  };
+}
