@@ -1,5 +1,27 @@
 import { importTypes } from '@rancher/auto-import';
-import { IPlugin } from '@shell/core/types';
+import { IPlugin, TabLocation } from '@shell/core/types';
+import { _DETAIL } from '@shell/config/query-params';
+import { CAPI } from '@shell/config/types';
+
+/** The Node Health tab, in the shape plugin.addTab takes; loaded on first use. */
+export const NODE_HEALTH_TAB = {
+  name:       'node-health',
+  labelKey:   'nodeHealth.tabLabel',
+  weight:     -10,
+  showHeader: false,
+  component:  () => import('./tabs/NodeHealthTab.vue'),
+};
+
+/**
+ * Registers the tab at both detail-tab locations. Rancher 2.10 to 2.13.1 read only the legacy
+ * RESOURCE_DETAIL location. Newer ones read RESOURCE_DETAIL_PAGE on the resource detail page and fall back
+ * to the legacy location only when no tab matches the new one (shell components/Tabbed), so the tab shows
+ * once on either. Each call gets its own location object: addTab adds `mode` to a legacy location in place.
+ */
+export function registerNodeHealthTab(plugin: Pick<IPlugin, 'addTab'>): void {
+  plugin.addTab(TabLocation.RESOURCE_DETAIL_PAGE, { resource: [CAPI.RANCHER_CLUSTER] }, { ...NODE_HEALTH_TAB });
+  plugin.addTab(TabLocation.RESOURCE_DETAIL, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
+}
 
 // Init the package
 export default function(plugin: IPlugin): void {
@@ -9,5 +31,5 @@ export default function(plugin: IPlugin): void {
   // Provide plugin metadata from package.json
   plugin.metadata = require('./package.json');
 
-  // Node Health tab on the provisioning cluster page: registered here (plugin.addTab).
+  registerNodeHealthTab(plugin);
 }
