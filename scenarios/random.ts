@@ -1,0 +1,102 @@
+/**
+ * Deterministic randomness: every scenario must produce byte-identical output for the same seed so
+ * tests, benchmarks and the embedded API agree on names, uids and which nodes are broken.
+ */
+
+/** 128-bit string hash (cyrb128) used to seed generators and derive stable ids from names. */
+export function hash128(text: string): [number, number, number, number] {
+  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  for (let i = 0; i < text.length; i++) {
+    const k = text.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+
+const HEX_BYTE: string[] = [];
+for (let i = 0; i < 256; i++) {
+  HEX_BYTE.push((i < 16 ? '0' : '') + i.toString(16));
+}
+
+function hex8(n: number): string {
+  return HEX_BYTE[n >>> 24] + HEX_BYTE[(n >>> 16) & 255] + HEX_BYTE[(n >>> 8) & 255] + HEX_BYTE[n & 255];
+}
+
+/** A v4-shaped UUID that is a pure function of `key`. */
+export function stableUid(key: string): string {
+  const [a, b, c, d] = hash128(key);
+  const h = hex8(a) + hex8(b) + hex8(c) + hex8(d);
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Lower-case hex of the requested length, a pure function of `key`. */
+export function stableHex(key: string, length: number): string {
+  let out = '';
+  let round = 0;
+  while (out.length < length) {
+    out += hash128(`${key}#${round++}`).map(hex8).join('');
+  }
+  return out.slice(0, length);
+}
+
+const ALNUM = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Kubernetes generateName-style suffix (consonants and digits), a pure function of `key`. */
+export function stableSuffix(key: string, length = 5): string {
+  const words = hash128(key);
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    out += ALNUM[(words[i % 4] >>> ((i * 5) % 27)) % ALNUM.length];
+  }
+  return out;
+}
+
+/** Stable positive integer in [min, max], a pure function of `key`. */
+export function stableInt(key: string, min: number, max: number): number {
+  return min + (hash128(key)[0] % (max - min + 1));
+}
+
+export interface Rng {
+  /** uniform in [0, 1) */
+  next(): number;
+  int(min: number, max: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(probability: number): boolean;
+}
+
+/** sfc32 generator seeded from a string or number. */
+export function createRng(seed: string | number): Rng {
+  let [a, b, c, d] = hash128(String(seed));
+  const next = (): number => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < 12; i++) {
+    next();
+  }
+  return {
+    next,
+    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next() * items.length)],
+    chance: (p) => next() < p,
+  };
+}
