@@ -124,6 +124,13 @@ describe('RegistrationCommandDialog: the token', () => {
     expect(empty.wrapper.find('[data-testid="nh-command"]').exists()).toBe(false);
   });
 
+  it('401 says the session ended rather than blaming permissions', async() => {
+    const { wrapper } = open(() => Promise.reject(httpError(401)));
+
+    await flushPromises();
+    expect(wrapper.find('[data-testid="nh-token-problem"] p').text()).toBe('%nodeHealth.actions.error.unauthorized% {"status":401}');
+  });
+
   it('a server failure offers to try again', async() => {
     let calls = 0;
     const { wrapper } = open(() => (++calls === 1 ? Promise.reject(httpError(500)) : normanTokens()));
