@@ -545,22 +545,22 @@ export interface ProbeStatus {
   failureCount: number;
 }
 
-const encodedOutputCache = new Map<string, string>();
+const encodedOutputs = new WeakMap<Record<string, string>, string>();
 
-/** Output map as rancher-system-agent stores it: gzip(JSON{instruction: base64(output)}), then base64 in the secret. */
+/**
+ * Output map as rancher-system-agent stores it: gzip(JSON{instruction: base64(output)}), then
+ * base64 in the secret. The result is remembered per map object (treat the map as immutable), so
+ * the installer output shared by a cluster's nodes is encoded once.
+ */
 export function encodeAgentOutput(outputs: Record<string, string>): string {
+  const known = encodedOutputs.get(outputs);
+  if (known !== undefined) return known;
   const json: Record<string, string> = {};
   for (const [k, v] of Object.entries(outputs)) {
     json[k] = base64Encode(v);
   }
-  const text = JSON.stringify(json);
-  // many nodes of a cluster print the same installer output; encoding it once keeps big scenarios fast
-  let encoded = encodedOutputCache.get(text);
-  if (encoded === undefined) {
-    encoded = bytesToBase64(gzipStored(utf8Encode(text)));
-    if (encodedOutputCache.size > 256) encodedOutputCache.clear();
-    encodedOutputCache.set(text, encoded);
-  }
+  const encoded = bytesToBase64(gzipStored(utf8Encode(JSON.stringify(json))));
+  encodedOutputs.set(outputs, encoded);
   return encoded;
 }
 
@@ -988,6 +988,8 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   }
   if (o.roles.etcd) labels['node-role.kubernetes.io/etcd'] = 'true';
   if (o.roles.worker) labels['node-role.kubernetes.io/worker'] = 'true';
+  const info = nodeSystemInfo({ name: o.name, kubernetesVersion: o.kubernetesVersion, os: o.os, osImage: o.osImage, kernelVersion: o.kernelVersion, containerRuntimeVersion: o.containerRuntimeVersion });
+  if (windows) labels['node.kubernetes.io/windows-build'] = info.kernelVersion.split('.').slice(0, 3).join('.');
   if (o.machineUid) {
     labels[MACHINE_UID_LABEL] = o.machineUid;
     labels['cattle.io/os'] = windows ? 'windows' : 'linux';
@@ -1064,7 +1066,7 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
           readyCondition,
         ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: nodeSystemInfo({ name: o.name, kubernetesVersion: o.kubernetesVersion, os: o.os, osImage: o.osImage, kernelVersion: o.kernelVersion, containerRuntimeVersion: o.containerRuntimeVersion }),
+      nodeInfo: info,
     },
   };
   if (o.providerID) node.spec.providerID = o.providerID;
@@ -1585,6 +1587,26 @@ interface NodeBuildExtras {
   joinedToUrl?: string;
 }
 
+const installOutputs = new WeakMap<ClusterContext, Record<string, string>>();
+
+/** What the installer printed (with `set -x`, so the token shows): the same on every node of a cluster. */
+function installOutputFor(ctx: ClusterContext): Record<string, string> {
+  let output = installOutputs.get(ctx);
+  if (!output) {
+    const runtime = runtimeOf(ctx.kubernetesVersion);
+    output = {
+      install: [
+        `+ export ${runtime.toUpperCase()}_TOKEN=${ctx.joinToken}`,
+        '[INFO]  finding release for channel stable',
+        `[INFO]  using ${ctx.kubernetesVersion} as release`,
+        `[INFO]  downloading checksums at https://github.com/rancher/${runtime}/releases/download/${ctx.kubernetesVersion}/sha256sum-amd64.txt`,
+      ].join('\n'),
+    };
+    installOutputs.set(ctx, output);
+  }
+  return output;
+}
+
 export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuildExtras = { initNode: false }): BuiltNode {
   const ns = ctx.namespace;
   const os = spec.os ?? 'linux';
@@ -1633,14 +1655,7 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
   // only nodes behind on their plan need the older one
   const previousPlan = agent === 'plan-pending' || agent === 'plan-failed' ? renderNodePlan(planOptions(`${machineName}:${previousPlanAt}`)) : currentPlan;
   const previousPlanHash = previousPlan === currentPlan ? currentPlanHash : sha256Hex(previousPlan);
-  const applyOutput = () => ({
-    install: [
-      `+ export ${runtime.toUpperCase()}_TOKEN=${ctx.joinToken}`,
-      `[INFO]  finding release for channel stable`,
-      `[INFO]  using ${ctx.kubernetesVersion} as release`,
-      `[INFO]  downloading checksums at https://github.com/rancher/${runtime}/releases/download/${ctx.kubernetesVersion}/sha256sum-amd64.txt`,
-    ].join('\n'),
-  });
+  const applyOutput = () => installOutputFor(ctx);
   const probeNames = probeNamesFor(spec.roles, runtime);
   const healthyProbes = (count: number): Record<string, ProbeStatus> => Object.fromEntries(
     probeNames.map((p) => [p, { healthy: true, successCount: count, failureCount: 0 }]),

@@ -225,11 +225,11 @@ for (let i = 0; i < 256; i++) {
 }
 
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
+  const out: string[] = new Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) {
-    out += HEX_PAIRS[bytes[i]];
+    out[i] = HEX_PAIRS[bytes[i]];
   }
-  return out;
+  return out.join('');
 }
 
 /** sha256 hex of the UTF-8 bytes of `text` (what rancher's PlanHash computes over the plan bytes). */
