@@ -1,4 +1,5 @@
-// papaparse 5.3.0 comes with @rancher/shell but without type declarations; only unparse is used here.
+// papaparse 5.3.0 comes with @rancher/shell but without type declarations. The export writes with unparse;
+// the tests read back with parse.
 declare module 'papaparse' {
   export interface UnparseConfig {
     quotes?: boolean | boolean[];
@@ -13,4 +14,11 @@ declare module 'papaparse' {
   }
 
   export function unparse(data: unknown[][] | { fields: string[]; data: unknown[][] }, config?: UnparseConfig): string;
+
+  export interface ParseResult {
+    data: string[][];
+    errors: { message: string }[];
+  }
+
+  export function parse(text: string, config?: { skipEmptyLines?: boolean | 'greedy'; newline?: string }): ParseResult;
 }
