@@ -7,11 +7,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { CliIo } from './io';
 import { DIAGNOSE_USAGE, runDiagnose } from './commands/diagnose';
 import { runRegisterCommand } from './commands/register-command';
+import { BUNDLE_USAGE, runBundle } from './commands/bundle';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   diagnose:           { run: runDiagnose, usage: DIAGNOSE_USAGE },
+  bundle:             { run: runBundle, usage: BUNDLE_USAGE },
   'register-command': {
     run:   runRegisterCommand,
     usage: 'node-health register-command --token FILE --os linux|windows [--role etcd|controlplane|worker]... [--node-name N] [--address A] [--internal-address A] [--label k=v]... [--taint k=v:Effect]... [--insecure] [--http-proxy URL] [--https-proxy URL] [--no-proxy LIST]',

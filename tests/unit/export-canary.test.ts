@@ -1,0 +1,128 @@
+/**
+ * The canary test: a realistic cluster with a unique marker in every secret value, token, password-like
+ * annotation and registration command. No marker may reach any export: the tab's bundle, Markdown and
+ * CSV (with and without pseudonyms), and the command line's bundle and the reports made from it.
+ */
+import {
+  mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
+} from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { dump } from 'js-yaml';
+import { diagnose } from '../../pkg/node-health/engine';
+import {
+  REDACTION_KINDS, bundleFromSanitized, createBundle, exportCsv, exportMarkdown, reportObjects, sanitizeDiagnosis
+} from '../../pkg/node-health/export';
+import { main } from '../../cli/main';
+import type { CliIo } from '../../cli/io';
+import { cliTranslator } from '../../cli/l10n';
+import { MARK, canaryFixture, leaks } from './export-fixtures';
+
+const fixture = canaryFixture();
+const now = fixture.scenario.now;
+
+describe('the canary fixture', () => {
+  it('holds every marker in its input, so the checks below can fail', () => {
+    const input = JSON.stringify(fixture.objects);
+
+    expect(fixture.markers.length).toBeGreaterThan(20);
+    expect(fixture.markers.filter((m) => !input.includes(m))).toEqual([]);
+    expect(JSON.stringify(fixture.steve)).toContain(MARK);
+    expect(fixture.canaries.length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['en-us', 'zh-hans'])('the tab exports (%s)', (locale) => {
+  const t = cliTranslator(locale);
+  // As the tab does it: diagnose what Steve returned, then export from the report.
+  const report = diagnose(fixture.steve, { now });
+
+  it.each([false, true])('leak nothing, obfuscate=%s', (obfuscate) => {
+    const sanitized = sanitizeDiagnosis({
+      objects: reportObjects(report), report, availability: {}, obfuscate
+    });
+    const bundle = JSON.stringify(bundleFromSanitized(sanitized, {
+      t,
+      cluster:          report.clusters[0],
+      rancherVersion:   'v2.10.1',
+      extensionVersion: '0.1.0',
+      actionLog:        [{ at: now, detail: `ran --token ${ MARK }-log0123` }],
+      unreadable:       [{
+        input: 'nodes', status: 500, reason: `proxy http://u:${ MARK }-err0123@proxy refused`
+      }],
+    }), null, 2);
+    const markdown = exportMarkdown(sanitized, t);
+    const csv = exportCsv(sanitized, t);
+
+    expect(leaks(bundle, fixture)).toEqual([]);
+    expect(leaks(markdown, fixture)).toEqual([]);
+    expect(leaks(csv, fixture)).toEqual([]);
+    expect(bundle).not.toContain(MARK);
+    expect(markdown).toContain(t('nodeHealth.report.title'));
+  });
+});
+
+describe('the bundle of kubectl output', () => {
+  const t = cliTranslator('en-us');
+  const bundle = createBundle({
+    objects: fixture.objects, now, t
+  });
+
+  it('leaks nothing and says what it removed, of every kind', () => {
+    expect(leaks(JSON.stringify(bundle), fixture)).toEqual([]);
+    expect(REDACTION_KINDS.filter((k) => bundle.redactions[k] === 0)).toEqual([]);
+  });
+
+  it('still gives the same findings', () => {
+    const rules = (r: ReturnType<typeof diagnose>) => r.records.map((x) => `${ x.key } ${ x.findings.map((f) => f.rule).join(',') }`).sort();
+
+    expect(rules(diagnose(bundle.objects, { now: bundle.createdAt, availability: bundle.availability }))).toEqual(rules(diagnose(fixture.objects, { now })));
+  });
+});
+
+describe('the command line', () => {
+  const root = mkdtempSync(join(tmpdir(), 'nh-canary-'));
+  const input = join(root, 'input');
+  let out = '';
+  let err = '';
+  const io: CliIo = {
+    stdout:    (s) => {
+      out += s;
+    },
+    stderr: (s) => {
+      err += `${ s }\n`;
+    },
+    readFile:  (p) => readFileSync(p, 'utf8'),
+    writeFile: (p, c) => writeFileSync(p, c),
+  };
+
+  beforeAll(() => {
+    mkdirSync(input);
+    // Half as a kubectl List in JSON, half as multi-document YAML.
+    const half = Math.ceil(fixture.objects.length / 2);
+
+    writeFileSync(join(input, 'local.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'List', items: fixture.objects.slice(0, half)
+    }));
+    writeFileSync(join(input, 'rest.yaml'), fixture.objects.slice(half).map((o) => dump(o)).join('---\n'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each([[[]], [['--obfuscate']]])('bundles without leaking (%j), and the reports from the bundle leak nothing either', async(extra) => {
+    const file = join(root, `bundle${ extra.length }.json`);
+
+    out = '';
+    err = '';
+    expect(await main(['bundle', '--now', now, ...extra, '-o', file, input], io)).toBe(0);
+    const text = readFileSync(file, 'utf8');
+
+    expect(text).toContain('node-health-bundle/v1');
+    expect(leaks(text, fixture)).toEqual([]);
+    for (const format of ['text', 'markdown', 'json']) {
+      await main(['diagnose', '--format', format, file], io);
+    }
+    expect(out.length).toBeGreaterThan(1000);
+    expect(leaks(out, fixture)).toEqual([]);
+    expect(leaks(err, fixture)).toEqual([]);
+  });
+});
