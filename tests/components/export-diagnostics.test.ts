@@ -1,0 +1,187 @@
+import { mount, flushPromises } from '@vue/test-utils';
+import { downloadFile } from '@shell/utils/download';
+import { copyTextToClipboard } from '@shell/utils/clipboard';
+import DiagnosticsExport from '../../pkg/node-health/components/DiagnosticsExport.vue';
+import { diagnose } from '../../pkg/node-health/engine';
+import type { DiagnosisReport } from '../../pkg/node-health/engine';
+import { clearActionLog, recordAction } from '../../pkg/node-health/actions/action-log';
+import type { NodeHealthBundle } from '../../pkg/node-health/export';
+import { MARK, canaryFixture, leaks } from '../unit/export-fixtures';
+
+jest.mock('@shell/utils/download', () => ({ downloadFile: jest.fn() }));
+jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn() }));
+
+const download = downloadFile as jest.Mock;
+const copy = copyTextToClipboard as jest.Mock;
+
+// Text with its arguments, so that the test can read the counts the component passes.
+const t = (key: string, args?: Record<string, unknown>) => (args ? `${ key } ${ JSON.stringify(args) }` : key);
+
+const fixture = canaryFixture();
+const report: DiagnosisReport = diagnose(fixture.steve, { now: fixture.scenario.now });
+const cluster = report.clusters[0];
+
+function mountExport(props: Record<string, unknown> = {}) {
+  return mount(DiagnosticsExport, {
+    props: {
+      report,
+      cluster,
+      availability: {},
+      errors:       [],
+      ...props,
+    },
+    global: { mocks: { t } },
+  });
+}
+
+async function downloadedBundle(wrapper: ReturnType<typeof mountExport>): Promise<{ name: string; text: string; bundle: NodeHealthBundle }> {
+  download.mockClear();
+  await wrapper.find('[data-testid="nh-export-download"]').trigger('click');
+  await flushPromises();
+  expect(download).toHaveBeenCalledTimes(1);
+  const [name, text, type] = download.mock.calls[0];
+
+  expect(type).toBe('application/json');
+
+  return {
+    name, text, bundle: JSON.parse(text)
+  };
+}
+
+async function switchObfuscationOn(wrapper: ReturnType<typeof mountExport>): Promise<void> {
+  await wrapper.find('[data-testid="nh-export-obfuscate"] label.checkbox-container').trigger('click');
+}
+
+describe('DiagnosticsExport', () => {
+  beforeEach(() => {
+    download.mockReset().mockResolvedValue(undefined);
+    copy.mockReset().mockResolvedValue(undefined);
+    clearActionLog(cluster.mgmtId as string);
+  });
+
+  it('shows what was removed, per kind, before anything is downloaded', () => {
+    const wrapper = mountExport();
+    const items = wrapper.findAll('[data-testid="nh-export-redactions"] li');
+    const planItem = wrapper.find('[data-testid="nh-export-redaction-planSecretData"]');
+
+    expect(download).not.toHaveBeenCalled();
+    expect(items.length).toBeGreaterThanOrEqual(8);
+    expect(planItem.text()).toMatch(/^nodeHealth\.export\.redaction\.planSecretData \{"count":\d+\}$/);
+    expect(Number(/"count":(\d+)/.exec(planItem.text())?.[1])).toBeGreaterThan(20);
+    expect(wrapper.find('[data-testid="nh-export-redaction-privateKey"]').text()).toContain('{"count":1}');
+  });
+
+  it('says when nothing needed removing', () => {
+    const clean = diagnose([{
+      apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: {}
+    }], { now: fixture.scenario.now });
+    const wrapper = mountExport({ report: clean, cluster: null });
+
+    expect(wrapper.findAll('[data-testid="nh-export-redactions"] li')).toHaveLength(0);
+    expect(wrapper.find('[data-testid="nh-export-redactions"]').text()).toContain('nodeHealth.export.nothingRedacted');
+  });
+
+  it('downloads the bundle with no secret in it, with the action log and what could not be read', async() => {
+    recordAction({
+      cluster: cluster.mgmtId as string, user: 'admin', action: 'remove-finalizers', target: 'Machine fleet-default/custom-5e3f9c7a4d65', result: 'succeeded'
+    });
+    const errors = [{
+      input: 'bootstraps', status: 403, message: 'rkebootstraps.rke.cattle.io is forbidden'
+    }];
+    const wrapper = mountExport({
+      errors, availability: { bootstraps: 'forbidden' }, rancherVersion: 'v2.10.1'
+    });
+
+    expect(wrapper.find('[data-testid="nh-export-unreadable"]').text()).toContain('nodeHealth.export.input.bootstraps');
+    const { name, text, bundle } = await downloadedBundle(wrapper);
+
+    expect(name).toMatch(/^node-health-ef-rke2-2026-06-15T140000Z\.json$/);
+    expect(bundle.format).toBe('node-health-bundle/v1');
+    expect(bundle.generator).toEqual({
+      name: 'node-health', rancherVersion: 'v2.10.1', extensionVersion: expect.stringMatching(/^\d+\.\d+\.\d+/)
+    });
+    expect(bundle.cluster?.mgmtId).toBe(cluster.mgmtId);
+    expect(bundle.records).toHaveLength(report.records.length);
+    expect(bundle.actionLog).toEqual([expect.objectContaining({ action: 'remove-finalizers', result: 'succeeded' })]);
+    expect(bundle.unreadable).toEqual([{
+      input: 'bootstraps', status: 403, reason: 'rkebootstraps.rke.cattle.io is forbidden'
+    }]);
+    expect(bundle.availability.bootstraps).toBe('forbidden');
+    expect(leaks(text, fixture)).toEqual([]);
+    expect(text).toContain('ef-wk-notready');
+  });
+
+  it('replaces hostnames and addresses in the download once obfuscation is switched on', async() => {
+    const wrapper = mountExport();
+    const plain = await downloadedBundle(wrapper);
+
+    await switchObfuscationOn(wrapper);
+    expect(wrapper.find('[data-testid="nh-export-obfuscate"] [role="checkbox"]').attributes('aria-checked')).toBe('true');
+    const hidden = await downloadedBundle(wrapper);
+
+    expect(plain.bundle.obfuscated).toBe(false);
+    expect(hidden.bundle.obfuscated).toBe(true);
+    expect(plain.text).toContain('ef-wk-notready');
+    expect(plain.text).toContain('10.9.1.18');
+    expect(hidden.text).not.toContain('ef-wk-notready');
+    expect(hidden.text).not.toContain('10.9.1.18');
+    // Machine names are kept: support addresses machines by them.
+    expect(hidden.bundle.records.map((r) => r.machine).sort()).toEqual(plain.bundle.records.map((r) => r.machine).sort());
+    expect(leaks(hidden.text, fixture)).toEqual([]);
+  });
+
+  it('copies the Markdown report and says so', async() => {
+    const wrapper = mountExport();
+
+    await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
+    await flushPromises();
+    expect(copy).toHaveBeenCalledTimes(1);
+    const markdown = copy.mock.calls[0][0] as string;
+
+    expect(markdown).toMatch(/^# nodeHealth\.report\.title/);
+    expect(markdown).toContain('custom-c2a0d6e4b3f2');
+    expect(markdown).not.toContain(MARK);
+    expect(wrapper.find('[data-testid="nh-export-outcome"]').text()).toBe('nodeHealth.export.copied');
+  });
+
+  it('copies the obfuscated report when obfuscation is on', async() => {
+    const wrapper = mountExport();
+
+    await switchObfuscationOn(wrapper);
+    await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
+    await flushPromises();
+    expect(copy.mock.calls[0][0]).not.toContain('ef-wk-notready');
+  });
+
+  it('says when copying fails', async() => {
+    copy.mockRejectedValue(new Error('clipboard blocked'));
+    const wrapper = mountExport();
+
+    await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.find('[data-testid="nh-export-outcome"]').text()).toBe('nodeHealth.export.copyFailed {"message":"clipboard blocked"}');
+  });
+
+  it('downloads the CSV, one row per record, readable by spreadsheets as UTF-8', async() => {
+    const wrapper = mountExport();
+
+    await wrapper.find('[data-testid="nh-export-csv"]').trigger('click');
+    await flushPromises();
+    const [name, text, type] = download.mock.calls[0];
+
+    expect(name).toMatch(/\.csv$/);
+    expect(type).toBe('text/csv;charset=utf-8');
+    expect(text.startsWith('\uFEFFnodeHealth.export.csv.cluster,')).toBe(true);
+    expect(text.trim().split('\r\n')).toHaveLength(report.records.length + 1);
+    expect(leaks(text, fixture)).toEqual([]);
+  });
+
+  it('says when a download fails', async() => {
+    download.mockRejectedValue(new Error('blocked by the browser'));
+    const wrapper = mountExport();
+
+    await wrapper.find('[data-testid="nh-export-download"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.find('[data-testid="nh-export-outcome"]').text()).toContain('nodeHealth.export.downloadFailed');
+  });
+});
