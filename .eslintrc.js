@@ -282,6 +282,13 @@ module.exports = {
       rules: { 'no-console': 'off' }
     },
     {
+      // Tests look up what they just built; a non-null assertion there states the test's premise.
+      files: [
+        'tests/**'
+      ],
+      rules: { '@typescript-eslint/no-non-null-assertion': 'off' }
+    },
+    {
       files: [
         '**/*.vue'
       ],

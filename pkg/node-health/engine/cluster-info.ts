@@ -5,7 +5,9 @@
  */
 import type { ClusterInfo, KubeObject } from './types';
 import { getCondition } from './conditions';
-import { asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf } from './fields';
+import {
+  asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf
+} from './fields';
 
 const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
 

@@ -11,11 +11,14 @@ import { RULES, ruleKey } from './rules';
 import type { RuleContext } from './rules';
 import { toEpochMs } from './time';
 import { statusOf } from './fields';
+import { expectedNamesOfUnlinkedMachines } from './rules/nodes';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable']);
 
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+const SEVERITY_RANK: Record<Severity, number> = {
+  error: 0, warning: 1, info: 2
+};
 
 export const STATUS_ORDER: RecordStatus[] = ['error', 'warning', 'unknown', 'healthy'];
 
@@ -91,7 +94,9 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
   const joined = join(objects, options.availability, options.defaultCluster);
-  const ctx: RuleContext = { ...joined.context, now, config };
+  const ctx: RuleContext = {
+    ...joined.context, now, config, expectedNames: expectedNamesOfUnlinkedMachines(joined.records)
+  };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0
   };

@@ -4,12 +4,16 @@
  */
 import type { KubeObject } from './types';
 
+// Shared and frozen: a missing field is the common case on large inputs and must not allocate.
+const EMPTY_OBJECT: Record<string, any> = Object.freeze({});
+const EMPTY_ARRAY: any[] = Object.freeze([]) as unknown as any[];
+
 export function asObject(value: unknown): Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : EMPTY_OBJECT;
 }
 
 export function asArray(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
+  return Array.isArray(value) ? value : EMPTY_ARRAY;
 }
 
 export function asString(value: unknown): string | null {
@@ -120,13 +124,18 @@ export function decodeBase64(value: unknown): string | null {
   try {
     if (typeof atob === 'function') {
       const binary = atob(s);
+
+      // Status keys are ASCII; only other text needs a UTF-8 decode.
+      if (!/[\x80-\xff]/.test(binary)) {
+        return binary;
+      }
       const bytes = new Uint8Array(binary.length);
 
       for (let i = 0; i < binary.length; i++) {
         bytes[i] = binary.charCodeAt(i);
       }
 
-      return new TextDecoder().decode(bytes);
+      return typeof TextDecoder === 'function' ? new TextDecoder().decode(bytes) : binary;
     }
   } catch {
     return null;

@@ -3,7 +3,11 @@ export * from './types';
 export { diagnose, STATUS_ORDER } from './diagnose';
 export { join } from './join';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
-export { RULES, RULE_IDS, ruleKey } from './rules';
-export { classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE } from './objects';
+export {
+  RULES, RULE_IDS, ruleKey
+} from './rules';
+export {
+  classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
+} from './objects';
 export { PLAN_SECRET_STATUS_KEYS, derivePlanStatus } from './plan-status';
 export { formatDuration, toEpochMs } from './time';

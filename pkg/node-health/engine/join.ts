@@ -163,9 +163,7 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
 
     chain.push(link('planSecret', state, o.planSecret, STEVE_TYPES.planSecret, { detail: r.plan.message ?? r.plan.state }));
   } else {
-    chain.push(link('planSecret', missingOr('planSecrets'), undefined, STEVE_TYPES.planSecret, {
-      name: r.host.planSecretName, namespace: r.machineNamespace
-    }));
+    chain.push(link('planSecret', missingOr('planSecrets'), undefined, STEVE_TYPES.planSecret, { name: r.host.planSecretName, namespace: r.machineNamespace }));
   }
 
   if (machineManaged && o.machine) {
@@ -203,9 +201,7 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
   if (o.node) {
     const ready = nodeReadyCondition(o.node);
 
-    chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, {
-      clusterId, detail: ready ? `Ready=${ ready.status }` : null
-    }));
+    chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, { clusterId, detail: ready ? `Ready=${ ready.status }` : null }));
   } else if (availability.nodes !== 'ok') {
     chain.push(link('node', missingOr('nodes'), undefined, STEVE_TYPES.node, { clusterId, name: r.nodeName }));
   } else {
@@ -228,7 +224,9 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     phase:            null,
     plan:             derivePlanStatus(objects.machine, objects.planSecret),
     chain:            [],
-    host:             { planSecretName: null, machineId: null, hostname: null },
+    host:             {
+      planSecretName: null, machineId: null, hostname: null
+    },
     created:          null,
     deleting:         null,
     finalizers:       [],
@@ -274,7 +272,9 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       return null;
     }
 
-    return clustersByNsName.get(nsName(ns, clusterName)) ?? addCluster({ ...unknownCluster(clusterName, null), namespace: ns, kind: 'provisioned' });
+    return clustersByNsName.get(nsName(ns, clusterName)) ?? addCluster({
+      ...unknownCluster(clusterName, null), namespace: ns, kind: 'provisioned'
+    });
   };
 
   const clusterForMgmtId = (id: string | null): ClusterInfo | null => {
@@ -363,7 +363,13 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     }
     const lower = name.toLowerCase();
 
-    byName.set(lower, [...(byName.get(lower) ?? []), n]);
+    const sameName = byName.get(lower);
+
+    if (sameName) {
+      sameName.push(n);
+    } else {
+      byName.set(lower, [n]);
+    }
 
     const uid = label(n, LABELS.machineUid);
     let machine: KubeObject | undefined;
@@ -431,8 +437,13 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
     if (target && source && target !== source) {
       const key = nsName(namespaceOf(s), target);
+      const list = joinedTo.get(key);
 
-      joinedTo.set(key, [...(joinedTo.get(key) ?? []), source]);
+      if (list) {
+        list.push(source);
+      } else {
+        joinedTo.set(key, [source]);
+      }
     }
   }
 

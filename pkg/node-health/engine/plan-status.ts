@@ -64,10 +64,6 @@ export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretS
   return raw === undefined || raw === null ? null : decodeBase64(raw);
 }
 
-function hasKey(secret: KubeObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(asObject(asObject(secret).data), key);
-}
-
 export function unhealthyProbesFromSecret(secret: KubeObject | undefined): string[] {
   const raw = planSecretValue(secret, 'probe-statuses');
 
@@ -128,8 +124,9 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     const failedChecksum = planSecretValue(secret, 'failed-checksum');
     const successCount = asNumber(planSecretValue(secret, 'success-count'));
     const failureThreshold = asNumber(planSecretValue(secret, 'failure-threshold')) ?? asNumber(planSecretValue(secret, 'max-failures'));
-    const neverApplied = (hasKey(secret, 'plan') && !hasKey(secret, 'appliedPlan')) ||
-      (!appliedChecksum && !lastApply && !successCount && (hasKey(secret, 'plan') || !!status.planLastUpdated));
+    // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
+    // kubectl output all give the same answer.
+    const neverApplied = !appliedChecksum && !lastApply && !successCount && !!status.planLastUpdated;
 
     status.unhealthyProbes = unhealthyProbesFromSecret(secret);
 

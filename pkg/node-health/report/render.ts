@@ -2,9 +2,7 @@
  * Readable renderings of a diagnosis: plain text for a terminal, Markdown for a support ticket, and the
  * stable JSON report format. All text comes from the translator; cluster text is passed through as data.
  */
-import type {
-  DiagnosisReport, Finding, NodeRecord, RecordStatus
-} from '../engine';
+import type { DiagnosisReport, Finding, NodeRecord, RecordStatus } from '../engine';
 import { STATUS_ORDER } from '../engine';
 import type { Translate } from './translate';
 
@@ -147,7 +145,8 @@ export function renderText(report: DiagnosisReport, t: Translate): string {
 
 /** Markdown text cells must not break the table or inject markup. */
 export function mdCell(value: unknown): string {
-  return String(value ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\r?\n/g, ' ');
+  return String(value ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\r?\n/g, ' ');
 }
 
 function mdCode(value: string): string {

@@ -3,9 +3,7 @@
  * shows first, so causes that block the whole cluster or explain the others come before their symptoms.
  */
 import type { Rule } from './rule';
-import {
-  agentNeverCheckedIn, planApplyFailed, planNotApplied, probesFailing
-} from './plan';
+import { agentNeverCheckedIn, planApplyFailed, planNotApplied, probesFailing } from './plan';
 import { blockingClusterOperation, etcdRemovalHookBlocked, stuckDeleting } from './lifecycle';
 import {
   infrastructureMissing, machineMissing, nodeMissing, nodeNameMismatch, nodeNotReady, orphanNode, planSecretMissing,
@@ -35,5 +33,7 @@ export const RULES: readonly Rule[] = [
 
 export const RULE_IDS = RULES.map((r) => r.id);
 
-export type { Rule, RuleContext, RuleHit } from './rule';
+export type {
+  Rule, RuleContext, RuleHit
+} from './rule';
 export { ruleKey } from './rule';

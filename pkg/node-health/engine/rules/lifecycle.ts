@@ -4,6 +4,7 @@
  */
 import type { ActionId, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
+import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../objects';
 import {
@@ -73,7 +74,7 @@ export const stuckDeleting: Rule = {
     const machineLabel = objectLabel('machine', m);
     const held = ['DrainingSucceeded', 'PreDrainDeleteHookSucceeded', ETCD_HOOK_CONDITION, 'VolumeDetachSucceeded']
       .map((type) => getCondition(m, type))
-      .filter((c) => c && c.status !== 'True');
+      .filter((c): c is Condition => !!c && c.status !== 'True');
     const actions: ActionId[] = [];
 
     if (etcdHookHolds(r) && r.objects.bootstrap) {
@@ -89,13 +90,13 @@ export const stuckDeleting: Rule = {
       evidence: [
         evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
         evidence(machineLabel, 'metadata.finalizers', r.finalizers.join(', ')),
-        ...held.flatMap((c) => conditionEvidence(machineLabel, c!)),
+        ...held.flatMap((c) => conditionEvidence(machineLabel, c)),
         ...(r.plan.state === 'waiting-for-agent' ? [evidence(machineLabel, 'plan', 'waiting for agent to check in and apply initial plan')] : []),
         ...(r.objects.node ? [] : [evidence(machineLabel, 'status.nodeRef', r.nodeName)]),
       ],
       fix: [
         step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')),
-        ...(held.some((c) => c!.type === 'DrainingSucceeded') ? [step(this.id, 'drain', {}, 'kubectl get poddisruptionbudgets -A')] : []),
+        ...(held.some((c) => c.type === 'DrainingSucceeded') ? [step(this.id, 'drain', {}, 'kubectl get poddisruptionbudgets -A')] : []),
         ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
         step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', `--type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
         step(this.id, 'leftovers'),
@@ -139,7 +140,7 @@ export const etcdRemovalHookBlocked: Rule = {
         evidence(bootstrapName, `metadata.annotations[${ ANNOTATIONS.etcdForceRemove }]`, forced),
       ],
       fix: [
-        step(this.id, 'memberList', {}, "sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list"),
+        step(this.id, 'memberList', {}, 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list'),
         ...(joined.length > 0 ? [step(this.id, 'joinedNodes', { joined: joined.join(', ') })] : []),
         step(this.id, 'forceRemove', {}, `kubectl -n ${ sh(r.machineNamespace) } annotate rkebootstraps.rke.cattle.io ${ sh(bootstrap ? nameOf(bootstrap) : r.machineName) } ${ ANNOTATIONS.etcdForceRemove }=true`),
         step(this.id, 'finalizersAfter'),
@@ -149,4 +150,3 @@ export const etcdRemovalHookBlocked: Rule = {
     };
   },
 };
-

@@ -6,7 +6,7 @@
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import { conditions, getCondition } from '../conditions';
 import {
-  annotation, asObject, asString, label, nameOf, specOf, statusOf
+  annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
 import {
   ANNOTATIONS, LABELS, bootstrapRef, failureMessage, infrastructureRef, nodeRefName
@@ -72,6 +72,11 @@ export function expectedNodeName(r: NodeRecord): { name: string; from: Evidence 
     if (ref) {
       return { name: ref, from: evidence(objectLabel('machine', m), 'status.nodeRef.name', ref) };
     }
+    const hostname = hostnameAddress(m);
+
+    if (hostname) {
+      return { name: hostname.value, from: evidence(objectLabel('machine', m), hostname.path, hostname.value) };
+    }
   }
   if (mn) {
     const requested = asString(specOf(mn).requestedHostname);
@@ -81,16 +86,63 @@ export function expectedNodeName(r: NodeRecord): { name: string; from: Evidence 
     }
   }
   const infra = r.objects.infraMachine;
+  const hostname = infra ? hostnameAddress(infra) : null;
 
-  if (infra) {
-    const hostname = asString(specOf(infra).hostname) ?? asString(statusOf(infra).hostname);
+  if (infra && hostname) {
+    return { name: hostname.value, from: evidence(objectLabel('infraMachine', infra), hostname.path, hostname.value) };
+  }
 
-    if (hostname) {
-      return { name: hostname, from: evidence(objectLabel('infraMachine', infra), 'spec.hostname', hostname) };
+  return null;
+}
+
+/** The Hostname address Cluster API copies from the infrastructure machine into status.addresses. */
+function hostnameAddress(obj: KubeObject): { value: string; path: string } | null {
+  const addresses = asArray(statusOf(obj).addresses);
+
+  for (let i = 0; i < addresses.length; i++) {
+    const a = asObject(addresses[i]);
+    const value = asString(a.address);
+
+    if (a.type === 'Hostname' && value) {
+      return { value, path: `status.addresses[${ i }].address` };
     }
   }
 
   return null;
+}
+
+/** Lower-cased names that machines without a Node expect in upper case, per cluster: a Node by that name is theirs. */
+export function expectedNamesOfUnlinkedMachines(records: NodeRecord[]): Map<NodeRecord['cluster'], Set<string>> {
+  const out = new Map<NodeRecord['cluster'], Set<string>>();
+
+  for (const r of records) {
+    if (!r.objects.machine || r.objects.node) {
+      continue;
+    }
+    const expected = expectedNodeName(r);
+
+    // Only a name Kubernetes would have lower-cased explains a Node under another spelling.
+    if (expected && expected.name !== expected.name.toLowerCase()) {
+      const set = out.get(r.cluster) ?? new Set<string>();
+
+      set.add(expected.name.toLowerCase());
+      out.set(r.cluster, set);
+    }
+  }
+
+  return out;
+}
+
+/** A Node that carries Cluster API's marks of having had a machine. */
+function formerMachineOf(n: KubeObject): string | null {
+  return annotation(n, ANNOTATIONS.capiMachine) ?? label(n, LABELS.machineUid);
+}
+
+/** A Node without a machine that a machine expects under another spelling of its name. */
+function explainedByNameMismatch(r: NodeRecord, ctx: RuleContext): boolean {
+  const name = r.nodeName;
+
+  return !!name && !!ctx.expectedNames.get(r.cluster)?.has(name.toLowerCase());
 }
 
 export const waitingForNodeRef: Rule = {
@@ -136,22 +188,34 @@ export const waitingForNodeRef: Rule = {
   },
 };
 
+/** The infrastructure machine a Machine refers to is not there although infrastructure machines were read. */
+export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, 'availability'>): Evidence | null {
+  const m = r.objects.machine;
+  const ref = m ? infrastructureRef(m) : null;
+
+  if (!m || !ref || r.objects.infraMachine || ctx.availability.infraMachines !== 'ok' || r.deleting) {
+    return null;
+  }
+
+  return evidence(`${ ref.kind ?? 'InfrastructureMachine' } ${ r.machineNamespace ?? '' }/${ ref.name }`, 'metadata.name', null);
+}
+
 export const infrastructureMissing: Rule = {
   id:       'infrastructure-missing',
   severity: 'error',
   needs:    [],
-  check(r) {
+  check(r, ctx) {
     const m = r.objects.machine;
 
     if (!m) {
       return null;
     }
-    const found = infrastructureFailure(r);
+    const ref = infrastructureRef(m);
+    const found = infrastructureFailure(r) ?? infrastructureObjectGone(r, ctx);
 
     if (!found) {
       return null;
     }
-    const ref = infrastructureRef(m);
     const infra = r.objects.infraMachine;
     const cond = infra ? conditions(infra).find((c) => c.message === found.value) : null;
 
@@ -218,7 +282,7 @@ export const orphanNode: Rule = {
   check(r, ctx) {
     const n = r.objects.node;
 
-    if (!n || r.objects.machine || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
+    if (!n || r.objects.machine || !r.cluster || !ctx.clustersWithMachines.has(r.cluster) || !formerMachineOf(n) || explainedByNameMismatch(r, ctx)) {
       return null;
     }
     const nodeLabel = objectLabel('node', n);
@@ -359,22 +423,38 @@ export const machineMissing: Rule = {
   severity: 'warning',
   needs:    ['machines'],
   check(r, ctx) {
-    if (r.objects.machine || r.objects.node || !r.machineName || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
+    if (r.objects.machine || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
       return null;
     }
-    if (ctx.machineNames.has(`${ r.machineNamespace ?? '' }/${ r.machineName }`)) {
-      return null;
+    const n = r.objects.node;
+    let ev: Evidence[];
+
+    if (n) {
+      // A Node that never had a machine; one whose machine was deleted is an orphan (see orphan-node).
+      if (formerMachineOf(n) || explainedByNameMismatch(r, ctx)) {
+        return null;
+      }
+      ev = [
+        evidence(objectLabel('node', n), `metadata.annotations[${ ANNOTATIONS.capiMachine }]`, null),
+        evidence(objectLabel('node', n), `metadata.labels[${ LABELS.machineUid }]`, null),
+      ];
+    } else {
+      if (!r.machineName || ctx.machineNames.has(`${ r.machineNamespace ?? '' }/${ r.machineName }`)) {
+        return null;
+      }
+      const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
+      const path = r.objects.planSecret ? `metadata.labels[${ LABELS.machineName }]` : `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`;
+
+      ev = [evidence(source, path, r.machineName), evidence(`Machine ${ r.machineNamespace }/${ r.machineName }`, 'metadata.name', null)];
     }
-    const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
-    const path = r.objects.planSecret ? `metadata.labels[${ LABELS.machineName }]` : `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`;
 
     return {
-      args:     { machine: r.machineName },
-      evidence: [evidence(source, path, r.machineName), evidence(`Machine ${ r.machineNamespace }/${ r.machineName }`, 'metadata.name', null)],
+      args:     { machine: r.machineName ?? r.nodeName ?? '?' },
+      evidence: ev,
       fix:      [
         step(this.id, 'hostState'),
         step(this.id, 'reRegister'),
-        step(this.id, 'cleanup', {}, r.objects.mgmtNode ? `kubectl -n ${ sh(r.cluster.mgmtId) } delete nodes.management.cattle.io ${ sh(nameOf(r.objects.mgmtNode)) }` : undefined),
+        n ? step(this.id, 'cleanupNode', {}, `kubectl delete node ${ sh(nameOf(n)) }`) : step(this.id, 'cleanup', {}, r.objects.mgmtNode ? `kubectl -n ${ sh(r.cluster.mgmtId) } delete nodes.management.cattle.io ${ sh(nameOf(r.objects.mgmtNode)) }` : undefined),
       ],
       since:   r.created,
       actions: ['re-register'],

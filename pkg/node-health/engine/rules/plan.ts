@@ -8,6 +8,7 @@ import { getCondition } from '../conditions';
 import { annotation } from '../fields';
 import { ANNOTATIONS } from '../objects';
 import { planSecretValue } from '../plan-status';
+import { infrastructureFailure, infrastructureObjectGone } from './nodes';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -73,7 +74,8 @@ export const agentNeverCheckedIn: Rule = {
   severity: 'error',
   needs:    [],
   check(r, ctx: RuleContext) {
-    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent') {
+    // With the VM gone there is no agent to check in; infrastructure-missing says so.
+    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent' || infrastructureFailure(r) || infrastructureObjectGone(r, ctx)) {
       return null;
     }
     const start = since(r);

@@ -15,6 +15,8 @@ import { quotePosix } from '../../registration/quote';
 export interface RuleContext extends JoinContext {
   now: number;
   config: EngineConfig;
+  /** Per cluster, the names (lower case) that machines without a Node expect */
+  expectedNames: Map<NodeRecord['cluster'], Set<string>>;
 }
 
 export interface RuleHit {
@@ -83,7 +85,9 @@ export function objectLabel(kind: keyof typeof KIND_LABELS, obj: KubeObject): st
 }
 
 export function evidence(object: string, path: string, value: Evidence['value']): Evidence {
-  return { object, path, value: typeof value === 'string' && value.length > 500 ? `${ value.slice(0, 500) }…` : value };
+  return {
+    object, path, value: typeof value === 'string' && value.length > 500 ? `${ value.slice(0, 500) }…` : value
+  };
 }
 
 export function conditionEvidence(object: string, c: Condition): Evidence[] {
