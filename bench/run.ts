@@ -1,0 +1,102 @@
+/**
+ * Engine benchmark: for synthetic clusters of 1,000, 5,000 and 20,000 nodes, the median time to JSON.parse
+ * the serialized input and to join and diagnose it, in one process. The diagnosis should cost at most half
+ * of parsing its input, and grow linearly with the number of nodes.
+ *   yarn -s bench [--json] [--runs N] [--sizes 1000,5000,20000]
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { diagnose } from '../pkg/node-health/engine';
+import { large } from '../scenarios/catalog';
+
+interface Figure {
+  nodes: number;
+  objects: number;
+  bytes: number;
+  parseMs: number;
+  diagnoseMs: number;
+  ratio: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function measure(nodes: number, runs: number): Figure {
+  const scenario = large(nodes, { seed: `bench-${ nodes }` });
+  const cluster = scenario.clusters[0];
+  const objects = [...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])];
+  const serialized = JSON.stringify({
+    apiVersion: 'v1', kind: 'List', items: objects
+  });
+  const parseTimes: number[] = [];
+  const diagnoseTimes: number[] = [];
+
+  // One untimed round warms the JIT for both halves alike.
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const parsed = JSON.parse(serialized);
+    const t1 = performance.now();
+    const report = diagnose(parsed.items, { now: scenario.now, defaultCluster: cluster.mgmtId });
+    const t2 = performance.now();
+
+    if (report.records.length < nodes) {
+      throw new Error(`expected at least ${ nodes } records, got ${ report.records.length }`);
+    }
+    if (i > 0) {
+      parseTimes.push(t1 - t0);
+      diagnoseTimes.push(t2 - t1);
+    }
+  }
+  const parseMs = median(parseTimes);
+  const diagnoseMs = median(diagnoseTimes);
+
+  return {
+    nodes, objects: objects.length, bytes: serialized.length, parseMs: round(parseMs), diagnoseMs: round(diagnoseMs), ratio: round(diagnoseMs / parseMs)
+  };
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      json:  { type: 'boolean', default: false },
+      runs:  { type: 'string', default: '7' },
+      sizes: { type: 'string', default: '1000,5000,20000' },
+    },
+  });
+  const runs = Math.max(1, Number(values.runs) || 7);
+  const sizes = String(values.sizes).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const figures: Figure[] = [];
+
+  for (const nodes of sizes) {
+    const f = measure(nodes, runs);
+
+    figures.push(f);
+    if (values.json) {
+      // The field names are the published figure format.
+      // eslint-disable-next-line camelcase
+      process.stdout.write(`${ JSON.stringify({
+        nodes: f.nodes, parse_ms: f.parseMs, diagnose_ms: f.diagnoseMs, ratio: f.ratio
+      }) }\n`);
+    } else {
+      process.stdout.write(`${ f.nodes } nodes (${ f.objects } objects, ${ (f.bytes / 1e6).toFixed(1) } MB): parse ${ f.parseMs } ms, diagnose ${ f.diagnoseMs } ms, ratio ${ f.ratio }\n`);
+    }
+  }
+  if (!values.json && figures.length > 1) {
+    const first = figures[0];
+    const last = figures[figures.length - 1];
+    const perNodeFirst = first.diagnoseMs / first.nodes;
+    const perNodeLast = last.diagnoseMs / last.nodes;
+
+    process.stdout.write(`diagnose per node: ${ (perNodeFirst * 1000).toFixed(1) } µs at ${ first.nodes }, ${ (perNodeLast * 1000).toFixed(1) } µs at ${ last.nodes } (x${ (perNodeLast / perNodeFirst).toFixed(2) })\n`);
+  }
+}
+
+main();

@@ -1,0 +1,126 @@
+/**
+ * Malformed input never crashes the engine: objects with fields removed, nulled or of the wrong type, and
+ * junk mixed into the input, always give a report, and no rule trips over a shape it did not expect.
+ */
+import { diagnose } from '../../../pkg/node-health/engine';
+import { buildScenario } from '../../../scenarios/catalog';
+import { createRng } from '../../../scenarios/random';
+import { clusterObjects } from './helpers';
+
+const WRONG_VALUES: unknown[] = [null, undefined, 0, -1, 1e300, NaN, '', 'x', '2026-13-45T99:99:99Z', true, [], [null], {}, { a: 1 }, ['a', 1]];
+
+function paths(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
+  if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value as object)) {
+      const p = [...prefix, key];
+
+      out.push(p);
+      paths((value as any)[key], p, out);
+    }
+  }
+
+  return out;
+}
+
+function mutate(obj: any, rng: ReturnType<typeof createRng>, count: number): any {
+  const copy = JSON.parse(JSON.stringify(obj));
+  const all = paths(copy);
+
+  for (let i = 0; i < count && all.length > 0; i++) {
+    const path = all[rng.int(0, all.length - 1)];
+    let parent = copy;
+
+    for (const key of path.slice(0, -1)) {
+      parent = parent?.[key];
+    }
+    if (parent === null || typeof parent !== 'object') {
+      continue;
+    }
+    const last = path[path.length - 1];
+
+    if (rng.chance(0.3)) {
+      delete parent[last];
+    } else {
+      parent[last] = WRONG_VALUES[rng.int(0, WRONG_VALUES.length - 1)];
+    }
+  }
+
+  return copy;
+}
+
+const sources = ['ghost-etcd', 'windows-node-ref', 'every-failure', 'etcd-hook', 'orphan-node'].flatMap((name) => {
+  const s = buildScenario(name);
+
+  return s.clusters.flatMap((c) => [
+    {
+      name, now: s.now, objects: clusterObjects(s, c.mgmtId, 'kubectl')
+    },
+    {
+      name: `${ name } (steve)`, now: s.now, objects: clusterObjects(s, c.mgmtId, 'steve')
+    },
+  ]);
+});
+
+describe('malformed input', () => {
+  it.each(sources.map((s) => [s.name, s] as const))('%s: 150 rounds of random damage never throw', (_, source) => {
+    const rng = createRng(`fuzz:${ source.name }`);
+    const failures: string[] = [];
+
+    for (let round = 0; round < 150; round++) {
+      const objects = source.objects.map((o) => (rng.chance(0.35) ? mutate(o, rng, rng.int(1, 6)) : o));
+
+      if (rng.chance(0.2)) {
+        objects.push(WRONG_VALUES[rng.int(0, WRONG_VALUES.length - 1)]);
+      }
+      let report;
+
+      try {
+        report = diagnose(objects, { now: source.now });
+      } catch (e) {
+        failures.push(`round ${ round }: threw ${ (e as Error).stack }`);
+        continue;
+      }
+      for (const r of report.records) {
+        for (const n of r.notes) {
+          if (n.key === 'nodeHealth.notes.ruleFailed') {
+            failures.push(`round ${ round }: ${ r.key }: ${ JSON.stringify(n.args) }`);
+          }
+        }
+        if (!['healthy', 'warning', 'error', 'unknown'].includes(r.status)) {
+          failures.push(`round ${ round }: ${ r.key }: status ${ r.status }`);
+        }
+      }
+    }
+    expect(failures.slice(0, 5)).toStrictEqual([]);
+  });
+
+  it('junk instead of objects gives an empty report', () => {
+    const report = diagnose([null, 1, 'x', [], {}, { kind: 'Machine' }, {
+      apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: null
+    }] as unknown[], { now: '2026-01-01T00:00:00Z' });
+
+    expect(report.records).toStrictEqual([]);
+    expect(report.skipped.length).toBeGreaterThan(0);
+  });
+
+  it('not even an array is a clear empty report, not a crash', () => {
+    expect(diagnose(null as unknown as unknown[], { now: '2026-01-01T00:00:00Z' }).records).toStrictEqual([]);
+  });
+
+  it('a machine with no status at all is unknown, with the reason', () => {
+    const report = diagnose([{
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind:       'Machine',
+      metadata:   {
+        name: 'm1', namespace: 'ns', labels: { 'cluster.x-k8s.io/cluster-name': 'c' }
+      }
+    }], { now: '2026-01-01T00:00:00Z' });
+
+    expect(report.records[0].status).toBe('unknown');
+    expect(report.records[0].notes.map((n) => n.key)).toContain('nodeHealth.notes.noStatus');
+  });
+
+  it('an invalid now is refused with a clear error', () => {
+    expect(() => diagnose([], { now: 'yesterday' })).toThrow(/not a valid time/);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Every message the engine can emit exists in both languages and formats with the arguments it is given,
+ * so no user ever sees a raw key or a broken placeholder.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { createTranslator } from '../../../pkg/node-health/report/translate';
+import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
+import { diagnoseScenario, Shape } from './helpers';
+import { diagnose } from '../../../pkg/node-health/engine';
+
+const l10n = (locale: string) => load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n', `${ locale }.yaml`), 'utf8'));
+
+function lookup(messages: any, key: string): unknown {
+  return key.split('.').reduce((node, part) => (node && typeof node === 'object' ? node[part] : undefined), messages);
+}
+
+const emitted = new Map<string, Record<string, string | number>>();
+
+for (const name of [...SCENARIO_NAMES, 'large-300']) {
+  for (const shape of ['kubectl', 'steve'] as Shape[]) {
+    const report = diagnoseScenario(buildScenario(name), shape);
+
+    for (const r of report.records) {
+      for (const f of r.findings) {
+        emitted.set(f.titleKey, f.args);
+        emitted.set(f.causeKey, f.args);
+        f.fix.forEach((s) => emitted.set(s.key, s.args ?? {}));
+      }
+      r.notes.forEach((n) => emitted.set(n.key, n.args ?? {}));
+    }
+  }
+}
+// Notes that need unreadable inputs or broken objects to appear.
+diagnose([{ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'n' } }], { now: 0 })
+  .records.forEach((r) => r.notes.forEach((n) => emitted.set(n.key, n.args ?? {})));
+
+describe.each(['en-us', 'zh-hans'])('engine messages in %s', (locale) => {
+  const messages = l10n(locale);
+  const t = createTranslator(messages, locale);
+
+  it('covers every rule of the catalogue', () => {
+    expect([...emitted.keys()].filter((k) => k.endsWith('.title')).length).toBeGreaterThanOrEqual(17);
+  });
+
+  it('has every emitted key, and each formats without leaving a placeholder', () => {
+    const problems: string[] = [];
+
+    for (const [key, args] of emitted) {
+      if (typeof lookup(messages, key) !== 'string') {
+        problems.push(`missing ${ key }`);
+        continue;
+      }
+      const text = t(key, args);
+
+      if (/\{[a-zA-Z]+\}/.test(text) || text === key) {
+        problems.push(`${ key } → ${ text }`);
+      }
+    }
+    expect(problems).toStrictEqual([]);
+  });
+});

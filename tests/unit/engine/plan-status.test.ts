@@ -1,0 +1,117 @@
+import { derivePlanStatus } from '../../../pkg/node-health/engine';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+function machine(reconciled?: Record<string, string>, planApplied?: Record<string, string>) {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind:       'Machine',
+    metadata:   { name: 'm', namespace: 'fleet-default' },
+    status:     {
+      conditions: [
+        ...(reconciled ? [{ type: 'Reconciled', ...reconciled }] : []),
+        ...(planApplied ? [{ type: 'PlanApplied', ...planApplied }] : []),
+      ]
+    },
+  };
+}
+
+function secret(data: Record<string, string>, annotations: Record<string, string> = { 'rke.cattle.io/plan-last-updated': '2026-01-01T00:00:00Z' }) {
+  return {
+    apiVersion: 'v1',
+    kind:       'Secret',
+    type:       'rke.cattle.io/machine-plan',
+    metadata:   {
+      name: 'm-machine-plan', namespace: 'fleet-default', annotations
+    },
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+  };
+}
+
+describe('plan status, as Rancher\'s planner words it', () => {
+  it.each([
+    ['waiting for agent to check in and apply initial plan', 'waiting-for-agent'],
+    ['waiting for probes: kube-apiserver, kubelet', 'probes-failing'],
+    ['failure while applying plan', 'apply-failed'],
+    ['waiting for plan to be applied', 'waiting-for-plan'],
+    ['waiting for bootstrap etcd to be available', 'no-plan'],
+  ])('Reconciled "%s" is %s', (message, state) => {
+    const s = derivePlanStatus(machine({
+      status: 'Unknown', reason: 'Waiting', message
+    }), undefined);
+
+    expect(s.state).toBe(state);
+    expect(s.source).toBe('condition');
+    expect(s.message).toBe(message);
+  });
+
+  it('reads the probe names from the message when the secret is not readable', () => {
+    expect(derivePlanStatus(machine({ status: 'Unknown', message: 'waiting for probes: kube-apiserver, kubelet' }), undefined).unhealthyProbes)
+      .toStrictEqual(['kube-apiserver', 'kubelet']);
+  });
+
+  it('Reconciled True is in sync', () => {
+    expect(derivePlanStatus(machine({ status: 'True' }), undefined).state).toBe('in-sync');
+  });
+
+  it('PlanApplied False with the agent error is a failed plan', () => {
+    const s = derivePlanStatus(machine({ status: 'True' }, { status: 'False', message: 'error applying plan -- check rancher-system-agent.service logs on node for more information' }), undefined);
+
+    expect(s.state).toBe('apply-failed');
+  });
+
+  it('a secret with a written plan and nothing applied means the agent never checked in', () => {
+    expect(derivePlanStatus(undefined, secret({})).state).toBe('waiting-for-agent');
+  });
+
+  it('a secret with an applied checksum and no failures is in sync', () => {
+    expect(derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'success-count': '3' })).state).toBe('in-sync');
+  });
+
+  it('failures at the threshold with a failed checksum other than the applied one are a failed plan', () => {
+    const s = derivePlanStatus(undefined, secret({
+      'applied-checksum': 'abc', 'failed-checksum': 'def', 'failure-count': '3', 'failure-threshold': '3'
+    }));
+
+    expect(s.state).toBe('apply-failed');
+    expect(s.failureCount).toBe(3);
+  });
+
+  it('failures below the threshold are not yet a failed plan', () => {
+    const s = derivePlanStatus(undefined, secret({
+      'applied-checksum': 'abc', 'failed-checksum': 'def', 'failure-count': '1', 'failure-threshold': '3'
+    }));
+
+    expect(s.state).not.toBe('apply-failed');
+  });
+
+  it('unhealthy probes in probe-statuses are named', () => {
+    const s = derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'probe-statuses': JSON.stringify({ kubelet: { healthy: false }, 'kube-apiserver': { healthy: true } }) }));
+
+    expect(s.state).toBe('probes-failing');
+    expect(s.unhealthyProbes).toStrictEqual(['kubelet']);
+  });
+
+  it('newer agents\' plan-state is read directly', () => {
+    expect(derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'plan-state': 'failed' })).state).toBe('apply-failed');
+    expect(derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'plan-state': 'in-progress' })).state).toBe('applying');
+  });
+
+  it('reads last-apply-time in Go\'s UnixDate format', () => {
+    const s = derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'last-apply-time': 'Mon Jan 15 08:04:02 UTC 2026' }));
+
+    expect(s.lastApplyTime).toBe('2026-01-15T08:04:02.000Z');
+  });
+
+  it('never reads the plan itself: a secret whose plan is garbage gives the same status', () => {
+    const a = secret({ 'applied-checksum': 'abc' });
+    const b = {
+      ...a,
+      data: {
+        ...a.data, plan: '!!!not base64!!!', appliedPlan: b64('x')
+      }
+    };
+
+    expect(derivePlanStatus(undefined, b)).toStrictEqual(derivePlanStatus(undefined, a));
+  });
+});

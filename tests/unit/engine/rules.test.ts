@@ -1,0 +1,217 @@
+/**
+ * Per-rule behaviour: each rule fires on its case and stays silent on the near misses — the same machine
+ * before its threshold, with the input it needs unreadable, or with the one field that makes it a problem
+ * put right.
+ */
+import { diagnose, RULES, RULE_IDS, DEFAULT_CONFIG } from '../../../pkg/node-health/engine';
+import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
+import { clusterObjects, diagnoseScenario, findingsByName } from './helpers';
+
+const every = buildScenario('every-failure');
+const everyId = every.clusters[0].mgmtId;
+const everyObjects = clusterObjects(every, everyId);
+
+function rulesFor(objects: unknown[], name: string, options: Record<string, unknown> = {}): string[] {
+  const report = diagnose(objects, {
+    now: every.now, defaultCluster: everyId, ...options
+  });
+
+  return findingsByName(report).get(name) ?? [];
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v));
+}
+
+function byName(objects: any[], kind: string, name: string): any {
+  return objects.find((o) => o.kind === kind && o.metadata?.name === name);
+}
+
+describe('the catalogue', () => {
+  it('has every required rule id, each once', () => {
+    const required = ['agent-never-checked-in', 'plan-not-applied', 'plan-apply-failed', 'probes-failing', 'blocking-cluster-operation',
+      'stuck-deleting', 'etcd-removal-hook-blocked', 'waiting-for-node-ref', 'infrastructure-missing', 'node-name-mismatch', 'orphan-node',
+      'node-missing', 'node-not-ready', 'plan-secret-missing', 'machine-missing'];
+
+    expect(RULE_IDS).toEqual(expect.arrayContaining(required));
+    expect(new Set(RULE_IDS).size).toBe(RULE_IDS.length);
+    for (const rule of RULES) {
+      expect(['error', 'warning', 'info']).toContain(rule.severity);
+    }
+  });
+
+  it('every family of the every-failure cluster is found on its machine or node', () => {
+    const found = findingsByName(diagnose(everyObjects, { now: every.now, defaultCluster: everyId }));
+    const missing = Object.entries(EVERY_FAILURE_EXPECTED).filter(([name, family]) => !(found.get(name) ?? []).includes(family));
+
+    // plan-not-applied is judged against its threshold, see below
+    expect(missing.filter(([, family]) => family !== 'plan-not-applied')).toStrictEqual([]);
+  });
+
+  it('stays silent on a healthy cluster', () => {
+    const report = diagnoseScenario(buildScenario('healthy'), 'steve');
+
+    expect(report.records.length).toBeGreaterThan(0);
+    expect(report.records.flatMap((r) => r.findings)).toStrictEqual([]);
+    expect(report.counts).toMatchObject({
+      healthy: report.records.length, error: 0, warning: 0, unknown: 0
+    });
+  });
+});
+
+describe('time thresholds', () => {
+  it('a machine waiting for its agent is not reported before the check-in threshold', () => {
+    const agentGone = 'custom-1e0c8f3a5b21';
+
+    expect(rulesFor(everyObjects, agentGone)).toContain('agent-never-checked-in');
+    expect(rulesFor(everyObjects, agentGone, { config: { agentCheckInTimeoutMs: 24 * 3600e3, nodeStartupTimeoutMs: 24 * 3600e3 } })).toStrictEqual([]);
+  });
+
+  it('a plan updated minutes ago is still being applied, not stuck', () => {
+    const pending = 'custom-2b7d4e9c1a32';
+
+    expect(rulesFor(everyObjects, pending)).not.toContain('plan-not-applied');
+    expect(rulesFor(everyObjects, pending, { config: { planApplyTimeoutMs: 60e3 } })).toContain('plan-not-applied');
+  });
+
+  it('a deletion younger than the threshold is not stuck, and offers no finalizer cleanup', () => {
+    const deleting = 'custom-5e3f9c7a4d65';
+    const report = diagnose(everyObjects, {
+      now: every.now, defaultCluster: everyId, config: { stuckDeletingTimeoutMs: 3 * 3600e3 }
+    });
+    const record = report.records.find((r) => r.machineName === deleting && r.objects.machine)!;
+
+    expect(record.findings.map((f) => f.rule)).not.toContain('stuck-deleting');
+    expect(record.findings.flatMap((f) => f.actions)).not.toContain('remove-finalizers');
+  });
+
+  it('a Node not ready for less than the threshold is not reported', () => {
+    expect(rulesFor(everyObjects, 'custom-c2a0d6e4b3f2')).toContain('node-not-ready');
+    expect(rulesFor(everyObjects, 'custom-c2a0d6e4b3f2', { config: { nodeNotReadyTimeoutMs: 3600e3 } })).not.toContain('node-not-ready');
+  });
+
+  it('the default thresholds follow Cluster API: 10 minutes for a node to start', () => {
+    expect(DEFAULT_CONFIG.nodeStartupTimeoutMs).toBe(10 * 60e3);
+  });
+
+  it('results depend on the given now, not on the clock', () => {
+    const a = diagnose(everyObjects, { now: every.now, defaultCluster: everyId });
+    const b = diagnose(everyObjects, { now: Date.parse(every.now), defaultCluster: everyId });
+
+    expect(JSON.stringify(a.records.map((r) => r.findings))).toBe(JSON.stringify(b.records.map((r) => r.findings)));
+  });
+});
+
+describe('near misses', () => {
+  it('a machine with its finalizers already gone is not stuck deleting', () => {
+    const objects = clone(everyObjects) as any[];
+
+    byName(objects, 'Machine', 'custom-5e3f9c7a4d65').metadata.finalizers = [];
+    expect(rulesFor(objects, 'custom-5e3f9c7a4d65')).not.toContain('stuck-deleting');
+  });
+
+  it('an etcd machine whose hook has succeeded is not held by it', () => {
+    const s = buildScenario('etcd-hook');
+    const objects = clone(clusterObjects(s, s.clusters[0].mgmtId)) as any[];
+    const machine = byName(objects, 'Machine', LEAVING_ETCD_MACHINE);
+
+    for (const c of machine.status.conditions) {
+      if (c.type === 'PreTerminateDeleteHookSucceeded') {
+        c.status = 'True';
+      }
+    }
+    delete machine.metadata.annotations['pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup'];
+    const rules = findingsByName(diagnose(objects, { now: s.now })).get(LEAVING_ETCD_MACHINE) ?? [];
+
+    expect(rules).not.toContain('etcd-removal-hook-blocked');
+    expect(rules).toContain('stuck-deleting');
+  });
+
+  it('the etcd release is offered while the bootstrap is not yet annotated, and not after', () => {
+    const s = buildScenario('etcd-hook');
+    const objects = clone(clusterObjects(s, s.clusters[0].mgmtId)) as any[];
+    const find = () => diagnose(objects, { now: s.now }).records.find((r) => r.machineName === LEAVING_ETCD_MACHINE && r.objects.machine)!
+      .findings.find((f) => f.rule === 'etcd-removal-hook-blocked')!;
+
+    expect(find().actions).toStrictEqual(['etcd-force-remove']);
+    const bootstrap = objects.find((o) => o.kind === 'RKEBootstrap' && o.metadata.name === find().evidence.find((e) => e.object.startsWith('RKEBootstrap'))!.object.split('/')[1]);
+
+    bootstrap.metadata.annotations = { ...(bootstrap.metadata.annotations ?? {}), 'rke.cattle.io/etcd-force-remove': 'true' };
+    expect(find().actions).toStrictEqual([]);
+  });
+
+  it('a cluster message that names other machines does not blame this one, and "and N more" names nobody', () => {
+    const s = buildScenario('ghost-etcd');
+    const objects = clone(clusterObjects(s, s.clusters[0].mgmtId)) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster');
+
+    for (const c of cluster.status.conditions) {
+      if (c.message) {
+        c.message = 'configuring worker node(s) custom-3524fa7f0d71,custom-3b154219b4e1 and 10 more';
+      }
+    }
+    const report = diagnose(objects, { now: s.now });
+
+    expect(report.clusters[0].blockingMachines).toStrictEqual(['custom-3524fa7f0d71', 'custom-3b154219b4e1']);
+    expect(findingsByName(report).get(GHOST_MACHINE)).not.toContain('blocking-cluster-operation');
+  });
+
+  it('a machine whose Node is Ready again is not reported', () => {
+    const objects = clone(everyObjects) as any[];
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.labels?.['rke.cattle.io/machine'] === byName(objects, 'Machine', 'custom-c2a0d6e4b3f2').metadata.uid);
+
+    node.status.conditions.find((c: any) => c.type === 'Ready').status = 'True';
+    expect(rulesFor(objects, 'custom-c2a0d6e4b3f2')).toStrictEqual([]);
+  });
+
+  it('a Windows Server 2019 worker with 8 GiB is fine', () => {
+    const objects = clone(everyObjects) as any[];
+
+    for (const o of objects) {
+      if (o.kind === 'Node' && o.apiVersion === 'v1' && o.status?.nodeInfo?.operatingSystem === 'windows') {
+        o.status.nodeInfo.osImage = 'Windows Server 2019 Datacenter';
+        o.status.capacity.memory = '8Gi';
+      }
+    }
+    expect(rulesFor(objects, 'custom-f5d3a9b7e6c5')).toStrictEqual([]);
+    expect(rulesFor(objects, 'custom-06e4b0c8f7d6')).toStrictEqual([]);
+  });
+});
+
+describe('unreadable inputs', () => {
+  it('without plan secrets the diagnosis still comes from Machine conditions, and no secret is called missing', () => {
+    const objects = everyObjects.filter((o: any) => o.kind !== 'Secret');
+    const report = diagnose(objects, {
+      now: every.now, defaultCluster: everyId, availability: { planSecrets: 'forbidden' }
+    });
+    const found = findingsByName(report);
+
+    expect(found.get('custom-1e0c8f3a5b21')).toContain('agent-never-checked-in');
+    expect([...found.values()].flat()).not.toContain('plan-secret-missing');
+    const chain = report.records.find((r) => r.machineName === 'custom-1e0c8f3a5b21')!.chain.find((l) => l.kind === 'planSecret')!;
+
+    expect(chain.state).toBe('unreadable');
+  });
+
+  it('without Nodes nothing is called orphaned, missing or mismatched', () => {
+    const objects = everyObjects.filter((o: any) => !(o.kind === 'Node' && o.apiVersion === 'v1'));
+    const rules = diagnose(objects, {
+      now: every.now, defaultCluster: everyId, availability: { nodes: 'forbidden' }
+    }).records.flatMap((r) => r.findings.map((f) => f.rule));
+
+    expect(rules).not.toContain('node-missing');
+    expect(rules).not.toContain('orphan-node');
+    expect(rules).not.toContain('node-name-mismatch');
+  });
+
+  it('an imported cluster gets the Node view: not ready is reported, machine checks are not', () => {
+    const s = buildScenario('imported');
+    const report = diagnoseScenario(s);
+
+    expect(report.clusters[0].kind).toBe('imported');
+    const rules = report.records.flatMap((r) => r.findings.map((f) => f.rule));
+
+    expect(rules).toContain('node-not-ready');
+    expect(rules.filter((r) => ['orphan-node', 'machine-missing', 'waiting-for-node-ref'].includes(r))).toStrictEqual([]);
+  });
+});
