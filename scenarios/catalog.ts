@@ -350,7 +350,7 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
     { hostname: 'ef-cp-03', ...m('0a11ce5e7c03'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.13', createdAgo: '180d' },
     { hostname: 'ef-wk-ok', ...m('0a11ce5e7c04'), roles: worker, address: '10.9.1.10', createdAgo: '170d', joinedTo: 'ef-etcd-leaving' },
     { hostname: 'ef-wk-agent-gone', ...m('1e0c8f3a5b21'), roles: worker, address: '10.9.1.11', createdAgo: '3h', agent: 'never-checked-in', node: 'never-registered' },
-    { hostname: 'ef-wk-plan-pending', ...m('2b7d4e9c1a32'), roles: worker, address: '10.9.1.12', createdAgo: '160d', agent: 'plan-pending', planUpdatedAgo: '2m' },
+    { hostname: 'ef-wk-plan-pending', ...m('2b7d4e9c1a32'), roles: worker, address: '10.9.1.12', createdAgo: '160d', agent: 'plan-pending', planUpdatedAgo: '25m' },
     { hostname: 'ef-wk-plan-failed', ...m('3c9a1f7e2d43'), roles: worker, address: '10.9.1.13', createdAgo: '160d', agent: 'plan-failed', planUpdatedAgo: '40m' },
     { hostname: 'ef-cp-probes', ...m('4d2e8b6f3c54'), roles: { controlPlane: true }, address: '10.9.0.21', createdAgo: '150d', agent: 'probes-failing', unhealthyProbes: ['kube-apiserver', 'kubelet'] },
     { hostname: 'ef-wk-deleting', ...m('5e3f9c7a4d65'), roles: worker, address: '10.9.1.14', createdAgo: '140d', deleting: { ago: '40m', blockedBy: 'drain' } },
@@ -453,7 +453,7 @@ const LARGE_FAMILIES: readonly LargeFamily[] = [
 function brokenWorker(family: LargeFamily, base: NodeSpec): NodeSpec {
   switch (family) {
     case 'agent-never-checked-in': return { ...base, createdAgo: '4h', agent: 'never-checked-in', node: 'never-registered' };
-    case 'plan-not-applied': return { ...base, agent: 'plan-pending', planUpdatedAgo: '3m' };
+    case 'plan-not-applied': return { ...base, agent: 'plan-pending', planUpdatedAgo: '30m' };
     case 'plan-apply-failed': return { ...base, agent: 'plan-failed', planUpdatedAgo: '50m' };
     case 'probes-failing': return { ...base, agent: 'probes-failing', unhealthyProbes: ['kubelet'] };
     case 'stuck-deleting': return { ...base, deleting: { ago: '1h', blockedBy: 'drain' } };
