@@ -68,7 +68,7 @@ function meta(kind: string, o: {
   const m = { name: o.name } as ObjectMeta;
   if (o.generateName) m.generateName = o.generateName;
   if (o.namespace) m.namespace = o.namespace;
-  m.uid = o.uid ?? stableUid(key);
+  m.uid = o.uid ?? cachedUid(key);
   m.resourceVersion = resourceVersionFor(key);
   if (o.generation !== undefined) m.generation = o.generation;
   m.creationTimestamp = o.createdAt;
@@ -85,7 +85,20 @@ function meta(kind: string, o: {
 
 /** Stable uid for an object of `kind` named `name` in `namespace`, the same one the builders use. */
 export function uidFor(kind: string, namespace: string | undefined, name: string): string {
-  return stableUid(`${kind}/${namespace ?? ''}/${name}`);
+  return cachedUid(`${kind}/${namespace ?? ''}/${name}`);
+}
+
+// A node's objects refer to each other's uids several times over; a small cache saves the rehashing.
+const recentUids = new Map<string, string>();
+
+function cachedUid(key: string): string {
+  let uid = recentUids.get(key);
+  if (uid === undefined) {
+    if (recentUids.size >= 1024) recentUids.clear();
+    uid = stableUid(key);
+    recentUids.set(key, uid);
+  }
+  return uid;
 }
 
 function roleLabels(roles: Roles): Labels {
