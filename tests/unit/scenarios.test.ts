@@ -322,7 +322,7 @@ describe('every-failure', () => {
     const pending = secretOf('custom-2b7d4e9c1a32') as SecretObject;
     expect(pending.data.appliedPlan).not.toBe(pending.data.plan);
     expect(b64(pending.data['applied-checksum'])).not.toBe(sha256(b64(pending.data.plan)));
-    expect(Date.parse(s.now) - Date.parse(pending.metadata.annotations?.['rke.cattle.io/plan-last-updated'] as string)).toBe(120_000);
+    expect(Date.parse(s.now) - Date.parse(pending.metadata.annotations?.['rke.cattle.io/plan-last-updated'] as string)).toBe(25 * 60_000);
 
     const failed = secretOf('custom-3c9a1f7e2d43') as SecretObject;
     expect(b64(failed.data['failed-checksum'])).toBe(sha256(b64(failed.data.plan)));
