@@ -428,11 +428,23 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     }
   }
 
-  // Which machines other etcd members joined: a deleting etcd machine waits for them.
+  // Which machines joined the cluster through which server: a deleting etcd machine waits for them.
+  // rke.cattle.io/joined-to holds the server's join URL, which that server's own secret carries as join-url.
+  const machineByJoinUrl = new Map<string, string>();
+
+  for (const s of buckets.planSecret) {
+    const url = annotation(s, ANNOTATIONS.joinUrl);
+    const machine = planSecretMachineName(s);
+
+    if (url && machine) {
+      machineByJoinUrl.set(nsName(namespaceOf(s), url), machine);
+    }
+  }
   const joinedTo = new Map<string, string[]>();
 
   for (const s of buckets.planSecret) {
-    const target = annotation(s, ANNOTATIONS.joinedTo);
+    const joinedUrl = annotation(s, ANNOTATIONS.joinedTo);
+    const target = joinedUrl ? machineByJoinUrl.get(nsName(namespaceOf(s), joinedUrl)) ?? joinedUrl : null;
     const source = planSecretMachineName(s);
 
     if (target && source && target !== source) {

@@ -32,6 +32,7 @@ export const ANNOTATIONS = {
   address:              'rke.cattle.io/address',
   internalAddress:      'rke.cattle.io/internal-address',
   joinedTo:             'rke.cattle.io/joined-to',
+  joinUrl:              'rke.cattle.io/join-url',
   planLastUpdated:      'rke.cattle.io/plan-last-updated',
   etcdHook:             'pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup',
   etcdForceRemove:      'rke.cattle.io/etcd-force-remove',

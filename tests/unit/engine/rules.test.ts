@@ -126,6 +126,16 @@ describe('near misses', () => {
     expect(rules).toContain('stuck-deleting');
   });
 
+  it('names the machines that joined the cluster through the leaving etcd node', () => {
+    const s = buildScenario('etcd-hook');
+    const record = diagnoseScenario(s).records.find((r) => r.machineName === LEAVING_ETCD_MACHINE && r.objects.machine)!;
+    const hook = record.findings.find((f) => f.rule === 'etcd-removal-hook-blocked')!;
+    const joinedHost = s.objects.find((o: any) => o.kind === 'Secret' && o.metadata.annotations?.['rke.cattle.io/joined-to'] && o.metadata.labels?.['rke.cattle.io/control-plane-role'] === 'true') as any;
+
+    expect(hook.args.joined).toBe(joinedHost.metadata.labels['rke.cattle.io/machine-name']);
+    expect(hook.fix.map((f) => f.key)).toContain('nodeHealth.rules.etcdRemovalHookBlocked.fix.joinedNodes');
+  });
+
   it('the etcd release is offered while the bootstrap is not yet annotated, and not after', () => {
     const s = buildScenario('etcd-hook');
     const objects = clone(clusterObjects(s, s.clusters[0].mgmtId)) as any[];

@@ -126,6 +126,7 @@ export const etcdRemovalHookBlocked: Rule = {
     }
     const machineLabel = objectLabel('machine', m);
     const joined = ctx.joinedTo.get(`${ r.machineNamespace ?? '' }/${ r.machineName ?? '' }`) ?? [];
+    const joinUrl = r.objects.planSecret ? annotation(r.objects.planSecret, ANNOTATIONS.joinUrl) : null;
     const bootstrap = r.objects.bootstrap;
     const forced = bootstrap ? annotation(bootstrap, ANNOTATIONS.etcdForceRemove) : null;
     const bootstrapName = bootstrap ? describeObject('RKEBootstrap', bootstrap) : `RKEBootstrap ${ r.machineNamespace }/${ r.machineName }`;
@@ -136,7 +137,7 @@ export const etcdRemovalHookBlocked: Rule = {
         evidence(machineLabel, `metadata.annotations[${ ANNOTATIONS.etcdHook }]`, annotation(m, ANNOTATIONS.etcdHook)),
         evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
         ...(hook ? conditionEvidence(machineLabel, hook) : []),
-        ...joined.map((name) => evidence(`Secret ${ r.machineNamespace }/${ name }-machine-plan`, `metadata.annotations[${ ANNOTATIONS.joinedTo }]`, r.machineName)),
+        ...joined.map((name) => evidence(`Secret ${ r.machineNamespace }/${ name }-machine-plan`, `metadata.annotations[${ ANNOTATIONS.joinedTo }]`, joinUrl ?? r.machineName)),
         evidence(bootstrapName, `metadata.annotations[${ ANNOTATIONS.etcdForceRemove }]`, forced),
       ],
       fix: [
