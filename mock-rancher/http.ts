@@ -1,0 +1,132 @@
+/**
+ * Request context and response helpers shared by the API flavours. Errors are rendered the way each
+ * API renders them: Kubernetes `Status` objects, Steve's and Norman's `{type: "error"}`.
+ */
+import type { IncomingMessage, ServerResponse } from 'http';
+import { ApiError } from './store';
+import type { MockUser } from './users';
+
+export type Flavour = 'steve' | 'kube' | 'norman' | 'plain';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: URL;
+  path: string;
+  query: URLSearchParams;
+  /** scheme://host as the browser sees the server (the dev proxy passes the original host on) */
+  baseUrl: string;
+  user?: MockUser;
+  body?: unknown;
+  rawBody: string;
+  flavour: Flavour;
+  status?: number;
+}
+
+export function baseUrlOf(req: IncomingMessage): string {
+  const forwardedHost = req.headers['x-api-host'] || req.headers['x-forwarded-host'];
+  const host = (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost) || req.headers.host || '127.0.0.1';
+  const proto = req.headers['x-forwarded-proto'] || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+
+  return `${ Array.isArray(proto) ? proto[0] : proto }://${ host }`;
+}
+
+export async function readBody(req: IncomingMessage, limitBytes = 20 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) {
+      throw new ApiError(413, 'RequestEntityTooLarge', 'request body too large');
+    }
+    chunks.push(chunk as Buffer);
+  }
+
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function parseJsonBody(raw: string): unknown {
+  if (!raw.trim()) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    throw new ApiError(400, 'BadRequest', `the request body is not valid JSON: ${ (e as Error).message }`);
+  }
+}
+
+export function sendJson(ctx: RequestContext, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(body);
+
+  ctx.status = status;
+  ctx.res.writeHead(status, {
+    'content-type':      'application/json',
+    'cache-control':     'no-cache, no-store, must-revalidate',
+    'x-api-cattle-auth': ctx.user ? 'true' : 'false',
+    ...headers,
+  });
+  ctx.res.end(text);
+}
+
+const STEVE_CODES: Record<number, string> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone', 413: 'RequestEntityTooLarge', 422: 'Invalid', 500: 'ServerError', 503: 'ServiceUnavailable',
+};
+
+export function kubeStatus(err: ApiError): Record<string, unknown> {
+  return {
+    kind:       'Status',
+    apiVersion: 'v1',
+    metadata:   {},
+    status:     'Failure',
+    message:    err.message,
+    reason:     err.reason,
+    ...(err.details ? { details: err.details } : {}),
+    code:       err.status,
+  };
+}
+
+export function sendError(ctx: RequestContext, err: unknown): void {
+  const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `internal error: ${ (err as Error)?.message || err }`);
+
+  if (!(err instanceof ApiError)) {
+    console.error('[mock-rancher] unexpected error', ctx.method, ctx.path, err); // eslint-disable-line no-console
+  }
+  if (ctx.res.headersSent) {
+    ctx.res.end();
+
+    return;
+  }
+  switch (ctx.flavour) {
+  case 'kube':
+    sendJson(ctx, e.status, kubeStatus(e));
+    break;
+  case 'norman':
+    sendJson(ctx, e.status, {
+      type: 'error', baseType: 'error', status: e.status, code: e.reason || STEVE_CODES[e.status], message: e.message
+    });
+    break;
+  default:
+    sendJson(ctx, e.status, {
+      type: 'error', links: {}, code: e.reason || STEVE_CODES[e.status] || 'ServerError', message: e.message, status: e.status, ...(e.details ? { details: e.details } : {})
+    });
+  }
+}
+
+export function forbidden(user: MockUser, verb: string, info: { resource: string, group: string }, name?: string, namespace?: string): ApiError {
+  const what = info.group ? `${ info.resource }.${ info.group }` : info.resource;
+  const subject = name ? `${ what } "${ name }"` : what;
+  const where = namespace ? ` in the namespace "${ namespace }"` : (info.resource === 'namespaces' ? '' : ' at the cluster scope');
+
+  return new ApiError(403, 'Forbidden',
+    `${ subject } is forbidden: User "${ user.id }" cannot ${ verb } resource "${ info.resource }" in API group "${ info.group }"${ where }`,
+    {
+      name, group: info.group, kind: info.resource
+    });
+}
+
+export function methodNotAllowed(method: string, path: string): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${ method } ${ path })`);
+}

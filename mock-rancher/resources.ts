@@ -1,0 +1,261 @@
+/**
+ * Kubernetes objects through Steve (`/v1/<type>[/<namespace>[/<name>]]`, also under
+ * `/k8s/clusters/<id>`) and through the Kubernetes API paths the dashboard writes to
+ * (`links.view`: `/apis/<group>/<version>/namespaces/<ns>/<resource>/<name>`, `/api/v1/...`).
+ */
+import type { KubeObject } from '../scenarios/types';
+import { toSteve } from '../scenarios/steve';
+import { forbidden, methodNotAllowed, RequestContext, sendJson } from './http';
+import { parseListQuery, QueryError, runListQuery } from './query';
+import { ApiError, LOCAL_SCOPE, ObjectStore, PatchType } from './store';
+import type { TypeInfo } from './type-registry';
+import type { MockUser, Verb } from './users';
+
+export interface ResourceTarget {
+  scope: string;
+  info: TypeInfo;
+  namespace?: string;
+  name?: string;
+}
+
+/** The `/k8s/clusters/<id>` part of a downstream URL ('' for Rancher's own cluster). */
+export function scopePrefix(scope: string): string {
+  return scope === LOCAL_SCOPE ? '' : `/k8s/clusters/${ scope }`;
+}
+
+export function steveOptions(baseUrl: string, target: { scope: string, info: TypeInfo }, user: MockUser) {
+  return {
+    baseUrl,
+    clusterId:   target.scope === LOCAL_SCOPE ? undefined : target.scope,
+    permissions: {
+      update: user.can('update', target.info.id),
+      patch:  user.can('patch', target.info.id),
+      remove: user.can('delete', target.info.id),
+    },
+  };
+}
+
+function check(user: MockUser, verb: Verb, t: ResourceTarget): void {
+  if (!user.can(verb, t.info.id)) {
+    throw forbidden(user, verb, t.info, t.name, t.namespace);
+  }
+}
+
+export function patchTypeOf(contentType: string | undefined, body: unknown): PatchType {
+  const ct = (contentType || '').split(';')[0].trim().toLowerCase();
+
+  if (ct === 'application/json-patch+json') {
+    return 'json';
+  }
+  if (ct === 'application/merge-patch+json' || ct === 'application/strategic-merge-patch+json' || ct === 'application/apply-patch+yaml') {
+    return 'merge';
+  }
+  if (ct === 'application/json' || ct === '') {
+    // Steve accepts a plain JSON body: an array is a JSON patch, an object a merge patch.
+    return Array.isArray(body) ? 'json' : 'merge';
+  }
+  throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got ${ ct })`);
+}
+
+function listOf(store: ObjectStore, t: ResourceTarget, ctx: RequestContext) {
+  let query;
+
+  try {
+    query = parseListQuery(ctx.query);
+
+    return { query, result: runListQuery(store.list(t.scope, t.info.id, t.namespace), query, store.currentRevision()) };
+  } catch (e) {
+    if (e instanceof QueryError) {
+      throw new ApiError(400, 'BadRequest', e.message);
+    }
+    throw e;
+  }
+}
+
+/** Reads and writes of one target, shared by both URL families; returns the object(s) kubectl-shaped. */
+function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget):
+  { kind: 'list', items: KubeObject[], total: number, continueToken?: string, pages?: number, query: ReturnType<typeof parseListQuery> } |
+  { kind: 'item', object: KubeObject, status: number } {
+  const method = ctx.method;
+
+  if (!t.name) {
+    if (method === 'GET') {
+      check(user, 'list', t);
+      const { query, result } = listOf(store, t, ctx);
+
+      return {
+        kind: 'list', items: result.items, total: result.total, continueToken: result.continueToken, pages: result.pages, query
+      };
+    }
+    if (method === 'POST') {
+      const body = ctx.body as KubeObject;
+      const namespace = t.info.namespaced ? (t.namespace || body?.metadata?.namespace) : undefined;
+
+      check(user, 'create', { ...t, namespace });
+      if (t.namespace && body?.metadata?.namespace && body.metadata.namespace !== t.namespace) {
+        throw new ApiError(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+      }
+
+      return {
+        kind: 'item', object: store.create(t.scope, t.info, { ...body, metadata: { ...(body?.metadata || {}), namespace } } as KubeObject), status: 201
+      };
+    }
+    throw methodNotAllowed(method, ctx.path);
+  }
+  switch (method) {
+  case 'GET':
+    check(user, 'get', t);
+
+    return {
+      kind: 'item', object: store.get(t.scope, t.info, t.namespace, t.name), status: 200
+    };
+  case 'PUT':
+    check(user, 'update', t);
+
+    return {
+      kind: 'item', object: store.update(t.scope, t.info, t.namespace, t.name, ctx.body as KubeObject), status: 200
+    };
+  case 'PATCH': {
+    check(user, 'patch', t);
+    const type = patchTypeOf(ctx.req.headers['content-type'], ctx.body);
+
+    return {
+      kind: 'item', object: store.patch(t.scope, t.info, t.namespace, t.name, type, ctx.body), status: 200
+    };
+  }
+  case 'DELETE': {
+    check(user, 'delete', t);
+    const pre = (ctx.body as { preconditions?: { resourceVersion?: string } } | undefined)?.preconditions?.resourceVersion;
+
+    return {
+      kind: 'item', object: store.delete(t.scope, t.info, t.namespace, t.name, pre), status: 200
+    };
+  }
+  default:
+    throw methodNotAllowed(method, ctx.path);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Steve                                                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Splits `/v1/<type>/<a>/<b>` segments (after the type) into namespace and name by the type's scope. */
+export function steveTarget(scope: string, info: TypeInfo, rest: string[]): ResourceTarget {
+  if (info.namespaced) {
+    if (rest.length > 2) {
+      throw new ApiError(404, 'NotFound', `unknown path /${ rest.join('/') } for ${ info.id }`);
+    }
+
+    return {
+      scope, info, namespace: rest[0], name: rest[1]
+    };
+  }
+  if (rest.length > 1) {
+    throw new ApiError(404, 'NotFound', `unknown path /${ rest.join('/') } for ${ info.id }`);
+  }
+
+  return {
+    scope, info, name: rest[0]
+  };
+}
+
+export function handleSteveResource(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget): void {
+  const out = operate(store, ctx, user, t);
+  const options = steveOptions(ctx.baseUrl, t, user);
+  const collectionUrl = `${ ctx.baseUrl }${ scopePrefix(t.scope) }/v1/${ t.info.id }s`;
+
+  if (out.kind === 'item') {
+    sendJson(ctx, out.status, toSteve(out.object, options));
+
+    return;
+  }
+  const { query } = out;
+  const itemOptions = {
+    ...options, include: query.include, exclude: query.exclude
+  };
+  const body: Record<string, unknown> = {
+    type:         'collection',
+    links:        { self: `${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }` },
+    createTypes:  user.can('create', t.info.id) ? { [t.info.id]: collectionUrl } : {},
+    actions:      {},
+    resourceType: t.info.id,
+    revision:     store.currentRevision(),
+    count:        out.total,
+  };
+
+  if (out.continueToken) {
+    const next = new URL(`${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }`);
+
+    next.searchParams.set('continue', out.continueToken);
+    body.pagination = { limit: query.limit, next: next.toString() };
+    body.continue = out.continueToken;
+  } else if (query.limit) {
+    body.pagination = { limit: query.limit };
+  }
+  if (out.pages !== undefined) {
+    body.pages = out.pages;
+    const page = Math.max(1, query.page || 1);
+
+    if (page < out.pages) {
+      const next = new URL(`${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }`);
+
+      next.searchParams.set('page', String(page + 1));
+      body.pagination = { ...(body.pagination as object || {}), next: next.toString() };
+    }
+  }
+  body.data = out.items.map((o) => toSteve(o, itemOptions));
+  sendJson(ctx, 200, body);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Kubernetes API paths                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * `/api/v1/...` or `/apis/<group>/<version>/...` (segments after the version):
+ * `[resource]`, `[resource, name]`, `[namespaces, ns, resource]`, `[namespaces, ns, resource, name]`,
+ * and `[namespaces, name]` for a Namespace itself.
+ */
+export function kubeTarget(store: ObjectStore, scope: string, group: string, segments: string[]): ResourceTarget {
+  const types = store.scope(scope)?.types;
+
+  if (!types) {
+    throw new ApiError(404, 'NotFound', `cluster "${ scope }" not found`);
+  }
+  let namespace: string | undefined;
+  let rest = segments;
+
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const info = types.fromResource(group, rest[0]);
+
+  if (!info || rest.length > 2 || (rest.length === 2 && rest[1] === '')) {
+    throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${ segments.join('/') })`);
+  }
+
+  // A subresource such as /status is written like the object itself here.
+  return {
+    scope, info, namespace: info.namespaced ? namespace : undefined, name: rest[1]
+  };
+}
+
+export function handleKubeResource(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget): void {
+  const out = operate(store, ctx, user, t);
+
+  if (out.kind === 'item') {
+    sendJson(ctx, out.status, out.object);
+
+    return;
+  }
+  const apiVersion = t.info.group ? `${ t.info.group }/${ t.info.version }` : t.info.version;
+
+  sendJson(ctx, 200, {
+    apiVersion,
+    kind:     `${ t.info.kind }List`,
+    metadata: { resourceVersion: store.currentRevision(), ...(out.continueToken ? { continue: out.continueToken } : {}) },
+    items:    out.items,
+  });
+}

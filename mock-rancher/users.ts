@@ -1,0 +1,92 @@
+/**
+ * The embedded API's users and what each may do. Who is asking is decided per request, first match wins:
+ *   1. header `X-Mock-User: <name>` (scripts, curl, browser tests through extraHTTPHeaders)
+ *   2. cookie `R_MOCK_USER=<name>` (set by logging in on the dashboard's login page, any password)
+ *   3. the server's default user (`--user` / MOCK_RANCHER_USER, `admin` unless changed)
+ * After "Log out" the cookie holds `logged-out` and every API call answers 401 until the next login.
+ */
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
+
+export const READ_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
+export const WRITE_VERBS: readonly Verb[] = ['create', 'update', 'patch', 'delete'];
+
+export interface MockUser {
+  /** login name: what X-Mock-User, R_MOCK_USER and the login form take */
+  username: string;
+  /** Norman user id */
+  id: string;
+  displayName: string;
+  description: string;
+  /** whether the user may use `verb` on objects of Steve type `type` */
+  can(verb: Verb, type: string): boolean;
+}
+
+/** Types every logged-in user may write, whatever their role: their own preferences. */
+const SELF_SERVICE_TYPES = new Set(['userpreference']);
+
+export const USERS: readonly MockUser[] = [
+  {
+    username:    'admin',
+    id:          'user-admin',
+    displayName: 'Default Admin',
+    description: 'administrator: reads and writes everything',
+    can:         () => true,
+  },
+  {
+    username:    'read-only',
+    id:          'user-readonly',
+    displayName: 'Read-Only User',
+    description: 'reads everything (secrets too), writes nothing: objects carry no update/remove links',
+    can:         (verb, type) => READ_VERBS.includes(verb) || SELF_SERVICE_TYPES.has(type),
+  },
+  {
+    username:    'no-secrets',
+    id:          'user-nosecrets',
+    displayName: 'Cluster Member Without Secrets',
+    description: 'reads and writes everything except secrets, which answer 403 (list and get)',
+    can:         (verb, type) => type !== 'secret',
+  },
+];
+
+export const LOGGED_OUT = 'logged-out';
+export const USER_HEADER = 'x-mock-user';
+export const USER_COOKIE = 'R_MOCK_USER';
+
+export function findUser(name: string | undefined): MockUser | undefined {
+  return USERS.find((u) => u.username === name);
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+
+  for (const part of (header || '').split(';')) {
+    const eq = part.indexOf('=');
+
+    if (eq > 0) {
+      out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+    }
+  }
+
+  return out;
+}
+
+export type Identity = { user: MockUser } | { user: undefined, reason: 'logged-out' | 'unknown-user', name: string };
+
+export function identify(headers: Record<string, string | string[] | undefined>, defaultUser: string): Identity {
+  const header = headers[USER_HEADER];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const fromCookie = parseCookies(headers.cookie as string | undefined)[USER_COOKIE];
+  const name = fromHeader || fromCookie || defaultUser;
+
+  if (name === LOGGED_OUT) {
+    return {
+      user: undefined, reason: 'logged-out', name
+    };
+  }
+  const user = findUser(name);
+
+  return user ? { user } : {
+    user: undefined, reason: 'unknown-user', name
+  };
+}

@@ -1,0 +1,351 @@
+/**
+ * What the embedded Rancher holds: its own `local` cluster with the settings, features and
+ * namespaces the dashboard needs to start, one cluster per scenario (scenarios/catalog.ts), and
+ * optionally a customer's node-health-bundle/v1 file as one more cluster.
+ */
+import { readFileSync } from 'fs';
+import { buildScenario, scenarioObjects } from '../scenarios/catalog';
+import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../scenarios/builders';
+import type { KubeObject, Scenario } from '../scenarios/types';
+import { LOCAL_SCOPE, ObjectStore } from './store';
+
+export const RANCHER_VERSION = 'v2.12.2';
+export const KUBERNETES_VERSION = 'v1.32.5+k3s1';
+
+export const DEFAULT_SCENARIOS = [
+  'ghost-etcd', 'windows-node-ref', 'orphan-node', 'etcd-hook', 'healthy', 'every-failure', 'imported', 'large-2000',
+];
+
+export interface WorldOptions {
+  /** scenario names as scenarios/catalog.ts knows them (`large-<n>` for synthetic clusters) */
+  scenarios: string[];
+  /** a node-health-bundle/v1 file to serve as one more cluster */
+  bundlePath?: string;
+  /** the server-url setting; registration commands use it */
+  serverUrl?: string;
+  now?: Date;
+}
+
+export interface ServedCluster {
+  /** where it came from: a scenario name or `bundle:<file>` */
+  source: string;
+  title: string;
+  name: string;
+  namespace: string;
+  mgmtId: string;
+  kind: string;
+  machines: number;
+  nodes: number;
+  /** the marker carried by every secret value of a scenario (for leak checks) */
+  secretMarker?: string;
+}
+
+export interface World {
+  clusters: ServedCluster[];
+  warnings: string[];
+}
+
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function obj(apiVersion: string, kind: string, name: string, extra: Record<string, unknown> = {}, namespace?: string, createdAt = '2025-01-01T00:00:00Z'): KubeObject {
+  return {
+    apiVersion,
+    kind,
+    metadata: {
+      name, ...(namespace ? { namespace } : {}), uid: `mock-${ kind.toLowerCase() }-${ namespace || '' }-${ name }`, resourceVersion: '1', creationTimestamp: createdAt
+    },
+    ...extra,
+  };
+}
+
+function namespace(name: string, labels: Record<string, string> = {}): KubeObject {
+  const ns = obj('v1', 'Namespace', name, { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+
+  ns.metadata.labels = { 'kubernetes.io/metadata.name': name, ...labels };
+
+  return ns;
+}
+
+function setting(name: string, value: string, def = ''): KubeObject {
+  return obj('management.cattle.io/v3', 'Setting', name, {
+    value, default: def, customized: false, source: ''
+  });
+}
+
+function feature(name: string, value: boolean | null, def: boolean, description: string): KubeObject {
+  return obj('management.cattle.io/v3', 'Feature', name, {
+    spec:   { value },
+    status: {
+      default: def, description, dynamic: false, lockedValue: null
+    },
+  });
+}
+
+function project(clusterId: string, id: string, displayName: string): KubeObject {
+  return obj('management.cattle.io/v3', 'Project', id, { spec: { clusterName: clusterId, displayName }, status: {} }, clusterId);
+}
+
+/** Rancher's own objects: everything the dashboard reads at start besides the clusters. */
+export function rancherObjects(serverUrl: string, now: Date): KubeObject[] {
+  const created = rfc3339(new Date(now.getTime() - 400 * 86400000));
+  const localMgmt = managementCluster({
+    mgmtId: 'local', displayName: 'local', namespace: 'fleet-local', kind: 'imported', createdAt: created, kubernetesVersion: KUBERNETES_VERSION, nodeCount: 1, provisioningClusterName: 'local'
+  });
+
+  (localMgmt.spec as Record<string, unknown>).internal = true;
+
+  return [
+    ...['default', 'kube-system', 'cattle-system', 'cattle-global-data', 'cattle-fleet-system', 'cattle-fleet-local-system', 'local', 'p-local1']
+      .map((n) => namespace(n)),
+    namespace('fleet-default', { 'fleet.cattle.io/managed': 'true' }),
+    namespace('fleet-local', { 'fleet.cattle.io/managed': 'true' }),
+    setting('server-version', RANCHER_VERSION),
+    setting('server-url', serverUrl),
+    setting('first-login', 'false', 'true'),
+    setting('eula-agreed', '2025-01-01T00:00:00.000Z'),
+    setting('telemetry-opt', 'out', 'prompt'),
+    setting('ui-pl', 'rancher', 'rancher'),
+    setting('ui-brand', ''),
+    setting('ui-offline-preferred', 'dynamic', 'dynamic'),
+    setting('ui-index', ''),
+    setting('ui-dashboard-index', ''),
+    setting('ui-issues', ''),
+    setting('ui-custom-links', ''),
+    setting('ui-community-links', '', 'true'),
+    setting('ui-default-landing', 'vue', 'vue'),
+    setting('ui-banners', '{}', '{}'),
+    setting('ui-performance', '', ''),
+    setting('ui-feedback-form', ''),
+    setting('ui-primary-color', ''),
+    setting('ui-link-color', ''),
+    setting('ui-favicon', ''),
+    setting('ui-logo-light', ''),
+    setting('ui-logo-dark', ''),
+    setting('ui-kubernetes-default-version-range', '<=1.32.x', '<=1.32.x'),
+    setting('auth-user-session-ttl-minutes', '960', '960'),
+    setting('auth-token-max-ttl-minutes', '0', '0'),
+    setting('system-namespaces', 'kube-system,cattle-system,cattle-global-data,fleet-default,fleet-local,local', ''),
+    setting('cluster-template-enforcement', 'false', 'false'),
+    setting('agent-tls-mode', 'strict', 'strict'),
+    setting('k3s-based-upgrader-uninstall-concurrency', '5', '5'),
+    setting('hide-local-cluster', 'false', 'false'),
+    setting('rke2-default-version', 'v1.32.5+rke2r1', ''),
+    setting('k3s-default-version', KUBERNETES_VERSION, ''),
+    setting('cacerts', ''),
+    feature('multi-cluster-management', null, true, 'Multi-cluster provisioning and management of Kubernetes clusters.'),
+    feature('fleet', null, true, 'Install Fleet when starting Rancher'),
+    feature('rke2', null, true, 'Enable RKE2 provisioning'),
+    feature('provisioningv2', null, true, 'Enable cluster-api based provisioning framework'),
+    feature('embedded-cluster-api', null, true, 'Enable a Rancher-managed instance of cluster-api core controller'),
+    feature('harvester', null, false, 'Enable Harvester integration'),
+    feature('ui-sql-cache', null, false, 'Enable SQLite-backed caching to improve performance and provide additional UI sorting/filtering features.'),
+    feature('uiextension', null, true, 'Enable UI Extensions when starting Rancher'),
+    obj('management.cattle.io/v3', 'FleetWorkspace', 'fleet-default', { status: {} }),
+    obj('management.cattle.io/v3', 'FleetWorkspace', 'fleet-local', { status: {} }),
+    localMgmt,
+    provisioningCluster({
+      name: 'local', namespace: 'fleet-local', mgmtId: 'local', kind: 'imported', createdAt: created
+    }),
+    project('local', 'p-local1', 'Default'),
+    project('local', 'p-local2', 'System'),
+  ];
+}
+
+function downstreamBase(): KubeObject[] {
+  return ['default', 'kube-system', 'kube-public', 'cattle-system', 'cattle-fleet-system'].map((n) => namespace(n));
+}
+
+function countOf(objects: KubeObject[], kind: string): number {
+  return objects.filter((o) => o.kind === kind).length;
+}
+
+/** Loads one scenario's clusters; skips it (with a warning) when a name or id is already taken. */
+function loadScenario(store: ObjectStore, world: World, scenario: Scenario): void {
+  for (const c of scenario.clusters) {
+    const clash = world.clusters.find((w) => w.mgmtId === c.mgmtId || (w.name === c.name && w.namespace === c.namespace));
+
+    if (clash) {
+      world.warnings.push(`scenario ${ scenario.name }: cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }) clashes with ${ clash.source }; not served`);
+
+      return;
+    }
+  }
+  const mgmtNamespaces = scenario.clusters.map((c) => namespace(c.mgmtId));
+
+  [...mgmtNamespaces, ...scenario.clusters.map((c) => project(c.mgmtId, `p-${ c.mgmtId.slice(4) }`, 'Default'))]
+    .forEach((o) => store.seed(LOCAL_SCOPE, o));
+  for (const { cluster, object } of scenarioObjects(scenario)) {
+    store.seed(cluster, object);
+  }
+  for (const c of scenario.clusters) {
+    downstreamBase().forEach((o) => store.seed(c.mgmtId, o));
+    const downstream = scenario.downstream[c.mgmtId] || [];
+
+    world.clusters.push({
+      source:       scenario.name,
+      title:        scenario.title,
+      name:         c.name,
+      namespace:    c.namespace,
+      mgmtId:       c.mgmtId,
+      kind:         c.kind,
+      machines:     scenario.objects.filter((o) => o.kind === 'Machine' && o.metadata.namespace === c.namespace &&
+        o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === c.name).length,
+      nodes:        countOf(downstream, 'Node'),
+      secretMarker: scenario.secretMarker,
+    });
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* node-health-bundle/v1                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** A Steve-shaped object back to the kubectl shape (the bundle may hold either). */
+export function fromSteve(raw: Record<string, unknown>): KubeObject | undefined {
+  if (!raw || typeof raw !== 'object' || typeof raw.apiVersion !== 'string' || typeof raw.kind !== 'string' || !raw.metadata) {
+    return undefined;
+  }
+  const out: Record<string, unknown> = { ...raw };
+
+  if ('links' in out && 'id' in out) {
+    delete out.id;
+    delete out.links;
+    delete out.actions;
+    delete out.type;
+    if ('_type' in out) {
+      out.type = out._type;
+      delete out._type;
+    }
+  }
+  const metadata = { ...(out.metadata as Record<string, unknown>) };
+
+  delete metadata.state;
+  delete metadata.fields;
+  delete metadata.relationships;
+  out.metadata = metadata;
+
+  return out as unknown as KubeObject;
+}
+
+/** The management cluster id a downstream Node came from, when its Steve links say so. */
+function downstreamClusterOf(raw: Record<string, unknown>): string | undefined {
+  const self = (raw.links as Record<string, string> | undefined)?.self || '';
+  const m = /\/k8s\/clusters\/([^/]+)\//.exec(self);
+
+  return m?.[1];
+}
+
+function shiftTimestamps<T>(value: T, deltaMs: number): T {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string' && iso.test(v)) {
+      return new Date(Date.parse(v) + deltaMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    if (Array.isArray(v)) {
+      return v.map(walk);
+    }
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+
+    return v;
+  };
+
+  return walk(value) as T;
+}
+
+/**
+ * Serves a bundle's objects: local ones in Rancher's scope, Nodes in the downstream scope of their
+ * cluster. Timestamps move so that the bundle's creation time is "now": ages read as they did when
+ * the customer made it.
+ */
+export function loadBundle(store: ObjectStore, world: World, path: string, now: Date): void {
+  const bundle = JSON.parse(readFileSync(path, 'utf8'));
+
+  if (bundle?.format !== 'node-health-bundle/v1' || !Array.isArray(bundle.objects)) {
+    throw new Error(`${ path }: not a node-health-bundle/v1 file (needs "format": "node-health-bundle/v1" and an "objects" array)`);
+  }
+  const createdAt = Date.parse(bundle.createdAt || '');
+  const delta = Number.isFinite(createdAt) ? now.getTime() - createdAt : 0;
+  const raws: Record<string, unknown>[] = shiftTimestamps(bundle.objects, delta);
+  const objects = raws.map((raw) => ({ raw, object: fromSteve(raw) })).filter((x): x is { raw: Record<string, unknown>, object: KubeObject } => !!x.object);
+  const provClusters = objects.filter((x) => x.object.apiVersion.startsWith('provisioning.cattle.io/') && x.object.kind === 'Cluster');
+
+  if (!provClusters.length) {
+    throw new Error(`${ path }: the bundle holds no provisioning.cattle.io Cluster, so there is no cluster to open`);
+  }
+  const clusters = provClusters.map(({ object }) => ({
+    name:      object.metadata.name,
+    namespace: object.metadata.namespace || 'fleet-default',
+    mgmtId:    String((object.status as Record<string, unknown> | undefined)?.clusterName || `c-m-bundle${ world.clusters.length }`),
+    kind:      (object.spec as Record<string, unknown> | undefined)?.rkeConfig ? 'custom' : 'imported',
+  }));
+
+  for (const c of clusters) {
+    const clash = world.clusters.find((w) => w.mgmtId === c.mgmtId || (w.name === c.name && w.namespace === c.namespace));
+
+    if (clash) {
+      throw new Error(`${ path }: cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }) clashes with the scenario ${ clash.source }; start with --scenarios none`);
+    }
+  }
+  const fallbackCluster = clusters[0].mgmtId;
+  const hasMgmt = new Set(objects.filter((x) => x.object.kind === 'Cluster' && x.object.apiVersion.startsWith('management.cattle.io/')).map((x) => x.object.metadata.name));
+  const nodeCounts: Record<string, number> = {};
+
+  for (const { raw, object } of objects) {
+    if (object.apiVersion === 'v1' && object.kind === 'Node') {
+      const scope = downstreamClusterOf(raw) || fallbackCluster;
+
+      store.seed(scope, object);
+      nodeCounts[scope] = (nodeCounts[scope] || 0) + 1;
+    } else {
+      store.seed(LOCAL_SCOPE, object);
+    }
+  }
+  for (const c of clusters) {
+    store.seed(LOCAL_SCOPE, namespace(c.mgmtId));
+    if (!store.peek(LOCAL_SCOPE, 'namespace', undefined, c.namespace)) {
+      store.seed(LOCAL_SCOPE, namespace(c.namespace));
+    }
+    if (!hasMgmt.has(c.mgmtId)) {
+      store.seed(LOCAL_SCOPE, managementCluster({
+        mgmtId: c.mgmtId, displayName: c.name, namespace: c.namespace, kind: c.kind as 'custom', createdAt: rfc3339(now), nodeCount: nodeCounts[c.mgmtId] || 0, provisioningClusterName: c.name
+      }));
+    }
+    store.ensureScope(c.mgmtId);
+    downstreamBase().forEach((o) => store.seed(c.mgmtId, o));
+    world.clusters.push({
+      source:    `bundle:${ path.split('/').pop() }`,
+      title:     `Bundle made ${ bundle.createdAt || '(no date)' }`,
+      name:      c.name,
+      namespace: c.namespace,
+      mgmtId:    c.mgmtId,
+      kind:      c.kind,
+      machines:  objects.filter((x) => x.object.kind === 'Machine' && x.object.metadata.namespace === c.namespace).length,
+      nodes:     nodeCounts[c.mgmtId] || 0,
+    });
+  }
+}
+
+/** Fills an empty store. Deterministic apart from the clock: scenarios are built around `now`. */
+export function buildWorld(store: ObjectStore, options: WorldOptions): World {
+  const now = options.now || new Date();
+  const serverUrl = options.serverUrl || DEFAULT_SERVER_URL;
+  const world: World = { clusters: [], warnings: [] };
+
+  store.ensureScope(LOCAL_SCOPE);
+  rancherObjects(serverUrl, now).forEach((o) => store.seed(LOCAL_SCOPE, o));
+  world.clusters.push({
+    source: 'rancher', title: 'Rancher\'s own cluster', name: 'local', namespace: 'fleet-local', mgmtId: 'local', kind: 'imported', machines: 0, nodes: 0
+  });
+  if (options.bundlePath) {
+    loadBundle(store, world, options.bundlePath, now);
+  }
+  for (const name of options.scenarios) {
+    loadScenario(store, world, buildScenario(name, { now: rfc3339(now), serverUrl }));
+  }
+
+  return world;
+}
