@@ -21,7 +21,7 @@ const fixture = canaryFixture();
 const report: DiagnosisReport = diagnose(fixture.steve, { now: fixture.scenario.now });
 const cluster = report.clusters[0];
 
-function mountExport(props: Record<string, unknown> = {}) {
+function mountClosed(props: Record<string, unknown> = {}) {
   return mount(DiagnosticsExport, {
     props: {
       report,
@@ -34,7 +34,18 @@ function mountExport(props: Record<string, unknown> = {}) {
   });
 }
 
-async function downloadedBundle(wrapper: ReturnType<typeof mountExport>): Promise<{ name: string; text: string; bundle: NodeHealthBundle }> {
+/** Mounted and opened: the export works on the snapshot taken when the user opens it. */
+async function mountExport(props: Record<string, unknown> = {}) {
+  const wrapper = mountClosed(props);
+
+  await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+
+  return wrapper;
+}
+
+type Wrapper = Awaited<ReturnType<typeof mountExport>>;
+
+async function downloadedBundle(wrapper: Wrapper): Promise<{ name: string; text: string; bundle: NodeHealthBundle }> {
   download.mockClear();
   await wrapper.find('[data-testid="nh-export-download"]').trigger('click');
   await flushPromises();
@@ -48,7 +59,7 @@ async function downloadedBundle(wrapper: ReturnType<typeof mountExport>): Promis
   };
 }
 
-async function switchObfuscationOn(wrapper: ReturnType<typeof mountExport>): Promise<void> {
+async function switchObfuscationOn(wrapper: Wrapper): Promise<void> {
   await wrapper.find('[data-testid="nh-export-obfuscate"] label.checkbox-container').trigger('click');
 }
 
@@ -59,8 +70,8 @@ describe('DiagnosticsExport', () => {
     clearActionLog(cluster.mgmtId as string);
   });
 
-  it('shows what was removed, per kind, before anything is downloaded', () => {
-    const wrapper = mountExport();
+  it('shows what was removed, per kind, before anything is downloaded', async() => {
+    const wrapper = await mountExport();
     const items = wrapper.findAll('[data-testid="nh-export-redactions"] li');
     const planItem = wrapper.find('[data-testid="nh-export-redaction-planSecretData"]');
 
@@ -71,11 +82,11 @@ describe('DiagnosticsExport', () => {
     expect(wrapper.find('[data-testid="nh-export-redaction-privateKey"]').text()).toContain('{"count":1}');
   });
 
-  it('says when nothing needed removing', () => {
+  it('says when nothing needed removing', async() => {
     const clean = diagnose([{
       apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: {}
     }], { now: fixture.scenario.now });
-    const wrapper = mountExport({ report: clean, cluster: null });
+    const wrapper = await mountExport({ report: clean, cluster: null });
 
     expect(wrapper.findAll('[data-testid="nh-export-redactions"] li')).toHaveLength(0);
     expect(wrapper.find('[data-testid="nh-export-redactions"]').text()).toContain('nodeHealth.export.nothingRedacted');
@@ -88,7 +99,7 @@ describe('DiagnosticsExport', () => {
     const errors = [{
       input: 'bootstraps', status: 403, message: 'rkebootstraps.rke.cattle.io is forbidden'
     }];
-    const wrapper = mountExport({
+    const wrapper = await mountExport({
       errors, availability: { bootstraps: 'forbidden' }, rancherVersion: 'v2.10.1'
     });
 
@@ -112,7 +123,7 @@ describe('DiagnosticsExport', () => {
   });
 
   it('replaces hostnames and addresses in the download once obfuscation is switched on', async() => {
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
     const plain = await downloadedBundle(wrapper);
 
     await switchObfuscationOn(wrapper);
@@ -131,7 +142,7 @@ describe('DiagnosticsExport', () => {
   });
 
   it('copies the Markdown report and says so', async() => {
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
 
     await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
     await flushPromises();
@@ -145,7 +156,7 @@ describe('DiagnosticsExport', () => {
   });
 
   it('copies the obfuscated report when obfuscation is on', async() => {
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
 
     await switchObfuscationOn(wrapper);
     await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
@@ -155,7 +166,7 @@ describe('DiagnosticsExport', () => {
 
   it('says when copying fails', async() => {
     copy.mockRejectedValue(new Error('clipboard blocked'));
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
 
     await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
     await flushPromises();
@@ -163,7 +174,7 @@ describe('DiagnosticsExport', () => {
   });
 
   it('downloads the CSV, one row per record, readable by spreadsheets as UTF-8', async() => {
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
 
     await wrapper.find('[data-testid="nh-export-csv"]').trigger('click');
     await flushPromises();
@@ -176,9 +187,30 @@ describe('DiagnosticsExport', () => {
     expect(leaks(text, fixture)).toEqual([]);
   });
 
+  it('offers only to open the export until asked, and closes again', async() => {
+    const wrapper = mountClosed();
+
+    expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-export-download"]').exists()).toBe(false);
+    await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    expect(wrapper.find('[data-testid="nh-export-preview"]').text()).toContain(`nodeHealth.export.snapshot {"time":"${ report.now }"}`);
+    await wrapper.find('[data-testid="nh-export-close"]').trigger('click');
+    expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
+  });
+
+  it('downloads the snapshot it showed, until the user takes the latest data', async() => {
+    const wrapper = await mountExport();
+    const later = diagnose(fixture.steve, { now: '2026-06-15T15:00:00Z' });
+
+    await wrapper.setProps({ report: later });
+    expect((await downloadedBundle(wrapper)).bundle.createdAt).toBe(new Date(report.now).toISOString());
+    await wrapper.find('[data-testid="nh-export-refresh"]').trigger('click');
+    expect((await downloadedBundle(wrapper)).bundle.createdAt).toBe('2026-06-15T15:00:00.000Z');
+  });
+
   it('says when a download fails', async() => {
     download.mockRejectedValue(new Error('blocked by the browser'));
-    const wrapper = mountExport();
+    const wrapper = await mountExport();
 
     await wrapper.find('[data-testid="nh-export-download"]').trigger('click');
     await flushPromises();
