@@ -42,6 +42,12 @@ const NOT_HOSTNAMES = new Set([
   'cluster', 'default', 'local', 'rancher', 'invalid',
 ]);
 
+// Cheap tests that rule out most strings before the address patterns run.
+const MAY_HOLD_IPV4 = /\d\.\d/;
+const MAY_HOLD_IPV6 = /::|[0-9a-f]:[0-9a-f]/i;
+/** Dotted runs of name characters: where a host name or domain can stand. */
+const NAME_RUN = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*/g;
+
 const KEEP_IPV4 = /^(0\.0\.0\.0|127\.\d+\.\d+\.\d+|255\.255\.255\.255)$/;
 
 function isPlainObject(v: unknown): v is Record<string, any> {
@@ -141,10 +147,6 @@ function pad(n: number): string {
   return String(n).padStart(3, '0');
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Every string in a value, with the key it sits under. */
 function eachString(value: unknown, visit: (s: string, key: string, parent: Record<string, any> | null) => void, key = '', parent: Record<string, any> | null = null): void {
   if (typeof value === 'string') {
@@ -209,6 +211,9 @@ function learnObject(obj: Record<string, any>, into: Learned): void {
 }
 
 function learnAddresses(s: string, into: Learned): void {
+  if (!MAY_HOLD_IPV4.test(s) && !MAY_HOLD_IPV6.test(s)) {
+    return;
+  }
   for (const m of s.matchAll(IPV4)) {
     if (!KEEP_IPV4.test(m[0])) {
       into.ipv4.set(m[0], parseIPv4(m[0]) as number);
@@ -316,16 +321,53 @@ export function createObfuscator(objects: unknown[]): Obfuscator {
     ipv6Map.set(key, nextV6());
   }
 
-  const names = [...hostMap.keys(), ...domainMap.keys()].sort((a, b) => b.length - a.length || a.localeCompare(b));
-  const namePattern = names.length > 0 ? new RegExp(`(?<![A-Za-z0-9_-])(?:${ names.map(escapeRegExp).join('|') })(?![A-Za-z0-9_-])`, 'gi') : null;
-
   const keepCase = (original: string, pseudonym: string) => (original !== original.toLowerCase() ? pseudonym.toUpperCase() : pseudonym);
+  const longestDomainLabels = Math.max(0, ...[...domainMap.keys()].map((d) => d.split('.').length));
+
+  /**
+   * Names stand between characters that cannot be part of a name, or dots: within a dotted run, the
+   * longest known domain starting at a label wins, else the label itself if it is a known host.
+   */
+  const replaceNames = (run: string): string => {
+    if (run.indexOf('.') < 0) {
+      const pseudonym = hostMap.get(run.toLowerCase());
+
+      return pseudonym ? keepCase(run, pseudonym) : run;
+    }
+    const labels = run.split('.');
+    const out: string[] = [];
+
+    for (let i = 0; i < labels.length;) {
+      let replaced = false;
+
+      for (let k = Math.min(labels.length, i + longestDomainLabels); k >= i + 2; k--) {
+        const candidate = labels.slice(i, k).join('.');
+        const pseudonym = domainMap.get(candidate.toLowerCase());
+
+        if (pseudonym) {
+          out.push(keepCase(candidate, pseudonym));
+          i = k;
+          replaced = true;
+          break;
+        }
+      }
+      if (!replaced) {
+        const pseudonym = hostMap.get(labels[i].toLowerCase());
+
+        out.push(pseudonym ? keepCase(labels[i], pseudonym) : labels[i]);
+        i++;
+      }
+    }
+
+    return out.join('.');
+  };
+  const hasNames = hostMap.size > 0 || domainMap.size > 0;
 
   const text = (value: string): string => {
     if (value === '' || value === REDACTED) {
       return value;
     }
-    let out = value.replace(IPV6_CANDIDATE, (m) => {
+    let out = !MAY_HOLD_IPV6.test(value) ? value : value.replace(IPV6_CANDIDATE, (m) => {
       const groups = parseIPv6(m);
 
       if (!groups || isSpecialIPv6(groups)) {
@@ -342,7 +384,7 @@ export function createObfuscator(objects: unknown[]): Obfuscator {
       return pseudonym;
     });
 
-    out = out.replace(IPV4, (m) => {
+    out = !MAY_HOLD_IPV4.test(out) ? out : out.replace(IPV4, (m) => {
       if (KEEP_IPV4.test(m)) {
         return m;
       }
@@ -356,12 +398,8 @@ export function createObfuscator(objects: unknown[]): Obfuscator {
 
       return pseudonym;
     });
-    if (namePattern) {
-      out = out.replace(namePattern, (m) => {
-        const lower = m.toLowerCase();
-
-        return keepCase(m, hostMap.get(lower) ?? domainMap.get(lower) ?? m);
-      });
+    if (hasNames) {
+      out = out.replace(NAME_RUN, replaceNames);
     }
 
     return out;

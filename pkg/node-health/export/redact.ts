@@ -164,8 +164,14 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
+/** Every pattern below needs one of these; most cluster strings (names, times, states) have none. */
+const MAY_HOLD_CREDENTIALS = /-----BEGIN|kind|-data|:\/\/|\/v3\/import\/|eyJ|K10|bearer|basic|token|pass|pwd|secret|key|kubeconfig/i;
+
 /** A string with every credential it contains replaced by the marker; each replacement is counted. */
 export function redactString(value: string, count: RedactionCounter = ignore): string {
+  if (!MAY_HOLD_CREDENTIALS.test(value)) {
+    return value;
+  }
   // A kubeconfig, as YAML or JSON, goes as a whole.
   if (KUBECONFIG_KIND.test(value) && KUBECONFIG_LISTS.test(value)) {
     count('kubeconfig');
@@ -201,11 +207,16 @@ function isPlainObject(v: unknown): v is Record<string, any> {
 
 /** A deep copy with every string credential redacted and secret-named fields replaced by the marker. */
 export function redactValue(value: unknown, count: RedactionCounter = ignore): unknown {
+  return redactTree(value, count, false);
+}
+
+/** In a registration token (registration = true) the token, commands and manifest URL go too, except in metadata. */
+function redactTree(value: unknown, count: RedactionCounter, registration: boolean): unknown {
   if (typeof value === 'string') {
     return redactString(value, count);
   }
   if (Array.isArray(value)) {
-    return value.map((v) => redactValue(v, count));
+    return value.map((v) => redactTree(v, count, registration));
   }
   if (!isPlainObject(value)) {
     return value;
@@ -215,9 +226,18 @@ export function redactValue(value: unknown, count: RedactionCounter = ignore): u
   const pairName = typeof value.name === 'string' ? value.name : (typeof value.key === 'string' ? value.key : null);
   const secretPair = pairName !== null && isSecretKey(pairName);
 
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+
     if (key === LAST_APPLIED_ANNOTATION) {
       count('lastAppliedConfiguration');
+      continue;
+    }
+    if (registration && typeof v === 'string' && REGISTRATION_FIELD.test(key)) {
+      if (v !== '' && v !== REDACTED) {
+        count('registrationToken');
+      }
+      out[key] = v === '' ? v : REDACTED;
       continue;
     }
     if ((isSecretKey(key) || (secretPair && key === 'value')) && isSecretValue(v)) {
@@ -225,7 +245,7 @@ export function redactValue(value: unknown, count: RedactionCounter = ignore): u
       out[key] = REDACTED;
       continue;
     }
-    out[key] = redactValue(v, count);
+    out[key] = redactTree(v, count, registration && key !== 'metadata');
   }
 
   return out;
@@ -265,15 +285,11 @@ function trimSteveFields(obj: Record<string, any>): void {
   }
 }
 
-function dropManagedFields(obj: Record<string, any>, count: RedactionCounter): void {
-  if (isPlainObject(obj.metadata) && obj.metadata.managedFields !== undefined) {
-    delete obj.metadata.managedFields;
-    count('managedFields');
+/** Store models serialise through toJSON; plain objects are copied by the redaction walk itself. */
+function plainSource(obj: Record<string, any>): Record<string, any> | null {
+  if (typeof obj.toJSON !== 'function') {
+    return obj;
   }
-}
-
-/** A plain copy: store models serialise through toJSON, and nothing shares structure with the input. */
-function plainCopy(obj: unknown): Record<string, any> | null {
   try {
     const copy = JSON.parse(JSON.stringify(obj));
 
@@ -285,7 +301,7 @@ function plainCopy(obj: unknown): Record<string, any> | null {
 
 /**
  * One object, redacted; null when the object is left out entirely (any Secret but a machine-plan one,
- * anything the diagnosis does not use).
+ * anything the diagnosis does not use). The result shares nothing with the input.
  */
 export function redactObject(input: unknown, count: RedactionCounter = ignore): KubeObject | null {
   if (!isPlainObject(input)) {
@@ -299,71 +315,47 @@ export function redactObject(input: unknown, count: RedactionCounter = ignore): 
     return null;
   }
   const kind = classify(input);
+  const source = kind ? plainSource(input) : null;
 
-  if (!kind) {
+  if (!source) {
     count('unusedObject');
 
     return null;
   }
-  const obj = plainCopy(input);
+  // A shallow copy to change the top level on; redactTree below copies everything else.
+  const top: Record<string, any> = { ...source };
 
-  if (!obj) {
-    count('unusedObject');
-
-    return null;
+  if (isPlainObject(top.metadata) && top.metadata.managedFields !== undefined) {
+    top.metadata = { ...top.metadata };
+    delete top.metadata.managedFields;
+    count('managedFields');
   }
-  dropManagedFields(obj, count);
-  trimSteveFields(obj);
+  trimSteveFields(top);
 
-  if (kind === 'planSecret') {
-    const data = isPlainObject(obj.data) ? obj.data : {};
-    const kept: Record<string, unknown> = {};
-
-    for (const [key, value] of Object.entries(data)) {
-      if (PLAN_STATUS_KEYS.has(key)) {
-        kept[key] = value;
-      } else {
-        count('planSecretData');
-      }
-    }
-    if (obj.stringData !== undefined) {
-      Object.keys(isPlainObject(obj.stringData) ? obj.stringData : { stringData: 1 }).forEach(() => count('planSecretData'));
-    }
-    delete obj.data;
-    delete obj.stringData;
-    const rest = redactValue(obj, count) as KubeObject;
-
-    // The status keys are base64 status values, kept byte for byte so the diagnosis reads them as before.
-    rest.data = kept;
-
-    return rest;
+  if (kind !== 'planSecret') {
+    return redactTree(top, count, kind === 'registrationToken') as KubeObject;
   }
-  if (kind === 'registrationToken') {
-    blankRegistrationFields(obj, count);
-  }
+  const data = isPlainObject(top.data) ? top.data : {};
+  const kept: Record<string, unknown> = {};
 
-  return redactValue(obj, count) as KubeObject;
-}
-
-function blankRegistrationFields(value: unknown, count: RedactionCounter): void {
-  if (Array.isArray(value)) {
-    value.forEach((v) => blankRegistrationFields(v, count));
-
-    return;
-  }
-  if (!isPlainObject(value)) {
-    return;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (REGISTRATION_FIELD.test(key) && typeof v === 'string') {
-      if (v !== '' && v !== REDACTED) {
-        value[key] = REDACTED;
-        count('registrationToken');
-      }
-    } else if (key !== 'metadata') {
-      blankRegistrationFields(v, count);
+  for (const key of Object.keys(data)) {
+    if (PLAN_STATUS_KEYS.has(key)) {
+      kept[key] = data[key];
+    } else {
+      count('planSecretData');
     }
   }
+  if (top.stringData !== undefined) {
+    Object.keys(isPlainObject(top.stringData) ? top.stringData : { stringData: 1 }).forEach(() => count('planSecretData'));
+  }
+  delete top.data;
+  delete top.stringData;
+  const rest = redactTree(top, count, false) as KubeObject;
+
+  // The status keys are base64 status values, kept byte for byte so the diagnosis reads them as before.
+  rest.data = kept;
+
+  return rest;
 }
 
 /** Redacts a set of objects. The input objects are never changed. */
