@@ -7,9 +7,13 @@
  * No Node built-ins here: the same code runs in jest, the browser and under tsx.
  */
 
-import { base64Decode, base64Encode, base64ToBytes, bytesToBase64, gunzipStored, gzipStored, sha256Hex, utf8Decode, utf8Encode } from './encoding';
+import {
+  base64Decode, base64Encode, base64ToBytes, bytesToBase64, gunzipStored, gzipStored, sha256Hex, utf8Decode, utf8Encode
+} from './encoding';
 import { stableHex, stableInt, stableSuffix, stableUid } from './random';
-import { ago, Duration, durationSeconds, goUnixDate, parseTime, rfc3339 } from './time';
+import {
+  ago, Duration, durationSeconds, goUnixDate, parseTime, rfc3339
+} from './time';
 import {
   CapiCondition, ClusterKind, ContractReference, KubeObject, Labels, MachinePhase, MachineV1beta1, MachineV1beta2,
   MetaCondition, NodeAddress, NodeCondition, NodeObject, NodeSystemInfo, ObjectMeta, OwnerReference, RancherCondition,
@@ -50,12 +54,11 @@ export type OperatingSystem = 'linux' | 'windows';
 /* ------------------------------------------------------------------------------------------------ */
 
 function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
+  return Object.keys(o).length > 0;
 }
 
 function resourceVersionFor(key: string): string {
-  return String(stableInt(`rv:${key}`, 100000, 9999999));
+  return String(stableInt(`rv:${ key }`, 100000, 9999999));
 }
 
 function meta(kind: string, o: {
@@ -63,9 +66,10 @@ function meta(kind: string, o: {
   finalizers?: string[]; ownerReferences?: OwnerReference[]; deletionTimestamp?: string; generation?: number;
   generateName?: string;
 }): ObjectMeta {
-  const key = `${kind}/${o.namespace ?? ''}/${o.name}`;
+  const key = `${ kind }/${ o.namespace ?? '' }/${ o.name }`;
   // field order as the API server writes ObjectMeta; callers hand over fresh objects, used as they are
   const m = { name: o.name } as ObjectMeta;
+
   if (o.generateName) m.generateName = o.generateName;
   if (o.namespace) m.namespace = o.namespace;
   m.uid = o.uid ?? cachedUid(key);
@@ -80,12 +84,13 @@ function meta(kind: string, o: {
   if (o.annotations && hasKeys(o.annotations)) m.annotations = o.annotations;
   if (o.ownerReferences && o.ownerReferences.length) m.ownerReferences = o.ownerReferences;
   if (o.finalizers && o.finalizers.length) m.finalizers = o.finalizers;
+
   return m;
 }
 
 /** Stable uid for an object of `kind` named `name` in `namespace`, the same one the builders use. */
 export function uidFor(kind: string, namespace: string | undefined, name: string): string {
-  return cachedUid(`${kind}/${namespace ?? ''}/${name}`);
+  return cachedUid(`${ kind }/${ namespace ?? '' }/${ name }`);
 }
 
 // A node's objects refer to each other's uids several times over; a small cache saves the rehashing.
@@ -93,21 +98,25 @@ const recentUids = new Map<string, string>();
 
 function cachedUid(key: string): string {
   let uid = recentUids.get(key);
+
   if (uid === undefined) {
     if (recentUids.size >= 1024) recentUids.clear();
     uid = stableUid(key);
     recentUids.set(key, uid);
   }
+
   return uid;
 }
 
 function roleLabels(roles: Roles): Labels {
   const labels: Labels = {};
+
   if (roles.etcd) labels['rke.cattle.io/etcd-role'] = 'true';
   if (roles.controlPlane) {
     labels['rke.cattle.io/control-plane-role'] = 'true';
   }
   if (roles.worker) labels['rke.cattle.io/worker-role'] = 'true';
+
   return labels;
 }
 
@@ -125,6 +134,7 @@ export function sortCapiConditions<T extends { type: string }>(conditions: T[]):
     if (a.type === b.type) return 0;
     if (a.type === 'Ready') return -1;
     if (b.type === 'Ready') return 1;
+
     return a.type < b.type ? -1 : 1;
   });
 }
@@ -138,20 +148,26 @@ export function summarizeReady(conditions: CapiCondition[], o: { deleting: boole
   const order = ['InfrastructureReady', 'BootstrapReady', 'DrainingSucceeded'];
   const byType = new Map(conditions.map((c) => [c.type, c]));
   const failing = order.map((t) => byType.get(t)).find((c) => c && c.status !== 'True');
+
   if (!failing) {
-    return { type: 'Ready', status: 'True', lastTransitionTime: o.at };
+    return {
+      type: 'Ready', status: 'True', lastTransitionTime: o.at
+    };
   }
   const stepCounter = !o.deleting && !o.providerID;
   const completed = ['BootstrapReady', 'InfrastructureReady'].filter((t) => byType.get(t)?.status === 'True').length;
   const ready: CapiCondition = {
-    type: 'Ready',
-    status: failing.status,
+    type:               'Ready',
+    status:             failing.status,
     lastTransitionTime: failing.lastTransitionTime,
   };
+
   if (failing.severity) ready.severity = failing.severity;
   if (failing.reason) ready.reason = failing.reason;
-  const message = stepCounter ? `${completed} of 2 completed` : failing.message;
+  const message = stepCounter ? `${ completed } of 2 completed` : failing.message;
+
   if (message) ready.message = message;
+
   return ready;
 }
 
@@ -195,9 +211,10 @@ export interface CapiMachineOptions {
 export function capiMachine(o: CapiMachineOptions): MachineV1beta1 {
   const labels: Labels = {
     'cluster.x-k8s.io/cluster-name': o.clusterName,
-    'rke.cattle.io/cluster-name': o.clusterName,
+    'rke.cattle.io/cluster-name':    o.clusterName,
     ...roleLabels(o.roles),
   };
+
   if (o.roles.controlPlane) labels['cluster.x-k8s.io/control-plane'] = 'true';
   if (o.machineId) labels['rke.cattle.io/machine-id'] = o.machineId;
   if (o.nodeNameLabel) labels['rke.cattle.io/node-name'] = o.nodeNameLabel;
@@ -209,77 +226,95 @@ export function capiMachine(o: CapiMachineOptions): MachineV1beta1 {
   Object.assign(labels, o.extraLabels ?? {});
 
   const annotations: Labels = { ...(o.extraAnnotations ?? {}) };
+
   if (o.preTerminateHook ?? Boolean(o.roles.etcd)) {
     annotations[PRE_TERMINATE_HOOK_ANNOTATION] = '';
   }
 
-  const infra = o.infrastructure ?? { apiVersion: 'rke.cattle.io/v1', kind: 'CustomMachine', name: o.name };
+  const infra = o.infrastructure ?? {
+    apiVersion: 'rke.cattle.io/v1', kind: 'CustomMachine', name: o.name
+  };
   const bootstrapName = o.bootstrapName ?? o.name;
   const conditions = o.conditions.filter((c) => c.type !== 'Ready');
-  const ready = summarizeReady(conditions, { deleting: Boolean(o.deletionTimestamp), providerID: o.providerID, at: o.createdAt });
+  const ready = summarizeReady(conditions, {
+    deleting: Boolean(o.deletionTimestamp), providerID: o.providerID, at: o.createdAt
+  });
   const generation = o.generation ?? 2;
 
   const machine: MachineV1beta1 = {
     apiVersion: CAPI_V1BETA1,
-    kind: 'Machine',
-    metadata: meta('Machine', {
-      name: o.name,
-      namespace: o.namespace,
-      createdAt: o.createdAt,
-      uid: o.uid,
+    kind:       'Machine',
+    metadata:   meta('Machine', {
+      name:              o.name,
+      namespace:         o.namespace,
+      createdAt:         o.createdAt,
+      uid:               o.uid,
       labels,
       annotations,
-      finalizers: o.finalizers ? [...o.finalizers] : [MACHINE_FINALIZER],
+      finalizers:        o.finalizers ? [...o.finalizers] : [MACHINE_FINALIZER],
       deletionTimestamp: o.deletionTimestamp,
       generation,
-      ownerReferences: o.machineDeployment ? [{
-        apiVersion: CAPI_V1BETA1,
-        kind: 'MachineSet',
-        name: `${o.machineDeployment}-${stableHex(`ms:${o.machineDeployment}`, 9).replace(/^[0-9]/, 'b')}`,
-        uid: uidFor('MachineSet', o.namespace, o.machineDeployment),
-        controller: true,
+      ownerReferences:   o.machineDeployment ? [{
+        apiVersion:         CAPI_V1BETA1,
+        kind:               'MachineSet',
+        name:               `${ o.machineDeployment }-${ stableHex(`ms:${ o.machineDeployment }`, 9).replace(/^[0-9]/, 'b') }`,
+        uid:                uidFor('MachineSet', o.namespace, o.machineDeployment),
+        controller:         true,
         blockOwnerDeletion: true,
       }] : [{
         apiVersion: 'cluster.x-k8s.io/v1beta1',
-        kind: 'Cluster',
-        name: o.clusterName,
-        uid: uidFor('CapiCluster', o.namespace, o.clusterName),
+        kind:       'Cluster',
+        name:       o.clusterName,
+        uid:        uidFor('CapiCluster', o.namespace, o.clusterName),
       }],
     }),
     spec: {
       clusterName: o.clusterName,
-      bootstrap: {
-        configRef: { apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', name: bootstrapName, namespace: o.namespace, uid: uidFor('RKEBootstrap', o.namespace, bootstrapName) },
-        dataSecretName: `${bootstrapName}-machine-bootstrap`,
+      bootstrap:   {
+        configRef:      {
+          apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', name: bootstrapName, namespace: o.namespace, uid: uidFor('RKEBootstrap', o.namespace, bootstrapName)
+        },
+        dataSecretName: `${ bootstrapName }-machine-bootstrap`,
       },
-      infrastructureRef: { apiVersion: infra.apiVersion, kind: infra.kind, name: infra.name, namespace: o.namespace, uid: uidFor(infra.kind, o.namespace, infra.name) },
+      infrastructureRef: {
+        apiVersion: infra.apiVersion, kind: infra.kind, name: infra.name, namespace: o.namespace, uid: uidFor(infra.kind, o.namespace, infra.name)
+      },
     },
     status: {
-      bootstrapReady: conditions.some((c) => c.type === 'BootstrapReady' && c.status === 'True'),
+      bootstrapReady:      conditions.some((c) => c.type === 'BootstrapReady' && c.status === 'True'),
       infrastructureReady: conditions.some((c) => c.type === 'InfrastructureReady' && c.status === 'True'),
-      phase: o.phase,
-      conditions: sortCapiConditions([ready, ...conditions]),
-      lastUpdated: o.lastUpdated ?? o.createdAt,
-      observedGeneration: generation,
+      phase:               o.phase,
+      conditions:          sortCapiConditions([ready, ...conditions]),
+      lastUpdated:         o.lastUpdated ?? o.createdAt,
+      observedGeneration:  generation,
     },
   };
+
   if (o.kubernetesVersion) machine.spec.version = o.kubernetesVersion;
   if (o.providerID) machine.spec.providerID = o.providerID;
-  if (o.nodeRef) machine.status.nodeRef = { apiVersion: 'v1', kind: 'Node', name: o.nodeRef.name, uid: o.nodeRef.uid };
+  if (o.nodeRef) {
+    machine.status.nodeRef = {
+      apiVersion: 'v1', kind: 'Node', name: o.nodeRef.name, uid: o.nodeRef.uid
+    };
+  }
   if (o.nodeInfo) machine.status.nodeInfo = { ...o.nodeInfo };
   if (o.addresses) machine.status.addresses = o.addresses.map((a) => ({ ...a }));
   if (o.failureReason) machine.status.failureReason = o.failureReason;
   if (o.failureMessage) machine.status.failureMessage = o.failureMessage;
+
   return machine;
 }
 
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
+
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 function contractRef(ref: { apiVersion: string; kind: string; name: string }): ContractReference {
-  return { apiGroup: groupOf(ref.apiVersion), kind: ref.kind, name: ref.name };
+  return {
+    apiGroup: groupOf(ref.apiVersion), kind: ref.kind, name: ref.name
+  };
 }
 
 /**
@@ -295,71 +330,77 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
   const deleting = Boolean(machine.metadata.deletionTimestamp);
   const at = (t?: string) => t ?? machine.metadata.creationTimestamp;
   const cond = (type: string, status: MetaCondition['status'], reason: string, message: string | undefined, when?: string): MetaCondition => {
-    const c: MetaCondition = { type, status, reason, lastTransitionTime: at(when), observedGeneration: generation };
+    const c: MetaCondition = {
+      type, status, reason, lastTransitionTime: at(when), observedGeneration: generation
+    };
+
     if (message) c.message = message;
+
     return c;
   };
 
   const bootstrapOld = byType.get('BootstrapReady');
-  const bootstrap = bootstrapOld?.status === 'True'
-    ? cond('BootstrapConfigReady', 'True', 'Ready', undefined, bootstrapOld.lastTransitionTime)
-    : cond('BootstrapConfigReady', 'False', 'NotReady', 'RKEBootstrap status.initialization.dataSecretCreated is false', bootstrapOld?.lastTransitionTime);
+  const bootstrap = bootstrapOld?.status === 'True' ? cond('BootstrapConfigReady', 'True', 'Ready', undefined, bootstrapOld.lastTransitionTime) : cond('BootstrapConfigReady', 'False', 'NotReady', 'RKEBootstrap status.initialization.dataSecretCreated is false', bootstrapOld?.lastTransitionTime);
 
   const infraOld = byType.get('InfrastructureReady');
   let infrastructure: MetaCondition;
+
   if (infraOld?.status === 'True') {
     infrastructure = cond('InfrastructureReady', 'True', 'Ready', undefined, infraOld.lastTransitionTime);
   } else if (infraOld?.reason === 'IncorrectExternalRef') {
-    infrastructure = cond('InfrastructureReady', 'False', 'Deleted', `${infraKind} has been deleted`, infraOld.lastTransitionTime);
+    infrastructure = cond('InfrastructureReady', 'False', 'Deleted', `${ infraKind } has been deleted`, infraOld.lastTransitionTime);
   } else {
-    infrastructure = cond('InfrastructureReady', 'False', 'NotReady', infraOld?.message || `${infraKind} status.initialization.provisioned is false`, infraOld?.lastTransitionTime);
+    infrastructure = cond('InfrastructureReady', 'False', 'NotReady', infraOld?.message || `${ infraKind } status.initialization.provisioned is false`, infraOld?.lastTransitionTime);
   }
 
   const nodeOld = byType.get('NodeHealthy');
   const nodeName = machine.status.nodeRef?.name;
   let nodeHealthy: MetaCondition;
   let nodeReady: MetaCondition;
+
   if (nodeOld?.status === 'True') {
     nodeHealthy = cond('NodeHealthy', 'True', 'NodeHealthy', undefined, nodeOld.lastTransitionTime);
     nodeReady = cond('NodeReady', 'True', 'NodeReady', undefined, nodeOld.lastTransitionTime);
   } else if (nodeOld?.reason === 'NodeNotFound') {
-    const msg = `Node ${nodeName ?? ''} has been deleted`.replace('  ', ' ');
+    const msg = `Node ${ nodeName ?? '' } has been deleted`.replace('  ', ' ');
+
     nodeHealthy = cond('NodeHealthy', 'False', 'NodeDeleted', msg, nodeOld.lastTransitionTime);
     nodeReady = cond('NodeReady', 'False', 'NodeDeleted', msg, nodeOld.lastTransitionTime);
   } else if (!machine.spec.providerID) {
-    const msg = `Waiting for ${infraKind} to report spec.providerID`;
+    const msg = `Waiting for ${ infraKind } to report spec.providerID`;
+
     nodeHealthy = cond('NodeHealthy', 'Unknown', 'NodeDoesNotExist', msg, nodeOld?.lastTransitionTime);
     nodeReady = cond('NodeReady', 'Unknown', 'NodeDoesNotExist', msg, nodeOld?.lastTransitionTime);
   } else {
     const msg = nodeOld?.message || 'Node is not healthy';
-    nodeHealthy = cond('NodeHealthy', 'False', 'NodeNotHealthy', `* Node.Ready: ${msg}`, nodeOld?.lastTransitionTime);
+
+    nodeHealthy = cond('NodeHealthy', 'False', 'NodeNotHealthy', `* Node.Ready: ${ msg }`, nodeOld?.lastTransitionTime);
     nodeReady = cond('NodeReady', 'False', 'NodeNotReady', msg, nodeOld?.lastTransitionTime);
   }
 
   let deletingCond: MetaCondition;
+
   if (!deleting) {
     deletingCond = cond('Deleting', 'False', 'NotDeleting', undefined);
   } else if (byType.get('PreTerminateDeleteHookSucceeded')?.status === 'False') {
     const hooks = Object.keys(machine.metadata.annotations ?? {}).filter((k) => k.startsWith('pre-terminate.delete.hook.machine.cluster.x-k8s.io/'));
-    deletingCond = cond('Deleting', 'True', 'WaitingForPreTerminateHook', `Waiting for pre-terminate hooks to succeed (hooks: ${hooks.join(',')})`, machine.metadata.deletionTimestamp);
+
+    deletingCond = cond('Deleting', 'True', 'WaitingForPreTerminateHook', `Waiting for pre-terminate hooks to succeed (hooks: ${ hooks.join(',') })`, machine.metadata.deletionTimestamp);
   } else if (byType.get('DrainingSucceeded')?.status === 'False') {
     deletingCond = cond('Deleting', 'True', 'DrainingNode', byType.get('DrainingSucceeded')?.message || 'Drain not completed yet', machine.metadata.deletionTimestamp);
   } else {
-    deletingCond = cond('Deleting', 'True', 'WaitingForInfrastructureDeletion', `Waiting for ${infraKind} to be deleted`, machine.metadata.deletionTimestamp);
+    deletingCond = cond('Deleting', 'True', 'WaitingForInfrastructureDeletion', `Waiting for ${ infraKind } to be deleted`, machine.metadata.deletionTimestamp);
   }
 
   const bullets: string[] = [];
-  if (deletingCond.status === 'True') bullets.push(`* Deleting: ${deletingCond.message}`);
+
+  if (deletingCond.status === 'True') bullets.push(`* Deleting: ${ deletingCond.message }`);
   for (const c of [bootstrap, infrastructure, nodeHealthy]) {
-    if (c.status !== 'True') bullets.push(`* ${c.type}: ${c.message ?? ''}`.trimEnd());
+    if (c.status !== 'True') bullets.push(`* ${ c.type }: ${ c.message ?? '' }`.trimEnd());
   }
   const anyFalse = [deletingCond.status === 'True', bootstrap.status === 'False', infrastructure.status === 'False', nodeHealthy.status === 'False'].some(Boolean);
-  const ready = bullets.length === 0
-    ? cond('Ready', 'True', 'Ready', undefined)
-    : cond('Ready', anyFalse ? 'False' : 'Unknown', anyFalse ? 'NotReady' : 'ReadyUnknown', bullets.join('\n'));
-  const available = ready.status === 'True'
-    ? cond('Available', 'True', 'Available', undefined)
-    : cond('Available', 'False', 'NotReady', '* Ready: not ready');
+  const ready = bullets.length === 0 ? cond('Ready', 'True', 'Ready', undefined) : cond('Ready', anyFalse ? 'False' : 'Unknown', anyFalse ? 'NotReady' : 'ReadyUnknown', bullets.join('\n'));
+  const available = ready.status === 'True' ? cond('Available', 'True', 'Available', undefined) : cond('Available', 'False', 'NotReady', '* Ready: not ready');
 
   const rancherConditions: MetaCondition[] = old
     .filter((c) => c.type === 'Reconciled' || c.type === 'PlanApplied')
@@ -379,31 +420,33 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
   ];
 
   const deprecated: MachineV1beta2['status']['deprecated'] = { v1beta1: { conditions: old.map((c) => ({ ...c })) } };
+
   if (machine.status.failureReason) deprecated.v1beta1.failureReason = machine.status.failureReason;
   if (machine.status.failureMessage) deprecated.v1beta1.failureMessage = machine.status.failureMessage;
 
   const converted: MachineV1beta2 = {
     apiVersion: CAPI_V1BETA2,
-    kind: 'Machine',
-    metadata: JSON.parse(JSON.stringify(machine.metadata)) as ObjectMeta,
-    spec: {
+    kind:       'Machine',
+    metadata:   JSON.parse(JSON.stringify(machine.metadata)) as ObjectMeta,
+    spec:       {
       clusterName: machine.spec.clusterName,
-      bootstrap: {
+      bootstrap:   {
         configRef: contractRef(machine.spec.bootstrap.configRef),
         ...(machine.spec.bootstrap.dataSecretName ? { dataSecretName: machine.spec.bootstrap.dataSecretName } : {}),
       },
       infrastructureRef: contractRef(machine.spec.infrastructureRef),
     },
     status: {
-      phase: machine.status.phase,
+      phase:          machine.status.phase,
       initialization: {
         bootstrapDataSecretCreated: machine.status.bootstrapReady,
-        infrastructureProvisioned: machine.status.infrastructureReady,
+        infrastructureProvisioned:  machine.status.infrastructureReady,
       },
       conditions,
       deprecated,
     },
   };
+
   if (machine.spec.providerID) converted.spec.providerID = machine.spec.providerID;
   if (machine.spec.version) converted.spec.version = machine.spec.version;
   if (machine.status.nodeRef) converted.status.nodeRef = { name: machine.status.nodeRef.name };
@@ -411,6 +454,7 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
   if (machine.status.addresses) converted.status.addresses = machine.status.addresses.map((a) => ({ ...a }));
   if (machine.status.lastUpdated) converted.status.lastUpdated = machine.status.lastUpdated;
   if (machine.status.observedGeneration !== undefined) converted.status.observedGeneration = machine.status.observedGeneration;
+
   return converted;
 }
 
@@ -454,44 +498,57 @@ interface ProbeDef {
 /** Probe names the planner puts into a node's plan for these roles. */
 export function probeNamesFor(roles: Roles, runtime: 'k3s' | 'rke2' = 'rke2'): string[] {
   const names = ['kubelet'];
+
   if (roles.etcd) names.push('etcd');
   if (roles.controlPlane) names.push('kube-apiserver', 'kube-controller-manager', 'kube-scheduler');
   if (runtime === 'rke2' && (roles.controlPlane || roles.etcd)) names.push('calico');
+
   return names.sort();
 }
 
 const probesCache = new Map<string, Record<string, ProbeDef>>();
 
 function probesFor(roles: Roles, runtime: 'k3s' | 'rke2'): Record<string, ProbeDef> {
-  const key = `${runtime}:${roles.etcd ? 1 : 0}${roles.controlPlane ? 1 : 0}`;
+  const key = `${ runtime }:${ roles.etcd ? 1 : 0 }${ roles.controlPlane ? 1 : 0 }`;
   let cached = probesCache.get(key);
+
   if (!cached) {
     cached = buildProbes(roles, runtime);
     probesCache.set(key, cached);
   }
+
   return cached;
 }
 
 function buildProbes(roles: Roles, runtime: 'k3s' | 'rke2'): Record<string, ProbeDef> {
-  const base = { initialDelaySeconds: 1, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 };
-  const tls = `/var/lib/rancher/${runtime}/server/tls`;
+  const base = {
+    initialDelaySeconds: 1, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2
+  };
+  const tls = `/var/lib/rancher/${ runtime }/server/tls`;
   const all: Record<string, ProbeDef> = {
-    kubelet: { ...base, httpGet: { url: 'http://127.0.0.1:10248/healthz' } },
-    etcd: { ...base, httpGet: { url: 'http://127.0.0.1:2381/health' } },
-    'kube-apiserver': { ...base, httpGet: { url: 'https://127.0.0.1:6443/readyz', clientCert: `${tls}/client-kube-apiserver.crt`, clientKey: `${tls}/client-kube-apiserver.key`, caCert: `${tls}/server-ca.crt` } },
-    'kube-controller-manager': { ...base, httpGet: { url: 'https://127.0.0.1:10257/healthz', caCert: `${tls}/kube-controller-manager/kube-controller-manager.crt` } },
-    'kube-scheduler': { ...base, httpGet: { url: 'https://127.0.0.1:10259/healthz', caCert: `${tls}/kube-scheduler/kube-scheduler.crt` } },
-    calico: { ...base, httpGet: { url: 'http://127.0.0.1:9099/liveness' } },
+    kubelet:                   { ...base, httpGet: { url: 'http://127.0.0.1:10248/healthz' } },
+    etcd:                      { ...base, httpGet: { url: 'http://127.0.0.1:2381/health' } },
+    'kube-apiserver':          {
+      ...base,
+      httpGet: {
+        url: 'https://127.0.0.1:6443/readyz', clientCert: `${ tls }/client-kube-apiserver.crt`, clientKey: `${ tls }/client-kube-apiserver.key`, caCert: `${ tls }/server-ca.crt`
+      }
+    },
+    'kube-controller-manager': { ...base, httpGet: { url: 'https://127.0.0.1:10257/healthz', caCert: `${ tls }/kube-controller-manager/kube-controller-manager.crt` } },
+    'kube-scheduler':          { ...base, httpGet: { url: 'https://127.0.0.1:10259/healthz', caCert: `${ tls }/kube-scheduler/kube-scheduler.crt` } },
+    calico:                    { ...base, httpGet: { url: 'http://127.0.0.1:9099/liveness' } },
   };
   const out: Record<string, ProbeDef> = {};
+
   for (const name of probeNamesFor(roles, runtime)) {
     out[name] = all[name];
   }
+
   return out;
 }
 
 function yamlList(key: string, items: string[]): string {
-  return items.length ? `${key}:\n${items.map((i) => `- ${i}`).join('\n')}\n` : '';
+  return items.length ? `${ key }:\n${ items.map((i) => `- ${ i }`).join('\n') }\n` : '';
 }
 
 /**
@@ -502,53 +559,59 @@ export function renderNodePlan(o: NodePlanOptions): string {
   const runtime = runtimeOf(o.kubernetesVersion);
   const windows = (o.os ?? 'linux') === 'windows';
   const server = Boolean(o.roles.etcd || o.roles.controlPlane);
-  const nodeLabels = [`${MACHINE_UID_LABEL}=${o.machineUid}`];
+  const nodeLabels = [`${ MACHINE_UID_LABEL }=${ o.machineUid }`];
+
   if (o.roles.worker) nodeLabels.push('node-role.kubernetes.io/worker=true');
   const taints: string[] = [];
+
   if (o.roles.etcd && !o.roles.controlPlane && !o.roles.worker) taints.push('node-role.kubernetes.io/etcd=true:NoExecute');
   if (o.roles.controlPlane && !o.roles.worker) taints.push('node-role.kubernetes.io/control-plane=true:NoSchedule');
   let config = '';
-  if (server && runtime === 'rke2') config += `cni: ${o.cni ?? 'calico'}\n`;
+
+  if (server && runtime === 'rke2') config += `cni: ${ o.cni ?? 'calico' }\n`;
   if (o.roles.etcd && !o.roles.controlPlane) config += 'disable-apiserver: true\ndisable-controller-manager: true\ndisable-scheduler: true\n';
   if (!o.roles.etcd && o.roles.controlPlane) config += 'disable-etcd: true\n';
   config += yamlList('node-external-ip', [o.address]);
   if (o.internalAddress && o.internalAddress !== o.address) config += yamlList('node-ip', [o.internalAddress]);
   config += yamlList('node-label', nodeLabels);
-  if (o.nodeName) config += `node-name: ${o.nodeName}\n`;
+  if (o.nodeName) config += `node-name: ${ o.nodeName }\n`;
   config += yamlList('node-taint', taints);
-  config += 'private-registry: /etc/rancher/' + runtime + '/registries.yaml\n';
-  if (o.joinServer) config += `server: ${o.joinServer}\n`;
-  config += `token: ${o.token}\n`;
+  config += `private-registry: /etc/rancher/${ runtime }/registries.yaml\n`;
+  if (o.joinServer) config += `server: ${ o.joinServer }\n`;
+  config += `token: ${ o.token }\n`;
 
-  const configDir = windows ? `c:/etc/rancher/${runtime}/config.yaml.d` : `/etc/rancher/${runtime}/config.yaml.d`;
-  const image = `rancher/system-agent-installer-${runtime}:${o.kubernetesVersion.replace('+', '-')}`;
-  const install = windows
-    ? {
-      name: 'install',
-      image,
-      env: [`RESTART_STAMP=${o.restartStamp}`, 'INSTALL_RKE2_EXEC=agent', `RKE2_TOKEN=${o.token}`],
-      args: ['-File', 'run.ps1'],
-      command: 'powershell.exe',
-    }
-    : {
-      name: 'install',
-      image,
-      env: [
-        `RESTART_STAMP=${o.restartStamp}`,
-        `INSTALL_${runtime.toUpperCase()}_EXEC=${server ? 'server' : 'agent'}`,
-        `${runtime.toUpperCase()}_TOKEN=${o.token}`,
-      ],
-      args: ['-c', 'run.sh'],
-      command: 'sh',
-    };
+  const configDir = windows ? `c:/etc/rancher/${ runtime }/config.yaml.d` : `/etc/rancher/${ runtime }/config.yaml.d`;
+  const image = `rancher/system-agent-installer-${ runtime }:${ o.kubernetesVersion.replace('+', '-') }`;
+  const install = windows ? {
+    name:    'install',
+    image,
+    env:     [`RESTART_STAMP=${ o.restartStamp }`, 'INSTALL_RKE2_EXEC=agent', `RKE2_TOKEN=${ o.token }`],
+    args:    ['-File', 'run.ps1'],
+    command: 'powershell.exe',
+  } : {
+    name: 'install',
+    image,
+    env:  [
+      `RESTART_STAMP=${ o.restartStamp }`,
+      `INSTALL_${ runtime.toUpperCase() }_EXEC=${ server ? 'server' : 'agent' }`,
+      `${ runtime.toUpperCase() }_TOKEN=${ o.token }`,
+    ],
+    args:    ['-c', 'run.sh'],
+    command: 'sh',
+  };
   const plan = {
     files: [
-      { content: base64Encode(config), path: `${configDir}/50-rancher.yaml`, permissions: '0600' },
-      { content: base64Encode('{}\n'), path: windows ? `c:/etc/rancher/${runtime}/registries.yaml` : `/etc/rancher/${runtime}/registries.yaml`, permissions: '0600' },
+      {
+        content: base64Encode(config), path: `${ configDir }/50-rancher.yaml`, permissions: '0600'
+      },
+      {
+        content: base64Encode('{}\n'), path: windows ? `c:/etc/rancher/${ runtime }/registries.yaml` : `/etc/rancher/${ runtime }/registries.yaml`, permissions: '0600'
+      },
     ],
     instructions: [install],
-    probes: probesFor(o.roles, runtime),
+    probes:       probesFor(o.roles, runtime),
   };
+
   return JSON.stringify(plan);
 }
 
@@ -567,13 +630,17 @@ const encodedOutputs = new WeakMap<Record<string, string>, string>();
  */
 export function encodeAgentOutput(outputs: Record<string, string>): string {
   const known = encodedOutputs.get(outputs);
+
   if (known !== undefined) return known;
   const json: Record<string, string> = {};
+
   for (const [k, v] of Object.entries(outputs)) {
     json[k] = base64Encode(v);
   }
   const encoded = bytesToBase64(gzipStored(utf8Encode(JSON.stringify(json))));
+
   encodedOutputs.set(outputs, encoded);
+
   return encoded;
 }
 
@@ -585,20 +652,25 @@ export function revealSecretValue(base64Value: string): string {
   const bytes = base64ToBytes(base64Value);
   const unzipped = gunzipStored(bytes);
   const text = utf8Decode(unzipped ?? bytes);
+
   try {
     const parsed = JSON.parse(text) as unknown;
+
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
       const decoded: string[] = [text];
+
       for (const value of Object.values(parsed as Record<string, unknown>)) {
         if (typeof value === 'string' && /^[A-Za-z0-9+/]+=*$/.test(value) && value.length % 4 === 0) {
           decoded.push(base64Decode(value));
         }
       }
+
       return decoded.join('\n');
     }
   } catch {
     // not JSON: the decoded text is all there is
   }
+
   return text;
 }
 
@@ -641,23 +713,25 @@ export interface PlanSecretOptions {
 }
 
 export function planSecretName(bootstrapName: string): string {
-  return `${bootstrapName}-machine-plan`;
+  return `${ bootstrapName }-machine-plan`;
 }
 
 export function machinePlanSecret(o: PlanSecretOptions): SecretObject {
   const bootstrapName = o.bootstrapName ?? o.machineName;
   const labels: Labels = {
     'cluster.x-k8s.io/cluster-name': o.clusterName,
-    'rke.cattle.io/cluster-name': o.clusterName,
-    'rke.cattle.io/machine-name': o.machineName,
+    'rke.cattle.io/cluster-name':    o.clusterName,
+    'rke.cattle.io/machine-name':    o.machineName,
     ...roleLabels(o.roles),
   };
+
   if (o.initNode) labels['rke.cattle.io/init-node'] = 'true';
   const annotations: Labels = {
-    'rke.cattle.io/address': o.address,
+    'rke.cattle.io/address':          o.address,
     'rke.cattle.io/internal-address': o.internalAddress ?? o.address,
-    'rke.cattle.io/labels': JSON.stringify(o.registrationLabels ?? { 'cattle.io/os': o.os ?? 'linux' }),
+    'rke.cattle.io/labels':           JSON.stringify(o.registrationLabels ?? { 'cattle.io/os': o.os ?? 'linux' }),
   };
+
   if (o.joinUrl) annotations['rke.cattle.io/join-url'] = o.joinUrl;
   if (o.joinedTo !== undefined) annotations['rke.cattle.io/joined-to'] = o.joinedTo;
   if (o.planLastUpdated) annotations['rke.cattle.io/plan-last-updated'] = o.planLastUpdated;
@@ -667,6 +741,7 @@ export function machinePlanSecret(o: PlanSecretOptions): SecretObject {
   const put = (key: string, value: string | number | undefined) => {
     if (value !== undefined) data[key] = base64Encode(String(value));
   };
+
   put('plan', o.plan);
   if (o.appliedPlan !== undefined && o.appliedPlan === o.plan) {
     data.appliedPlan = data.plan;
@@ -688,16 +763,20 @@ export function machinePlanSecret(o: PlanSecretOptions): SecretObject {
 
   return {
     apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: meta('Secret', {
-      name: planSecretName(bootstrapName),
-      namespace: o.namespace,
-      createdAt: o.createdAt,
+    kind:       'Secret',
+    metadata:   meta('Secret', {
+      name:            planSecretName(bootstrapName),
+      namespace:       o.namespace,
+      createdAt:       o.createdAt,
       labels,
       annotations,
       ownerReferences: [{
-        apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', name: bootstrapName,
-        uid: uidFor('RKEBootstrap', o.namespace, bootstrapName), controller: true, blockOwnerDeletion: true,
+        apiVersion:         'rke.cattle.io/v1',
+        kind:               'RKEBootstrap',
+        name:               bootstrapName,
+        uid:                uidFor('RKEBootstrap', o.namespace, bootstrapName),
+        controller:         true,
+        blockOwnerDeletion: true,
       }],
     }),
     type: MACHINE_PLAN_SECRET_TYPE,
@@ -708,6 +787,7 @@ export function machinePlanSecret(o: PlanSecretOptions): SecretObject {
 /** Decoded text of one data key of a Secret, or undefined when the key is absent. */
 export function secretText(secret: { data?: Record<string, string> }, key: string): string | undefined {
   const value = secret.data?.[key];
+
   return value === undefined ? undefined : base64Decode(value);
 }
 
@@ -728,25 +808,31 @@ export interface RkeBootstrapOptions {
 
 export function rkeBootstrap(o: RkeBootstrapOptions): KubeObject {
   const annotations: Labels = {};
+
   if (o.etcdForceRemove) annotations[ETCD_FORCE_REMOVE_ANNOTATION] = 'true';
+
   return {
     apiVersion: 'rke.cattle.io/v1',
-    kind: 'RKEBootstrap',
-    metadata: meta('RKEBootstrap', {
-      name: o.name,
-      namespace: o.namespace,
-      createdAt: o.createdAt,
-      labels: { 'cluster.x-k8s.io/cluster-name': o.clusterName, ...roleLabels(o.roles ?? {}) },
+    kind:       'RKEBootstrap',
+    metadata:   meta('RKEBootstrap', {
+      name:              o.name,
+      namespace:         o.namespace,
+      createdAt:         o.createdAt,
+      labels:            { 'cluster.x-k8s.io/cluster-name': o.clusterName, ...roleLabels(o.roles ?? {}) },
       annotations,
       deletionTimestamp: o.deletionTimestamp,
-      generation: 1,
-      ownerReferences: [{
-        apiVersion: CAPI_V1BETA1, kind: 'Machine', name: o.machineName,
-        uid: uidFor('Machine', o.namespace, o.machineName), controller: true, blockOwnerDeletion: true,
+      generation:        1,
+      ownerReferences:   [{
+        apiVersion:         CAPI_V1BETA1,
+        kind:               'Machine',
+        name:               o.machineName,
+        uid:                uidFor('Machine', o.namespace, o.machineName),
+        controller:         true,
+        blockOwnerDeletion: true,
       }],
     }),
-    spec: { clusterName: o.clusterName },
-    status: { ready: true, dataSecretName: `${o.name}-machine-bootstrap` },
+    spec:   { clusterName: o.clusterName },
+    status: { ready: true, dataSecretName: `${ o.name }-machine-bootstrap` },
   };
 }
 
@@ -763,24 +849,31 @@ export function customMachine(o: CustomMachineOptions): KubeObject {
   const ready = o.ready ?? true;
   const obj: KubeObject = {
     apiVersion: 'rke.cattle.io/v1',
-    kind: 'CustomMachine',
-    metadata: meta('CustomMachine', {
-      name: o.name,
-      namespace: o.namespace,
-      createdAt: o.createdAt,
-      labels: { 'cluster.x-k8s.io/cluster-name': o.clusterName },
-      generation: 1,
+    kind:       'CustomMachine',
+    metadata:   meta('CustomMachine', {
+      name:            o.name,
+      namespace:       o.namespace,
+      createdAt:       o.createdAt,
+      labels:          { 'cluster.x-k8s.io/cluster-name': o.clusterName },
+      generation:      1,
       ownerReferences: [{
-        apiVersion: CAPI_V1BETA1, kind: 'Machine', name: o.name,
-        uid: uidFor('Machine', o.namespace, o.name), controller: true, blockOwnerDeletion: true,
+        apiVersion:         CAPI_V1BETA1,
+        kind:               'Machine',
+        name:               o.name,
+        uid:                uidFor('Machine', o.namespace, o.name),
+        controller:         true,
+        blockOwnerDeletion: true,
       }],
     }),
-    spec: o.providerID ? { providerID: o.providerID } : {},
+    spec:   o.providerID ? { providerID: o.providerID } : {},
     status: {
       ready,
-      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastUpdateTime: o.createdAt }],
+      conditions: [{
+        type: 'Ready', status: ready ? 'True' : 'False', lastUpdateTime: o.createdAt
+      }],
     },
   };
+
   return obj;
 }
 
@@ -808,59 +901,71 @@ export interface VsphereMachineOptions {
 export function vsphereMachine(o: VsphereMachineOptions): KubeObject {
   const windows = (o.os ?? 'linux') === 'windows';
   const conditions: RancherCondition[] = [
-    { type: 'CreateJob', status: 'True', lastUpdateTime: o.createdAt },
+    {
+      type: 'CreateJob', status: 'True', lastUpdateTime: o.createdAt
+    },
   ];
-  const ready: RancherCondition = { type: 'Ready', status: o.ready ? 'True' : 'False', lastUpdateTime: o.errorSince ?? o.createdAt };
+  const ready: RancherCondition = {
+    type: 'Ready', status: o.ready ? 'True' : 'False', lastUpdateTime: o.errorSince ?? o.createdAt
+  };
+
   if (!o.ready) {
     ready.reason = 'Error';
     if (o.errorMessage) ready.message = o.errorMessage;
   }
   conditions.push(ready);
   const status: Record<string, unknown> = {
-    ready: o.ready,
-    jobName: `${o.name}-machine-provision`,
-    driverHash: stableHex('driver:vmwarevsphere', 64),
-    cloudCredentialSecretName: 'cattle-global-data:cc-' + stableSuffix(`cc:${o.clusterName}`),
+    ready:                     o.ready,
+    jobName:                   `${ o.name }-machine-provision`,
+    driverHash:                stableHex('driver:vmwarevsphere', 64),
+    cloudCredentialSecretName: `cattle-global-data:cc-${ stableSuffix(`cc:${ o.clusterName }`) }`,
     conditions,
   };
+
   if (o.addresses) status.addresses = o.addresses.map((a) => ({ ...a }));
   if (o.failureReason) status.failureReason = o.failureReason;
   if (o.failureMessage) status.failureMessage = o.failureMessage;
   const spec: Record<string, unknown> = {
-    common: { cloudCredentialSecretName: status.cloudCredentialSecretName },
-    vcenter: 'vcenter.example.com',
-    vcenterPort: '443',
-    datacenter: '/Datacenter',
-    folder: '/Datacenter/vm/rancher',
-    pool: '/Datacenter/host/Cluster01/Resources',
-    datastore: '/Datacenter/datastore/vsanDatastore',
-    network: ['/Datacenter/network/VM Network'],
+    common:       { cloudCredentialSecretName: status.cloudCredentialSecretName },
+    vcenter:      'vcenter.example.com',
+    vcenterPort:  '443',
+    datacenter:   '/Datacenter',
+    folder:       '/Datacenter/vm/rancher',
+    pool:         '/Datacenter/host/Cluster01/Resources',
+    datastore:    '/Datacenter/datastore/vsanDatastore',
+    network:      ['/Datacenter/network/VM Network'],
     creationType: 'template',
-    cloneFrom: windows ? '/Datacenter/vm/templates/win2019-core' : '/Datacenter/vm/templates/ubuntu-2204',
-    cpuCount: String(o.cpuCount ?? (windows ? 4 : 2)),
-    memorySize: String(o.memorySizeMb ?? (windows ? 8192 : 4096)),
-    diskSize: windows ? '81920' : '40960',
-    os: windows ? 'windows' : 'linux',
+    cloneFrom:    windows ? '/Datacenter/vm/templates/win2019-core' : '/Datacenter/vm/templates/ubuntu-2204',
+    cpuCount:     String(o.cpuCount ?? (windows ? 4 : 2)),
+    memorySize:   String(o.memorySizeMb ?? (windows ? 8192 : 4096)),
+    diskSize:     windows ? '81920' : '40960',
+    os:           windows ? 'windows' : 'linux',
   };
+
   if (o.providerID) spec.providerID = o.providerID;
+
   return {
     apiVersion: 'rke-machine.cattle.io/v1',
-    kind: 'VmwarevsphereMachine',
-    metadata: meta('VmwarevsphereMachine', {
-      name: o.name,
+    kind:       'VmwarevsphereMachine',
+    metadata:   meta('VmwarevsphereMachine', {
+      name:      o.name,
       namespace: o.namespace,
       createdAt: o.createdAt,
-      labels: {
-        'cluster.x-k8s.io/cluster-name': o.clusterName,
+      labels:    {
+        'cluster.x-k8s.io/cluster-name':    o.clusterName,
         'cluster.x-k8s.io/deployment-name': o.machineDeployment,
-        'rke.cattle.io/cluster-name': o.clusterName,
+        'rke.cattle.io/cluster-name':       o.clusterName,
       },
-      annotations: windows ? { 'rke.cattle.io/hostname-length-limit': '15' } : {},
-      generation: 1,
+      annotations:       windows ? { 'rke.cattle.io/hostname-length-limit': '15' } : {},
+      generation:        1,
       deletionTimestamp: o.deletionTimestamp,
-      ownerReferences: [{
-        apiVersion: CAPI_V1BETA1, kind: 'Machine', name: o.name,
-        uid: uidFor('Machine', o.namespace, o.name), controller: true, blockOwnerDeletion: true,
+      ownerReferences:   [{
+        apiVersion:         CAPI_V1BETA1,
+        kind:               'Machine',
+        name:               o.name,
+        uid:                uidFor('Machine', o.namespace, o.name),
+        controller:         true,
+        blockOwnerDeletion: true,
       }],
     }),
     spec,
@@ -884,46 +989,51 @@ export function agentCredentials(o: AgentCredentialOptions): [KubeObject, Secret
   const marker = o.secretMarker ?? DEFAULT_SECRET_MARKER;
   const sa: KubeObject = {
     apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: meta('ServiceAccount', {
-      name: saName,
+    kind:       'ServiceAccount',
+    metadata:   meta('ServiceAccount', {
+      name:      saName,
       namespace: o.namespace,
       createdAt: o.createdAt,
-      labels: {
-        'rke.cattle.io/machine-name': o.machineName,
+      labels:    {
+        'rke.cattle.io/machine-name':         o.machineName,
         'rke.cattle.io/service-account-role': 'plan',
-        'rke.cattle.io/plan-secret-name': planSecretName(o.machineName),
+        'rke.cattle.io/plan-secret-name':     planSecretName(o.machineName),
       },
       ownerReferences: [{
-        apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', name: o.machineName,
-        uid: uidFor('RKEBootstrap', o.namespace, o.machineName), controller: true, blockOwnerDeletion: true,
+        apiVersion:         'rke.cattle.io/v1',
+        kind:               'RKEBootstrap',
+        name:               o.machineName,
+        uid:                uidFor('RKEBootstrap', o.namespace, o.machineName),
+        controller:         true,
+        blockOwnerDeletion: true,
       }],
     }),
   };
-  const tokenName = `${saName}-token-${stableSuffix(`sa-token:${o.namespace}/${saName}`)}`;
-  const header = base64Encode('{"alg":"RS256","kid":"' + stableHex(`kid:${saName}`, 16) + '"}').replace(/=+$/, '');
-  const payload = base64Encode(`{"sub":"system:serviceaccount:${o.namespace}:${saName}"}`).replace(/=+$/, '');
-  const jwt = `${header}.${payload}.${marker}-${stableHex(`sig:${saName}`, 32)}`;
+  const tokenName = `${ saName }-token-${ stableSuffix(`sa-token:${ o.namespace }/${ saName }`) }`;
+  const header = base64Encode(`{"alg":"RS256","kid":"${ stableHex(`kid:${ saName }`, 16) }"}`).replace(/=+$/, '');
+  const payload = base64Encode(`{"sub":"system:serviceaccount:${ o.namespace }:${ saName }"}`).replace(/=+$/, '');
+  const jwt = `${ header }.${ payload }.${ marker }-${ stableHex(`sig:${ saName }`, 32) }`;
   const token: SecretObject = {
     apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: meta('Secret', {
-      name: tokenName,
-      namespace: o.namespace,
-      createdAt: o.createdAt,
-      labels: { 'cattle.io/service-account.name': saName },
+    kind:       'Secret',
+    metadata:   meta('Secret', {
+      name:        tokenName,
+      namespace:   o.namespace,
+      createdAt:   o.createdAt,
+      labels:      { 'cattle.io/service-account.name': saName },
       annotations: {
         'kubernetes.io/service-account.name': saName,
-        'kubernetes.io/service-account.uid': sa.metadata.uid,
+        'kubernetes.io/service-account.uid':  sa.metadata.uid,
       },
     }),
     type: 'kubernetes.io/service-account-token',
     data: {
-      'ca.crt': base64Encode(`-----BEGIN CERTIFICATE-----\n${marker}-CA-${stableHex(`ca:${o.namespace}`, 48)}\n-----END CERTIFICATE-----\n`),
+      'ca.crt':  base64Encode(`-----BEGIN CERTIFICATE-----\n${ marker }-CA-${ stableHex(`ca:${ o.namespace }`, 48) }\n-----END CERTIFICATE-----\n`),
       namespace: base64Encode(o.namespace),
-      token: base64Encode(jwt),
+      token:     base64Encode(jwt),
     },
   };
+
   return [sa, token];
 }
 
@@ -968,18 +1078,19 @@ export function nodeSystemInfo(o: {
   const windows = (o.os ?? 'linux') === 'windows';
   const osImage = o.osImage ?? (windows ? 'Windows Server 2019 Datacenter' : 'Ubuntu 22.04.4 LTS');
   const runtime = runtimeOf(o.kubernetesVersion);
-  const machineID = stableHex(`machine-id:${o.name}`, 32);
+  const machineID = stableHex(`machine-id:${ o.name }`, 32);
+
   return {
-    architecture: 'amd64',
-    bootID: stableUid(`boot:${o.name}`),
+    architecture:            'amd64',
+    bootID:                  stableUid(`boot:${ o.name }`),
     containerRuntimeVersion: o.containerRuntimeVersion ?? (runtime === 'k3s' ? 'containerd://1.7.11-k3s2' : 'containerd://1.7.11-k3s2'),
-    kernelVersion: o.kernelVersion ?? (windows ? (WINDOWS_KERNELS[osImage] ?? '10.0.17763.5329') : '5.15.0-105-generic'),
-    kubeProxyVersion: o.kubernetesVersion,
-    kubeletVersion: o.kubernetesVersion,
+    kernelVersion:           o.kernelVersion ?? (windows ? (WINDOWS_KERNELS[osImage] ?? '10.0.17763.5329') : '5.15.0-105-generic'),
+    kubeProxyVersion:        o.kubernetesVersion,
+    kubeletVersion:          o.kubernetesVersion,
     machineID,
-    operatingSystem: windows ? 'windows' : 'linux',
+    operatingSystem:         windows ? 'windows' : 'linux',
     osImage,
-    systemUUID: stableUid(`system-uuid:${o.name}`).toUpperCase(),
+    systemUUID:              stableUid(`system-uuid:${ o.name }`).toUpperCase(),
   };
 }
 
@@ -987,21 +1098,25 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   const windows = (o.os ?? 'linux') === 'windows';
   const runtime = runtimeOf(o.kubernetesVersion);
   const labels: Labels = {
-    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/arch':          'amd64',
     'beta.kubernetes.io/instance-type': runtime,
-    'beta.kubernetes.io/os': windows ? 'windows' : 'linux',
-    'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/hostname': o.name,
-    'kubernetes.io/os': windows ? 'windows' : 'linux',
+    'beta.kubernetes.io/os':            windows ? 'windows' : 'linux',
+    'kubernetes.io/arch':               'amd64',
+    'kubernetes.io/hostname':           o.name,
+    'kubernetes.io/os':                 windows ? 'windows' : 'linux',
     'node.kubernetes.io/instance-type': runtime,
   };
+
   if (o.roles.controlPlane) {
     labels['node-role.kubernetes.io/control-plane'] = 'true';
     labels['node-role.kubernetes.io/master'] = 'true';
   }
   if (o.roles.etcd) labels['node-role.kubernetes.io/etcd'] = 'true';
   if (o.roles.worker) labels['node-role.kubernetes.io/worker'] = 'true';
-  const info = nodeSystemInfo({ name: o.name, kubernetesVersion: o.kubernetesVersion, os: o.os, osImage: o.osImage, kernelVersion: o.kernelVersion, containerRuntimeVersion: o.containerRuntimeVersion });
+  const info = nodeSystemInfo({
+    name: o.name, kubernetesVersion: o.kubernetesVersion, os: o.os, osImage: o.osImage, kernelVersion: o.kernelVersion, containerRuntimeVersion: o.containerRuntimeVersion
+  });
+
   if (windows) labels['node.kubernetes.io/windows-build'] = info.kernelVersion.split('.').slice(0, 3).join('.');
   if (o.machineUid) {
     labels[MACHINE_UID_LABEL] = o.machineUid;
@@ -1011,15 +1126,16 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
 
   const internal = o.internalAddress ?? o.address;
   const annotations: Labels = {
-    'node.alpha.kubernetes.io/ttl': '0',
+    'node.alpha.kubernetes.io/ttl':                           '0',
     'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-    [`${runtime}.io/hostname`]: o.name,
-    [`${runtime}.io/internal-ip`]: internal,
+    [`${ runtime }.io/hostname`]:                               o.name,
+    [`${ runtime }.io/internal-ip`]:                            internal,
   };
-  if (o.address !== internal) annotations[`${runtime}.io/external-ip`] = o.address;
+
+  if (o.address !== internal) annotations[`${ runtime }.io/external-ip`] = o.address;
   if (o.roles.etcd) {
-    annotations[`etcd.${runtime}.cattle.io/node-name`] = `${o.name}-${stableHex(`etcd:${o.name}`, 8)}`;
-    annotations[`etcd.${runtime}.cattle.io/node-address`] = internal;
+    annotations[`etcd.${ runtime }.cattle.io/node-name`] = `${ o.name }-${ stableHex(`etcd:${ o.name }`, 8) }`;
+    annotations[`etcd.${ runtime }.cattle.io/node-address`] = internal;
   }
   if (o.capiMachine) {
     annotations['cluster.x-k8s.io/cluster-name'] = o.capiMachine.clusterName;
@@ -1030,58 +1146,81 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   }
 
   const taints: NodeObject['spec']['taints'] = [];
-  if (o.roles.etcd && !o.roles.controlPlane && !o.roles.worker) taints.push({ key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute' });
-  if (o.roles.controlPlane && !o.roles.worker) taints.push({ key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule' });
-  const readyStatus = o.ready?.status ?? 'True';
-  if (readyStatus !== 'True') {
-    taints.push({ key: readyStatus === 'Unknown' ? 'node.kubernetes.io/unreachable' : 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: o.ready?.since ?? o.heartbeat });
+
+  if (o.roles.etcd && !o.roles.controlPlane && !o.roles.worker) {
+    taints.push({
+      key: 'node-role.kubernetes.io/etcd', value: 'true', effect: 'NoExecute'
+    });
   }
-  if (o.unschedulable) taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: o.heartbeat });
+  if (o.roles.controlPlane && !o.roles.worker) {
+    taints.push({
+      key: 'node-role.kubernetes.io/control-plane', value: 'true', effect: 'NoSchedule'
+    });
+  }
+  const readyStatus = o.ready?.status ?? 'True';
+
+  if (readyStatus !== 'True') {
+    taints.push({
+      key: readyStatus === 'Unknown' ? 'node.kubernetes.io/unreachable' : 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: o.ready?.since ?? o.heartbeat
+    });
+  }
+  if (o.unschedulable) {
+    taints.push({
+      key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: o.heartbeat
+    });
+  }
 
   const cpu = o.cpu ?? (windows ? 4 : 4);
   const memoryKi = o.memoryKi ?? (windows ? 8388084 : 16374624);
-  const podIndex = stableInt(`pod-cidr:${o.name}`, 0, 250);
+  const podIndex = stableInt(`pod-cidr:${ o.name }`, 0, 250);
   const since = o.ready?.since ?? o.createdAt;
   const pressure = (type: string, reason: string, message: string): NodeCondition => (
-    readyStatus === 'Unknown'
-      ? { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: since, lastTransitionTime: since }
-      : { type, status: 'False', reason, message, lastHeartbeatTime: o.heartbeat, lastTransitionTime: o.createdAt }
+    readyStatus === 'Unknown' ? {
+      type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: since, lastTransitionTime: since
+    } : {
+      type, status: 'False', reason, message, lastHeartbeatTime: o.heartbeat, lastTransitionTime: o.createdAt
+    }
   );
-  const readyCondition: NodeCondition = readyStatus === 'True'
-    ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: o.heartbeat, lastTransitionTime: o.ready?.since ?? o.createdAt }
-    : {
-      type: 'Ready',
-      status: readyStatus,
-      reason: o.ready?.reason ?? (readyStatus === 'Unknown' ? 'NodeStatusUnknown' : 'KubeletNotReady'),
-      message: o.ready?.message ?? (readyStatus === 'Unknown' ? 'Kubelet stopped posting node status.' : 'container runtime is down'),
-      lastHeartbeatTime: readyStatus === 'Unknown' ? since : o.heartbeat,
-      lastTransitionTime: since,
-    };
+  const readyCondition: NodeCondition = readyStatus === 'True' ? {
+    type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: o.heartbeat, lastTransitionTime: o.ready?.since ?? o.createdAt
+  } : {
+    type:               'Ready',
+    status:             readyStatus,
+    reason:             o.ready?.reason ?? (readyStatus === 'Unknown' ? 'NodeStatusUnknown' : 'KubeletNotReady'),
+    message:            o.ready?.message ?? (readyStatus === 'Unknown' ? 'Kubelet stopped posting node status.' : 'container runtime is down'),
+    lastHeartbeatTime:  readyStatus === 'Unknown' ? since : o.heartbeat,
+    lastTransitionTime: since,
+  };
 
   const node: NodeObject = {
     apiVersion: 'v1',
-    kind: 'Node',
-    metadata: meta('Node', { name: o.name, createdAt: o.createdAt, labels, annotations }),
-    spec: {
-      podCIDR: `10.42.${podIndex}.0/24`,
-      podCIDRs: [`10.42.${podIndex}.0/24`],
+    kind:       'Node',
+    metadata:   meta('Node', {
+      name: o.name, createdAt: o.createdAt, labels, annotations
+    }),
+    spec:       {
+      podCIDR:  `10.42.${ podIndex }.0/24`,
+      podCIDRs: [`10.42.${ podIndex }.0/24`],
     },
     status: {
-      addresses: [{ type: 'InternalIP', address: internal }, ...(o.address !== internal ? [{ type: 'ExternalIP' as const, address: o.address }] : []), { type: 'Hostname', address: o.name }],
-      allocatable: { cpu: String(cpu), 'ephemeral-storage': '99833802265', memory: `${memoryKi}Ki`, pods: '110' },
-      capacity: { cpu: String(cpu), 'ephemeral-storage': '102626232Ki', memory: `${memoryKi}Ki`, pods: '110' },
-      conditions: windows
-        ? [readyCondition]
-        : [
-          pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-          pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-          pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-          readyCondition,
-        ],
+      addresses:   [{ type: 'InternalIP', address: internal }, ...(o.address !== internal ? [{ type: 'ExternalIP' as const, address: o.address }] : []), { type: 'Hostname', address: o.name }],
+      allocatable: {
+        cpu: String(cpu), 'ephemeral-storage': '99833802265', memory: `${ memoryKi }Ki`, pods: '110'
+      },
+      capacity:    {
+        cpu: String(cpu), 'ephemeral-storage': '102626232Ki', memory: `${ memoryKi }Ki`, pods: '110'
+      },
+      conditions:  windows ? [readyCondition] : [
+        pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        readyCondition,
+      ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: info,
+      nodeInfo:        info,
     },
   };
+
   if (o.providerID) node.spec.providerID = o.providerID;
   if (taints.length) node.spec.taints = taints;
   if (o.unschedulable) node.spec.unschedulable = true;
@@ -1089,6 +1228,7 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
     node.status.allocatable['ephemeral-storage'] = '84297749500';
     node.status.capacity['ephemeral-storage'] = '83334144Ki';
   }
+
   return node;
 }
 
@@ -1105,53 +1245,69 @@ export interface ManagementNodeOptions {
 }
 
 export function managementNode(o: ManagementNodeOptions): KubeObject {
-  const name = o.name ?? `machine-${stableSuffix(`mgmt-node:${o.mgmtId}/${o.requestedHostname}`)}`;
+  const name = o.name ?? `machine-${ stableSuffix(`mgmt-node:${ o.mgmtId }/${ o.requestedHostname }`) }`;
   const node = o.node;
   const nodeName = node?.metadata.name;
   const labels: Labels = { 'cattle.io/creator': 'norman' };
+
   if (nodeName) labels['management.cattle.io/nodename'] = nodeName;
   const ready = node?.status.conditions.find((c) => c.type === 'Ready');
   const conditions: RancherCondition[] = [
-    { type: 'Initialized', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'Registered', status: node ? 'True' : 'Unknown', message: node ? 'registered with kubernetes' : undefined, lastUpdateTime: o.createdAt },
+    {
+      type: 'Initialized', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'Registered', status: node ? 'True' : 'Unknown', message: node ? 'registered with kubernetes' : undefined, lastUpdateTime: o.createdAt
+    },
   ];
+
   if (ready) {
-    conditions.push({ type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, lastUpdateTime: ready.lastHeartbeatTime, lastTransitionTime: ready.lastTransitionTime });
+    conditions.push({
+      type: 'Ready', status: ready.status, reason: ready.reason, message: ready.message, lastUpdateTime: ready.lastHeartbeatTime, lastTransitionTime: ready.lastTransitionTime
+    });
   }
   const status: Record<string, unknown> = { conditions: conditions.map(dropUndefined) };
+
   if (node) {
     status.nodeName = nodeName;
     status.nodeAnnotations = { ...(node.metadata.annotations ?? {}) };
     status.nodeLabels = { ...(node.metadata.labels ?? {}) };
     status.internalNodeStatus = copyNodeStatus(node.status);
-    status.requested = { cpu: '350m', memory: '200Mi', pods: '9' };
+    status.requested = {
+      cpu: '350m', memory: '200Mi', pods: '9'
+    };
     status.limits = { memory: '340Mi' };
   }
   const spec: Record<string, unknown> = {
-    controlPlane: Boolean(o.roles.controlPlane),
-    etcd: Boolean(o.roles.etcd),
-    worker: Boolean(o.roles.worker),
-    imported: Boolean(o.imported),
+    controlPlane:      Boolean(o.roles.controlPlane),
+    etcd:              Boolean(o.roles.etcd),
+    worker:            Boolean(o.roles.worker),
+    imported:          Boolean(o.imported),
     requestedHostname: o.requestedHostname,
-    customConfig: null,
+    customConfig:      null,
     desiredNodeTaints: null,
-    displayName: '',
-    metadataUpdate: { annotations: {}, labels: {} },
-    internalNodeSpec: node ? { ...node.spec, ...(node.spec.taints ? { taints: node.spec.taints.map((t) => ({ ...t })) } : {}), ...(node.spec.podCIDRs ? { podCIDRs: [...node.spec.podCIDRs] } : {}) } : {},
+    displayName:       '',
+    metadataUpdate:    { annotations: {}, labels: {} },
+    internalNodeSpec:  node ? {
+      ...node.spec, ...(node.spec.taints ? { taints: node.spec.taints.map((t) => ({ ...t })) } : {}), ...(node.spec.podCIDRs ? { podCIDRs: [...node.spec.podCIDRs] } : {})
+    } : {},
   };
+
   return {
     apiVersion: 'management.cattle.io/v3',
-    kind: 'Node',
-    metadata: meta('MgmtNode', {
+    kind:       'Node',
+    metadata:   meta('MgmtNode', {
       name,
-      namespace: o.mgmtId,
-      createdAt: o.createdAt,
+      namespace:    o.mgmtId,
+      createdAt:    o.createdAt,
       generateName: 'machine-',
-      generation: 1,
+      generation:   1,
       labels,
-      annotations: { 'management.cattle.io/nodesyncer': 'true', 'lifecycle.cattle.io/create.node-controller': 'true' },
-      finalizers: ['controller.cattle.io/node-controller'],
+      annotations:  { 'management.cattle.io/nodesyncer': 'true', 'lifecycle.cattle.io/create.node-controller': 'true' },
+      finalizers:   ['controller.cattle.io/node-controller'],
     }),
     spec,
     status,
@@ -1160,20 +1316,22 @@ export function managementNode(o: ManagementNodeOptions): KubeObject {
 
 function copyNodeStatus(st: NodeObject['status']): NodeObject['status'] {
   return {
-    addresses: st.addresses.map((a) => ({ ...a })),
-    allocatable: { ...st.allocatable },
-    capacity: { ...st.capacity },
-    conditions: st.conditions.map((c) => ({ ...c })),
+    addresses:       st.addresses.map((a) => ({ ...a })),
+    allocatable:     { ...st.allocatable },
+    capacity:        { ...st.capacity },
+    conditions:      st.conditions.map((c) => ({ ...c })),
     daemonEndpoints: { kubeletEndpoint: { ...st.daemonEndpoints.kubeletEndpoint } },
-    nodeInfo: { ...st.nodeInfo },
+    nodeInfo:        { ...st.nodeInfo },
   };
 }
 
 function dropUndefined<T extends object>(o: T): T {
   const out = {} as T;
+
   for (const [k, v] of Object.entries(o)) {
     if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   }
+
   return out;
 }
 
@@ -1201,61 +1359,97 @@ export interface ProvisioningClusterOptions {
 export function provisioningCluster(o: ProvisioningClusterOptions): KubeObject {
   const generation = o.generation ?? 3;
   const conditions: RancherCondition[] = [
-    { type: 'Created', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'RKECluster', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'BackingNamespaceCreated', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'DefaultProjectCreated', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'SystemProjectCreated', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'InitialRolesPopulated', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'CreatorMadeOwner', status: 'True', lastUpdateTime: o.createdAt },
-    { type: 'Connected', status: 'True', lastUpdateTime: o.createdAt },
+    {
+      type: 'Created', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'RKECluster', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'BackingNamespaceCreated', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'DefaultProjectCreated', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'SystemProjectCreated', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'InitialRolesPopulated', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'CreatorMadeOwner', status: 'True', lastUpdateTime: o.createdAt
+    },
+    {
+      type: 'Connected', status: 'True', lastUpdateTime: o.createdAt
+    },
   ];
+
   if (o.kind === 'imported') {
     conditions.splice(1, 1);
   }
   const since = o.waitingSince ?? o.createdAt;
+
   if (o.waitingMessage) {
     conditions.push(
-      { type: 'Updated', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since },
-      { type: 'Provisioned', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since },
+      {
+        type: 'Updated', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since
+      },
+      {
+        type: 'Provisioned', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since
+      },
     );
   } else {
     conditions.push(
-      { type: 'Updated', status: 'True', lastUpdateTime: o.createdAt },
-      { type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt },
+      {
+        type: 'Updated', status: 'True', lastUpdateTime: o.createdAt
+      },
+      {
+        type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt
+      },
     );
   }
-  conditions.push({ type: 'Ready', status: 'True', lastUpdateTime: o.createdAt });
+  conditions.push({
+    type: 'Ready', status: 'True', lastUpdateTime: o.createdAt
+  });
 
   const spec: Record<string, unknown> = {};
+
   if (o.kind !== 'imported') {
     spec.kubernetesVersion = o.kubernetesVersion;
     spec.localClusterAuthEndpoint = {};
     const rkeConfig: Record<string, unknown> = {
-      chartValues: runtimeOf(o.kubernetesVersion ?? '') === 'rke2' ? { 'rke2-calico': {} } : {},
-      etcd: { snapshotRetention: 5, snapshotScheduleCron: '0 */5 * * *' },
-      machineGlobalConfig: runtimeOf(o.kubernetesVersion ?? '') === 'rke2'
-        ? { cni: 'calico', 'disable-kube-proxy': false, 'etcd-expose-metrics': false }
-        : { 'disable-apiserver': false, 'disable-cloud-controller': false, 'etcd-expose-metrics': false },
+      chartValues:         runtimeOf(o.kubernetesVersion ?? '') === 'rke2' ? { 'rke2-calico': {} } : {},
+      etcd:                { snapshotRetention: 5, snapshotScheduleCron: '0 */5 * * *' },
+      machineGlobalConfig: runtimeOf(o.kubernetesVersion ?? '') === 'rke2' ? {
+        cni: 'calico', 'disable-kube-proxy': false, 'etcd-expose-metrics': false
+      } : {
+        'disable-apiserver': false, 'disable-cloud-controller': false, 'etcd-expose-metrics': false
+      },
       machineSelectorConfig: [{ config: { 'protect-kernel-defaults': false } }],
-      registries: {},
-      upgradeStrategy: {
-        controlPlaneConcurrency: '1',
-        controlPlaneDrainOptions: { enabled: false, deleteEmptyDirData: true, gracePeriod: -1, timeout: 120 },
-        workerConcurrency: '1',
-        workerDrainOptions: { enabled: false, deleteEmptyDirData: true, gracePeriod: -1, timeout: 120 },
+      registries:            {},
+      upgradeStrategy:       {
+        controlPlaneConcurrency:  '1',
+        controlPlaneDrainOptions: {
+          enabled: false, deleteEmptyDirData: true, gracePeriod: -1, timeout: 120
+        },
+        workerConcurrency:        '1',
+        workerDrainOptions:       {
+          enabled: false, deleteEmptyDirData: true, gracePeriod: -1, timeout: 120
+        },
       },
     };
+
     if (o.rotateCertificatesGeneration) rkeConfig.rotateCertificates = { generation: o.rotateCertificatesGeneration };
     if (o.machinePools) {
       rkeConfig.machinePools = o.machinePools.map((p) => ({
-        name: p.name,
-        quantity: p.quantity,
-        etcdRole: Boolean(p.roles.etcd),
+        name:             p.name,
+        quantity:         p.quantity,
+        etcdRole:         Boolean(p.roles.etcd),
         controlPlaneRole: Boolean(p.roles.controlPlane),
-        workerRole: Boolean(p.roles.worker),
-        machineOS: p.os ?? 'linux',
-        machineConfigRef: { kind: 'VmwarevsphereConfig', name: `nc-${o.name}-${p.name}-${stableSuffix(`nc:${o.name}/${p.name}`)}` },
+        workerRole:       Boolean(p.roles.worker),
+        machineOS:        p.os ?? 'linux',
+        machineConfigRef: { kind: 'VmwarevsphereConfig', name: `nc-${ o.name }-${ p.name }-${ stableSuffix(`nc:${ o.name }/${ p.name }`) }` },
         ...(p.os === 'windows' ? { hostnameLengthLimit: 15 } : {}),
       }));
     }
@@ -1263,28 +1457,30 @@ export function provisioningCluster(o: ProvisioningClusterOptions): KubeObject {
   }
 
   const annotations: Labels = {
-    'field.cattle.io/creatorId': 'user-' + stableSuffix(`creator:${o.name}`),
+    'field.cattle.io/creatorId': `user-${ stableSuffix(`creator:${ o.name }`) }`,
     ...(o.annotations ?? {}),
   };
   const status: Record<string, unknown> = {
-    clusterName: o.mgmtId,
+    clusterName:        o.mgmtId,
     fleetWorkspaceName: o.namespace,
     conditions,
     observedGeneration: generation,
-    ready: true,
-    agentDeployed: true,
-    clientSecretName: `${o.name}-kubeconfig`,
+    ready:              true,
+    agentDeployed:      true,
+    clientSecretName:   `${ o.name }-kubeconfig`,
   };
+
   if (o.appliedRotateCertificatesGeneration !== undefined) {
     status.certificateRotationGeneration = o.appliedRotateCertificatesGeneration;
   }
+
   return {
     apiVersion: 'provisioning.cattle.io/v1',
-    kind: 'Cluster',
-    metadata: meta('ProvCluster', {
-      name: o.name,
-      namespace: o.namespace,
-      createdAt: o.createdAt,
+    kind:       'Cluster',
+    metadata:   meta('ProvCluster', {
+      name:       o.name,
+      namespace:  o.namespace,
+      createdAt:  o.createdAt,
       generation,
       annotations,
       finalizers: ['wrangler.cattle.io/provisioning-cluster-remove', 'wrangler.cattle.io/rke-cluster-remove'],
@@ -1308,37 +1504,46 @@ export interface ManagementClusterOptions {
 export function managementCluster(o: ManagementClusterOptions): KubeObject {
   const runtime = o.kubernetesVersion ? runtimeOf(o.kubernetesVersion) : 'k3s';
   const driver = o.kind === 'imported' ? 'imported' : runtime;
+
   return {
     apiVersion: 'management.cattle.io/v3',
-    kind: 'Cluster',
-    metadata: meta('MgmtCluster', {
-      name: o.mgmtId,
-      createdAt: o.createdAt,
-      generation: 5,
-      labels: { 'provider.cattle.io': runtime },
+    kind:       'Cluster',
+    metadata:   meta('MgmtCluster', {
+      name:        o.mgmtId,
+      createdAt:   o.createdAt,
+      generation:  5,
+      labels:      { 'provider.cattle.io': runtime },
       annotations: {
-        'objectset.rio.cattle.io/owner-gvk': 'provisioning.cattle.io/v1, Kind=Cluster',
-        'objectset.rio.cattle.io/owner-name': o.provisioningClusterName,
-        'objectset.rio.cattle.io/owner-namespace': o.namespace,
+        'objectset.rio.cattle.io/owner-gvk':                      'provisioning.cattle.io/v1, Kind=Cluster',
+        'objectset.rio.cattle.io/owner-name':                     o.provisioningClusterName,
+        'objectset.rio.cattle.io/owner-namespace':                o.namespace,
         'provisioning.cattle.io/management-cluster-display-name': o.displayName,
       },
     }),
     spec: {
-      displayName: o.displayName,
-      fleetWorkspaceName: o.namespace,
-      internal: false,
+      displayName:              o.displayName,
+      fleetWorkspaceName:       o.namespace,
+      internal:                 false,
       localClusterAuthEndpoint: { enabled: false },
     },
     status: {
       driver,
-      provider: runtime,
-      connected: true,
+      provider:   runtime,
+      connected:  true,
       conditions: [
-        { type: 'BackingNamespaceCreated', status: 'True', lastUpdateTime: o.createdAt },
-        { type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt },
-        { type: 'Ready', status: 'True', lastUpdateTime: o.createdAt },
+        {
+          type: 'BackingNamespaceCreated', status: 'True', lastUpdateTime: o.createdAt
+        },
+        {
+          type: 'Provisioned', status: 'True', lastUpdateTime: o.createdAt
+        },
+        {
+          type: 'Ready', status: 'True', lastUpdateTime: o.createdAt
+        },
       ],
-      info: { arch: 'amd64', kubernetesVersion: o.kubernetesVersion, machineProvider: driver, nodeCount: o.nodeCount },
+      info:    {
+        arch: 'amd64', kubernetesVersion: o.kubernetesVersion, machineProvider: driver, nodeCount: o.nodeCount
+      },
       version: { gitVersion: o.kubernetesVersion, platform: 'linux/amd64' },
     },
   };
@@ -1356,24 +1561,26 @@ export interface RegistrationCommands {
 }
 
 export function registrationCommands(o: { serverUrl: string; mgmtId: string; token: string; caChecksum?: string }): RegistrationCommands {
-  const manifestUrl = `${o.serverUrl}/v3/import/${o.token}_${o.mgmtId}.yaml`;
-  const ca = o.caChecksum ? ` --ca-checksum ${o.caChecksum}` : '';
-  const caWin = o.caChecksum ? ` -CaChecksum ${o.caChecksum}` : '';
+  const manifestUrl = `${ o.serverUrl }/v3/import/${ o.token }_${ o.mgmtId }.yaml`;
+  const ca = o.caChecksum ? ` --ca-checksum ${ o.caChecksum }` : '';
+  const caWin = o.caChecksum ? ` -CaChecksum ${ o.caChecksum }` : '';
+
   return {
-    command: `kubectl apply -f ${manifestUrl}`,
-    insecureCommand: `curl --insecure -sfL ${manifestUrl} | kubectl apply -f -`,
-    nodeCommand: `curl -fL ${o.serverUrl}/system-agent-install.sh | sudo  sh -s - --server ${o.serverUrl} --label 'cattle.io/os=linux' --token ${o.token}${ca}`,
-    insecureNodeCommand: `curl --insecure -fL ${o.serverUrl}/system-agent-install.sh | sudo  sh -s - --server ${o.serverUrl} --label 'cattle.io/os=linux' --token ${o.token}`,
-    windowsNodeCommand: `curl.exe -fL ${o.serverUrl}/wins-agent-install.ps1 -o install.ps1; Set-ExecutionPolicy Bypass -Scope Process -Force; ./install.ps1 -Server ${o.serverUrl} -Label 'cattle.io/os=windows' -Token ${o.token} -Worker${caWin}`,
-    insecureWindowsNodeCommand: `curl.exe --insecure -fL ${o.serverUrl}/wins-agent-install.ps1 -o install.ps1; Set-ExecutionPolicy Bypass -Scope Process -Force; ./install.ps1 -Server ${o.serverUrl} -Label 'cattle.io/os=windows' -Token ${o.token} -Worker`,
+    command:                    `kubectl apply -f ${ manifestUrl }`,
+    insecureCommand:            `curl --insecure -sfL ${ manifestUrl } | kubectl apply -f -`,
+    nodeCommand:                `curl -fL ${ o.serverUrl }/system-agent-install.sh | sudo  sh -s - --server ${ o.serverUrl } --label 'cattle.io/os=linux' --token ${ o.token }${ ca }`,
+    insecureNodeCommand:        `curl --insecure -fL ${ o.serverUrl }/system-agent-install.sh | sudo  sh -s - --server ${ o.serverUrl } --label 'cattle.io/os=linux' --token ${ o.token }`,
+    windowsNodeCommand:         `curl.exe -fL ${ o.serverUrl }/wins-agent-install.ps1 -o install.ps1; Set-ExecutionPolicy Bypass -Scope Process -Force; ./install.ps1 -Server ${ o.serverUrl } -Label 'cattle.io/os=windows' -Token ${ o.token } -Worker${ caWin }`,
+    insecureWindowsNodeCommand: `curl.exe --insecure -fL ${ o.serverUrl }/wins-agent-install.ps1 -o install.ps1; Set-ExecutionPolicy Bypass -Scope Process -Force; ./install.ps1 -Server ${ o.serverUrl } -Label 'cattle.io/os=windows' -Token ${ o.token } -Worker`,
     manifestUrl,
-    token: o.token,
+    token:                      o.token,
   };
 }
 
 /** A registration token value: 54 lower-case characters, beginning with the marker so leaks are detectable. */
 export function registrationTokenValue(mgmtId: string, secretMarker = DEFAULT_SECRET_MARKER): string {
-  const filler = stableHex(`registration-token:${mgmtId}`, 64);
+  const filler = stableHex(`registration-token:${ mgmtId }`, 64);
+
   return (secretMarker + filler).slice(0, Math.max(54, secretMarker.length + 8));
 }
 
@@ -1389,17 +1596,20 @@ export interface RegistrationTokenOptions {
 /** ClusterRegistrationToken as the Kubernetes API (and Steve) serves it: commands under status. */
 export function clusterRegistrationToken(o: RegistrationTokenOptions): KubeObject {
   const token = registrationTokenValue(o.mgmtId, o.secretMarker);
-  const commands = registrationCommands({ serverUrl: o.serverUrl ?? DEFAULT_SERVER_URL, mgmtId: o.mgmtId, token, caChecksum: o.caChecksum });
+  const commands = registrationCommands({
+    serverUrl: o.serverUrl ?? DEFAULT_SERVER_URL, mgmtId: o.mgmtId, token, caChecksum: o.caChecksum
+  });
+
   return {
     apiVersion: 'management.cattle.io/v3',
-    kind: 'ClusterRegistrationToken',
-    metadata: meta('ClusterRegistrationToken', {
-      name: o.name ?? 'default-token',
-      namespace: o.mgmtId,
-      createdAt: o.createdAt,
+    kind:       'ClusterRegistrationToken',
+    metadata:   meta('ClusterRegistrationToken', {
+      name:       o.name ?? 'default-token',
+      namespace:  o.mgmtId,
+      createdAt:  o.createdAt,
       generation: 1,
     }),
-    spec: { clusterName: o.mgmtId },
+    spec:   { clusterName: o.mgmtId },
     status: { ...commands },
   };
 }
@@ -1408,37 +1618,38 @@ export function clusterRegistrationToken(o: RegistrationTokenOptions): KubeObjec
 export function normanRegistrationToken(k8sToken: KubeObject, serverUrl = DEFAULT_SERVER_URL): Record<string, unknown> {
   const ns = k8sToken.metadata.namespace ?? '';
   const status = (k8sToken.status ?? {}) as Partial<RegistrationCommands>;
-  const id = `${ns}:${k8sToken.metadata.name}`;
+  const id = `${ ns }:${ k8sToken.metadata.name }`;
+
   return {
     id,
-    type: 'clusterRegistrationToken',
-    baseType: 'clusterRegistrationToken',
-    name: k8sToken.metadata.name,
-    namespaceId: null,
-    clusterId: ns,
-    uuid: k8sToken.metadata.uid,
-    created: k8sToken.metadata.creationTimestamp,
-    createdTS: parseTime(k8sToken.metadata.creationTimestamp),
-    creatorId: null,
-    state: 'active',
-    transitioning: 'no',
+    type:                 'clusterRegistrationToken',
+    baseType:             'clusterRegistrationToken',
+    name:                 k8sToken.metadata.name,
+    namespaceId:          null,
+    clusterId:            ns,
+    uuid:                 k8sToken.metadata.uid,
+    created:              k8sToken.metadata.creationTimestamp,
+    createdTS:            parseTime(k8sToken.metadata.creationTimestamp),
+    creatorId:            null,
+    state:                'active',
+    transitioning:        'no',
     transitioningMessage: '',
-    annotations: {},
-    labels: { 'cattle.io/creator': 'norman' },
-    links: {
-      self: `${serverUrl}/v3/clusterRegistrationTokens/${id}`,
-      update: `${serverUrl}/v3/clusterRegistrationTokens/${id}`,
-      remove: `${serverUrl}/v3/clusterRegistrationTokens/${id}`,
+    annotations:          {},
+    labels:               { 'cattle.io/creator': 'norman' },
+    links:                {
+      self:   `${ serverUrl }/v3/clusterRegistrationTokens/${ id }`,
+      update: `${ serverUrl }/v3/clusterRegistrationTokens/${ id }`,
+      remove: `${ serverUrl }/v3/clusterRegistrationTokens/${ id }`,
     },
-    actions: {},
-    command: status.command,
-    insecureCommand: status.insecureCommand,
-    nodeCommand: status.nodeCommand,
-    insecureNodeCommand: status.insecureNodeCommand,
-    windowsNodeCommand: status.windowsNodeCommand,
+    actions:                    {},
+    command:                    status.command,
+    insecureCommand:            status.insecureCommand,
+    nodeCommand:                status.nodeCommand,
+    insecureNodeCommand:        status.insecureNodeCommand,
+    windowsNodeCommand:         status.windowsNodeCommand,
     insecureWindowsNodeCommand: status.insecureWindowsNodeCommand,
-    manifestUrl: status.manifestUrl,
-    token: status.token,
+    manifestUrl:                status.manifestUrl,
+    token:                      status.token,
   };
 }
 
@@ -1448,19 +1659,19 @@ export function normanRegistrationToken(k8sToken: KubeObject, serverUrl = DEFAUL
 
 /** What the agent on the host has done with its plan. */
 export type AgentState =
-  | 'in-sync'            // applied the current plan, probes healthy
-  | 'never-checked-in'   // plan written, agent never applied anything (no appliedPlan)
-  | 'plan-pending'       // a newer plan is waiting to be applied
-  | 'plan-failed'        // applying the current plan failed past the threshold
-  | 'probes-failing';    // applied, but some probes are unhealthy
+  | 'in-sync' // applied the current plan, probes healthy
+  | 'never-checked-in' // plan written, agent never applied anything (no appliedPlan)
+  | 'plan-pending' // a newer plan is waiting to be applied
+  | 'plan-failed' // applying the current plan failed past the threshold
+  | 'probes-failing'; // applied, but some probes are unhealthy
 
 /** What the downstream cluster knows about the host. */
 export type NodeState =
-  | 'ready'              // Node registered, linked to the Machine, Ready=True
-  | 'not-ready'          // Node registered and linked, Ready False/Unknown
-  | 'never-registered'   // no Node, Machine waits for its node ref
-  | 'deleted'            // Machine's nodeRef points at a Node that no longer exists
-  | 'unlinked';          // a Node exists under registeredName but carries no machine label or annotations
+  | 'ready' // Node registered, linked to the Machine, Ready=True
+  | 'not-ready' // Node registered and linked, Ready False/Unknown
+  | 'never-registered' // no Node, Machine waits for its node ref
+  | 'deleted' // Machine's nodeRef points at a Node that no longer exists
+  | 'unlinked'; // a Node exists under registeredName but carries no machine label or annotations
 
 export interface NodeSpec {
   /** host name as the host reports it (may be upper case: Windows) */
@@ -1542,20 +1753,20 @@ export interface BuiltNode {
 }
 
 export function joinToken(mgmtId: string, secretMarker = DEFAULT_SECRET_MARKER): string {
-  return `K10${sha256Hex(`cluster-ca:${mgmtId}`)}::server:${secretMarker}-${stableHex(`join-token:${mgmtId}`, 24)}`;
+  return `K10${ sha256Hex(`cluster-ca:${ mgmtId }`) }::server:${ secretMarker }-${ stableHex(`join-token:${ mgmtId }`, 24) }`;
 }
 
 /** Stand-in for the sha256 of a host's cattle-id: 64 hex characters, stable per cluster and host. */
 export function agentIdFor(clusterName: string, hostname: string): string {
-  return stableHex(`cattle-id:${clusterName}/${hostname}`, 64);
+  return stableHex(`cattle-id:${ clusterName }/${ hostname }`, 64);
 }
 
 export function customMachineName(machineId: string): string {
-  return `custom-${machineId.slice(0, 12)}`;
+  return `custom-${ machineId.slice(0, 12) }`;
 }
 
 export function joinUrlFor(address: string, kubernetesVersion: string): string {
-  return `https://${address}:${runtimeOf(kubernetesVersion) === 'rke2' ? 9345 : 6443}`;
+  return `https://${ address }:${ runtimeOf(kubernetesVersion) === 'rke2' ? 9345 : 6443 }`;
 }
 
 /** The planner's per-machine status, in rancher's order (pkg/capr/planner/store.go). */
@@ -1564,14 +1775,15 @@ export function plannerMessageFor(spec: NodeSpec): string {
   if (spec.planSecret === false) {
     if (spec.roles.etcd) return 'waiting for bootstrap etcd to be available';
     if (spec.roles.controlPlane) return 'waiting for etcd to be available';
+
     return 'waiting for control plane to be available';
   }
   switch (spec.agent ?? 'in-sync') {
-    case 'never-checked-in': return NO_AGENT_MESSAGE;
-    case 'probes-failing': return `waiting for probes: ${[...(spec.unhealthyProbes ?? ['kubelet'])].sort().join(', ')}`;
-    case 'plan-failed': return FAILED_PLAN_MESSAGE;
-    case 'plan-pending': return WAITING_PLAN_MESSAGE;
-    default: return '';
+  case 'never-checked-in': return NO_AGENT_MESSAGE;
+  case 'probes-failing': return `waiting for probes: ${ [...(spec.unhealthyProbes ?? ['kubelet'])].sort().join(', ') }`;
+  case 'plan-failed': return FAILED_PLAN_MESSAGE;
+  case 'plan-pending': return WAITING_PLAN_MESSAGE;
+  default: return '';
   }
 }
 
@@ -1579,19 +1791,22 @@ function tierOf(spec: NodeSpec, initNode: boolean): BuiltNode['tier'] {
   if (initNode) return 'bootstrap';
   if (spec.roles.etcd) return 'etcd';
   if (spec.roles.controlPlane) return 'control plane';
+
   return 'worker';
 }
 
 /** Node-driver machine name: `<cluster>-<pool>-<machine set hash>-<suffix>`, a pure function of its arguments. */
 export function nodeDriverMachineName(cluster: string, pool: string, key: string): string {
-  const setHash = stableHex(`ms:${cluster}-${pool}`, 9).replace(/^[0-9]/, 'b');
-  return `${cluster}-${pool}-${setHash}-${stableSuffix(`machine:${cluster}/${pool}/${key}`)}`;
+  const setHash = stableHex(`ms:${ cluster }-${ pool }`, 9).replace(/^[0-9]/, 'b');
+
+  return `${ cluster }-${ pool }-${ setHash }-${ stableSuffix(`machine:${ cluster }/${ pool }/${ key }`) }`;
 }
 
 /** Resolves names the way the cluster builder does, without building anything. */
 export function machineNameFor(ctx: Pick<ClusterContext, 'name' | 'kind'>, spec: NodeSpec): string {
   if (spec.machineName) return spec.machineName;
   if (ctx.kind === 'node-driver') return nodeDriverMachineName(ctx.name, spec.pool ?? 'pool1', spec.hostname);
+
   return customMachineName(spec.machineId ?? agentIdFor(ctx.name, spec.hostname));
 }
 
@@ -1605,18 +1820,21 @@ const installOutputs = new WeakMap<ClusterContext, Record<string, string>>();
 /** What the installer printed (with `set -x`, so the token shows): the same on every node of a cluster. */
 function installOutputFor(ctx: ClusterContext): Record<string, string> {
   let output = installOutputs.get(ctx);
+
   if (!output) {
     const runtime = runtimeOf(ctx.kubernetesVersion);
+
     output = {
       install: [
-        `+ export ${runtime.toUpperCase()}_TOKEN=${ctx.joinToken}`,
+        `+ export ${ runtime.toUpperCase() }_TOKEN=${ ctx.joinToken }`,
         '[INFO]  finding release for channel stable',
-        `[INFO]  using ${ctx.kubernetesVersion} as release`,
-        `[INFO]  downloading checksums at https://github.com/rancher/${runtime}/releases/download/${ctx.kubernetesVersion}/sha256sum-amd64.txt`,
+        `[INFO]  using ${ ctx.kubernetesVersion } as release`,
+        `[INFO]  downloading checksums at https://github.com/rancher/${ runtime }/releases/download/${ ctx.kubernetesVersion }/sha256sum-amd64.txt`,
       ].join('\n'),
     };
     installOutputs.set(ctx, output);
   }
+
   return output;
 }
 
@@ -1637,11 +1855,11 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
   const infraState = spec.infra ?? 'ready';
   const nodeName = spec.registeredName ?? spec.hostname.toLowerCase();
   const linked = nodeState === 'ready' || nodeState === 'not-ready' || nodeState === 'deleted';
-  const providerID = linked ? `${runtime}://${nodeName}` : undefined;
+  const providerID = linked ? `${ runtime }://${ nodeName }` : undefined;
   const nodeUid = uidFor('Node', undefined, nodeName);
   const infraReady = infraState === 'ready' || infraState === 'deleted';
   const deletingAt = spec.deleting ? before(spec.deleting.ago) : undefined;
-  const poolDeployment = ctx.kind === 'node-driver' ? `${ctx.name}-${spec.pool ?? 'pool1'}` : undefined;
+  const poolDeployment = ctx.kind === 'node-driver' ? `${ ctx.name }-${ spec.pool ?? 'pool1' }` : undefined;
   const internalAddress = spec.internalAddress ?? spec.address;
   const server = Boolean(spec.roles.etcd || spec.roles.controlPlane);
   const joinUrl = server ? joinUrlFor(internalAddress, ctx.kubernetesVersion) : undefined;
@@ -1652,297 +1870,352 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
   const planAt = spec.planUpdatedAgo !== undefined ? before(spec.planUpdatedAgo) : minutesAfterCreate(2);
   const planOptions = (stamp: string): NodePlanOptions => ({
     kubernetesVersion: ctx.kubernetesVersion,
-    roles: spec.roles,
+    roles:             spec.roles,
     os,
     machineUid,
-    token: ctx.joinToken,
-    joinServer: extras.initNode ? undefined : extras.joinedToUrl,
-    nodeName: spec.nodeNameLabel,
-    address: spec.address,
+    token:             ctx.joinToken,
+    joinServer:        extras.initNode ? undefined : extras.joinedToUrl,
+    nodeName:          spec.nodeNameLabel,
+    address:           spec.address,
     internalAddress,
-    restartStamp: stableHex(`restart:${stamp}`, 64),
+    restartStamp:      stableHex(`restart:${ stamp }`, 64),
   });
-  const currentPlan = renderNodePlan(planOptions(`${machineName}:${planAt}`));
+  const currentPlan = renderNodePlan(planOptions(`${ machineName }:${ planAt }`));
   const currentPlanHash = sha256Hex(currentPlan);
   const previousPlanAt = rfc3339(Math.min(parseTime(planAt) - 3600_000, parseTime(minutesAfterCreate(2))));
   // only nodes behind on their plan need the older one
-  const previousPlan = agent === 'plan-pending' || agent === 'plan-failed' ? renderNodePlan(planOptions(`${machineName}:${previousPlanAt}`)) : currentPlan;
+  const previousPlan = agent === 'plan-pending' || agent === 'plan-failed' ? renderNodePlan(planOptions(`${ machineName }:${ previousPlanAt }`)) : currentPlan;
   const previousPlanHash = previousPlan === currentPlan ? currentPlanHash : sha256Hex(previousPlan);
   const applyOutput = () => installOutputFor(ctx);
   const probeNames = probeNamesFor(spec.roles, runtime);
   const healthyProbes = (count: number): Record<string, ProbeStatus> => Object.fromEntries(
-    probeNames.map((p) => [p, { healthy: true, successCount: count, failureCount: 0 }]),
+    probeNames.map((p) => [p, {
+      healthy: true, successCount: count, failureCount: 0
+    }]),
   );
 
   let planSecret: SecretObject | undefined;
+
   if (spec.planSecret !== false) {
     const base: PlanSecretOptions = {
       machineName,
-      namespace: ns,
-      clusterName: ctx.name,
-      createdAt: rfc3339(createdMs + 1000),
-      bootstrapName: machineName,
-      roles: spec.roles,
+      namespace:          ns,
+      clusterName:        ctx.name,
+      createdAt:          rfc3339(createdMs + 1000),
+      bootstrapName:      machineName,
+      roles:              spec.roles,
       os,
-      address: spec.address,
+      address:            spec.address,
       internalAddress,
       registrationLabels: { 'cattle.io/os': os },
-      initNode: extras.initNode,
+      initNode:           extras.initNode,
       joinUrl,
-      joinedTo: extras.initNode ? '' : extras.joinedToUrl,
-      planLastUpdated: planAt,
-      plan: currentPlan,
-      maxFailures: server ? 5 : undefined,
-      failureThreshold: server ? 3 : undefined,
+      joinedTo:           extras.initNode ? '' : extras.joinedToUrl,
+      planLastUpdated:    planAt,
+      plan:               currentPlan,
+      maxFailures:        server ? 5 : undefined,
+      failureThreshold:   server ? 3 : undefined,
     };
     const appliedAt = rfc3339(Math.min(parseTime(planAt) + 47_000, nowMs));
     let o: PlanSecretOptions;
+
     switch (agent) {
-      case 'never-checked-in':
-        o = { ...base, planProbesPassed: '', planState: ctx.planStateKeys ? 'pending' : undefined };
-        break;
-      case 'plan-pending':
-        o = {
-          ...base,
-          planProbesPassed: '',
-          appliedPlan: previousPlan,
-          appliedChecksum: previousPlanHash,
-          appliedOutput: applyOutput(),
-          successCount: 1,
-          failureCount: 0,
-          lastApplyTime: rfc3339(parseTime(previousPlanAt) + 47_000),
-          planState: ctx.planStateKeys ? 'pending' : undefined,
-        };
-        break;
-      case 'plan-failed':
-        o = {
-          ...base,
-          planProbesPassed: '',
-          appliedPlan: previousPlan,
-          appliedChecksum: previousPlanHash,
-          appliedOutput: applyOutput(),
-          failedChecksum: currentPlanHash,
-          failedOutput: {
-            install: [
-              `+ export ${runtime.toUpperCase()}_TOKEN=${ctx.joinToken}`,
-              `[INFO]  using ${ctx.kubernetesVersion} as release`,
-              `Job for ${runtime}-${server ? 'server' : 'agent'}.service failed because the control process exited with error code.`,
-              `See "systemctl status ${runtime}-${server ? 'server' : 'agent'}.service" and "journalctl -xeu ${runtime}-${server ? 'server' : 'agent'}.service" for details.`,
-            ].join('\n'),
-          },
-          successCount: 0,
-          failureCount: 5,
-          maxFailures: 5,
-          failureThreshold: 3,
-          lastApplyTime: before('3m'),
-          planState: ctx.planStateKeys ? 'failed' : undefined,
-        };
-        break;
-      case 'probes-failing': {
-        const unhealthy = new Set(spec.unhealthyProbes ?? ['kubelet']);
-        o = {
-          ...base,
-          planProbesPassed: appliedAt,
-          appliedPlan: currentPlan,
-          appliedChecksum: currentPlanHash,
-          appliedOutput: applyOutput(),
-          successCount: 1,
-          failureCount: 0,
-          lastApplyTime: appliedAt,
-          probeStatuses: Object.fromEntries(probeNames.map((p) => [p, unhealthy.has(p)
-            ? { healthy: false, successCount: 0, failureCount: 57 }
-            : { healthy: true, successCount: 212, failureCount: 0 }])),
-          planState: ctx.planStateKeys ? 'succeeded' : undefined,
-        };
-        break;
-      }
-      default:
-        o = {
-          ...base,
-          planProbesPassed: rfc3339(Math.min(parseTime(appliedAt) + 30_000, nowMs)),
-          appliedPlan: currentPlan,
-          appliedChecksum: currentPlanHash,
-          appliedOutput: applyOutput(),
-          successCount: 1,
-          failureCount: 0,
-          lastApplyTime: appliedAt,
-          probeStatuses: healthyProbes(stableInt(`probes:${machineName}`, 40, 4000)),
-          planState: ctx.planStateKeys ? 'succeeded' : undefined,
-        };
+    case 'never-checked-in':
+      o = {
+        ...base, planProbesPassed: '', planState: ctx.planStateKeys ? 'pending' : undefined
+      };
+      break;
+    case 'plan-pending':
+      o = {
+        ...base,
+        planProbesPassed: '',
+        appliedPlan:      previousPlan,
+        appliedChecksum:  previousPlanHash,
+        appliedOutput:    applyOutput(),
+        successCount:     1,
+        failureCount:     0,
+        lastApplyTime:    rfc3339(parseTime(previousPlanAt) + 47_000),
+        planState:        ctx.planStateKeys ? 'pending' : undefined,
+      };
+      break;
+    case 'plan-failed':
+      o = {
+        ...base,
+        planProbesPassed: '',
+        appliedPlan:      previousPlan,
+        appliedChecksum:  previousPlanHash,
+        appliedOutput:    applyOutput(),
+        failedChecksum:   currentPlanHash,
+        failedOutput:     {
+          install: [
+            `+ export ${ runtime.toUpperCase() }_TOKEN=${ ctx.joinToken }`,
+            `[INFO]  using ${ ctx.kubernetesVersion } as release`,
+            `Job for ${ runtime }-${ server ? 'server' : 'agent' }.service failed because the control process exited with error code.`,
+            `See "systemctl status ${ runtime }-${ server ? 'server' : 'agent' }.service" and "journalctl -xeu ${ runtime }-${ server ? 'server' : 'agent' }.service" for details.`,
+          ].join('\n'),
+        },
+        successCount:     0,
+        failureCount:     5,
+        maxFailures:      5,
+        failureThreshold: 3,
+        lastApplyTime:    before('3m'),
+        planState:        ctx.planStateKeys ? 'failed' : undefined,
+      };
+      break;
+    case 'probes-failing': {
+      const unhealthy = new Set(spec.unhealthyProbes ?? ['kubelet']);
+
+      o = {
+        ...base,
+        planProbesPassed: appliedAt,
+        appliedPlan:      currentPlan,
+        appliedChecksum:  currentPlanHash,
+        appliedOutput:    applyOutput(),
+        successCount:     1,
+        failureCount:     0,
+        lastApplyTime:    appliedAt,
+        probeStatuses:    Object.fromEntries(probeNames.map((p) => [p, unhealthy.has(p) ? {
+          healthy: false, successCount: 0, failureCount: 57
+        } : {
+          healthy: true, successCount: 212, failureCount: 0
+        }])),
+        planState: ctx.planStateKeys ? 'succeeded' : undefined,
+      };
+      break;
     }
-    if (ctx.planStateKeys) o.planRevision = stableInt(`rev:${machineName}:${planAt}`, 2, 40);
+    default:
+      o = {
+        ...base,
+        planProbesPassed: rfc3339(Math.min(parseTime(appliedAt) + 30_000, nowMs)),
+        appliedPlan:      currentPlan,
+        appliedChecksum:  currentPlanHash,
+        appliedOutput:    applyOutput(),
+        successCount:     1,
+        failureCount:     0,
+        lastApplyTime:    appliedAt,
+        probeStatuses:    healthyProbes(stableInt(`probes:${ machineName }`, 40, 4000)),
+        planState:        ctx.planStateKeys ? 'succeeded' : undefined,
+      };
+    }
+    if (ctx.planStateKeys) o.planRevision = stableInt(`rev:${ machineName }:${ planAt }`, 2, 40);
     planSecret = machinePlanSecret(o);
   }
 
   // downstream Node
   let node: NodeObject | undefined;
+
   if (nodeState === 'ready' || nodeState === 'not-ready' || nodeState === 'unlinked') {
-    const notReady = nodeState === 'not-ready'
-      ? { status: spec.notReady?.status ?? 'False', reason: spec.notReady?.reason, message: spec.notReady?.message, since: before(spec.notReady?.since ?? '30m') }
-      : undefined;
+    const notReady = nodeState === 'not-ready' ? {
+      status: spec.notReady?.status ?? 'False', reason: spec.notReady?.reason, message: spec.notReady?.message, since: before(spec.notReady?.since ?? '30m')
+    } : undefined;
+
     node = downstreamNode({
-      name: nodeName,
-      createdAt: minutesAfterCreate(4),
+      name:              nodeName,
+      createdAt:         minutesAfterCreate(4),
       kubernetesVersion: ctx.kubernetesVersion,
-      roles: spec.roles,
+      roles:             spec.roles,
       os,
-      osImage: spec.osImage,
-      kernelVersion: spec.kernelVersion,
-      address: spec.address,
+      osImage:           spec.osImage,
+      kernelVersion:     spec.kernelVersion,
+      address:           spec.address,
       internalAddress,
-      cpu: spec.cpu,
-      memoryKi: spec.memoryKi,
-      machineUid: nodeState === 'unlinked' ? undefined : machineUid,
-      capiMachine: nodeState === 'unlinked' ? undefined : { name: machineName, clusterName: ctx.name, namespace: ns },
-      providerID: nodeState === 'unlinked' ? undefined : providerID,
-      ready: notReady ?? { status: 'True', since: minutesAfterCreate(5) },
-      unschedulable: Boolean(spec.deleting),
-      heartbeat: before(stableInt(`hb:${nodeName}`, 5, 50)),
+      cpu:               spec.cpu,
+      memoryKi:          spec.memoryKi,
+      machineUid:        nodeState === 'unlinked' ? undefined : machineUid,
+      capiMachine:       nodeState === 'unlinked' ? undefined : {
+        name: machineName, clusterName: ctx.name, namespace: ns
+      },
+      providerID:        nodeState === 'unlinked' ? undefined : providerID,
+      ready:             notReady ?? { status: 'True', since: minutesAfterCreate(5) },
+      unschedulable:     Boolean(spec.deleting),
+      heartbeat:         before(stableInt(`hb:${ nodeName }`, 5, 50)),
     });
   }
 
   // Machine conditions
   const at = (m: number) => minutesAfterCreate(m);
-  const conditions: CapiCondition[] = [{ type: 'BootstrapReady', status: 'True', lastTransitionTime: at(1) }];
+  const conditions: CapiCondition[] = [{
+    type: 'BootstrapReady', status: 'True', lastTransitionTime: at(1)
+  }];
   let failureReason: string | undefined;
   let failureMessage: string | undefined;
   const infraKind = ctx.kind === 'node-driver' ? 'VmwarevsphereMachine' : 'CustomMachine';
   const infraApiVersion = ctx.kind === 'node-driver' ? 'rke-machine.cattle.io/v1' : 'rke.cattle.io/v1';
-  const vmMissingMessage = spec.infraMessage ?? `failed to get state of VM ${machineName}: no VM found (vm '/Datacenter/vm/rancher/${machineName}' not found)`;
+  const vmMissingMessage = spec.infraMessage ?? `failed to get state of VM ${ machineName }: no VM found (vm '/Datacenter/vm/rancher/${ machineName }' not found)`;
+
   if (infraState === 'ready') {
-    conditions.push({ type: 'InfrastructureReady', status: 'True', lastTransitionTime: at(1) });
+    conditions.push({
+      type: 'InfrastructureReady', status: 'True', lastTransitionTime: at(1)
+    });
   } else if (infraState === 'vm-missing') {
-    conditions.push({ type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'Error', message: vmMissingMessage, lastTransitionTime: before('3h') });
+    conditions.push({
+      type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'Error', message: vmMissingMessage, lastTransitionTime: before('3h')
+    });
   } else {
     failureReason = 'InvalidConfiguration';
-    failureMessage = spec.infraMessage ?? `Machine infrastructure resource ${infraApiVersion}, Kind=${infraKind} with name "${machineName}" has been deleted after being ready`;
-    conditions.push({ type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'IncorrectExternalRef', message: failureMessage, lastTransitionTime: before('1h') });
+    failureMessage = spec.infraMessage ?? `Machine infrastructure resource ${ infraApiVersion }, Kind=${ infraKind } with name "${ machineName }" has been deleted after being ready`;
+    conditions.push({
+      type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'IncorrectExternalRef', message: failureMessage, lastTransitionTime: before('1h')
+    });
   }
   if (nodeState === 'ready') {
-    conditions.push({ type: 'NodeHealthy', status: 'True', lastTransitionTime: at(6) });
+    conditions.push({
+      type: 'NodeHealthy', status: 'True', lastTransitionTime: at(6)
+    });
   } else if (nodeState === 'not-ready') {
     const cond = node?.status.conditions.find((c) => c.type === 'Ready');
+
     conditions.push({
-      type: 'NodeHealthy', status: 'False', severity: 'Warning', reason: 'NodeConditionsFailed',
-      message: `Node condition Ready is ${cond?.status ?? 'False'}. ${cond?.message ?? ''}`.trim(),
+      type:               'NodeHealthy',
+      status:             'False',
+      severity:           'Warning',
+      reason:             'NodeConditionsFailed',
+      message:            `Node condition Ready is ${ cond?.status ?? 'False' }. ${ cond?.message ?? '' }`.trim(),
       lastTransitionTime: cond?.lastTransitionTime ?? at(6),
     });
   } else if (nodeState === 'deleted') {
-    conditions.push({ type: 'NodeHealthy', status: 'False', severity: 'Error', reason: 'NodeNotFound', lastTransitionTime: before('5h') });
+    conditions.push({
+      type: 'NodeHealthy', status: 'False', severity: 'Error', reason: 'NodeNotFound', lastTransitionTime: before('5h')
+    });
   } else {
-    conditions.push({ type: 'NodeHealthy', status: 'False', severity: 'Info', reason: 'WaitingForNodeRef', lastTransitionTime: at(1) });
+    conditions.push({
+      type: 'NodeHealthy', status: 'False', severity: 'Info', reason: 'WaitingForNodeRef', lastTransitionTime: at(1)
+    });
   }
   if (plannerMessage) {
-    conditions.push({ type: 'Reconciled', status: 'Unknown', reason: 'Waiting', message: plannerMessage, lastTransitionTime: agent === 'never-checked-in' ? at(2) : planAt });
+    conditions.push({
+      type: 'Reconciled', status: 'Unknown', reason: 'Waiting', message: plannerMessage, lastTransitionTime: agent === 'never-checked-in' ? at(2) : planAt
+    });
   } else {
-    conditions.push({ type: 'Reconciled', status: 'True', lastTransitionTime: at(8) });
+    conditions.push({
+      type: 'Reconciled', status: 'True', lastTransitionTime: at(8)
+    });
   }
   if (agent === 'plan-failed') {
-    conditions.push({ type: 'PlanApplied', status: 'False', severity: 'Error', reason: 'Error', message: PLAN_APPLY_ERROR_MESSAGE, lastTransitionTime: before('25m') });
+    conditions.push({
+      type: 'PlanApplied', status: 'False', severity: 'Error', reason: 'Error', message: PLAN_APPLY_ERROR_MESSAGE, lastTransitionTime: before('25m')
+    });
   } else if (agent !== 'never-checked-in' && spec.planSecret !== false) {
-    conditions.push({ type: 'PlanApplied', status: 'True', lastTransitionTime: at(3) });
+    conditions.push({
+      type: 'PlanApplied', status: 'True', lastTransitionTime: at(3)
+    });
   }
   if (spec.deleting && deletingAt) {
     const hadNode = linked;
+
     if (hadNode) {
-      conditions.push({ type: 'PreDrainDeleteHookSucceeded', status: 'True', lastTransitionTime: deletingAt });
-      conditions.push(spec.deleting.blockedBy === 'drain'
-        ? { type: 'DrainingSucceeded', status: 'False', severity: 'Info', reason: 'Draining', message: 'Draining the node before deletion', lastTransitionTime: deletingAt }
-        : { type: 'DrainingSucceeded', status: 'True', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000) });
+      conditions.push({
+        type: 'PreDrainDeleteHookSucceeded', status: 'True', lastTransitionTime: deletingAt
+      });
+      conditions.push(spec.deleting.blockedBy === 'drain' ? {
+        type: 'DrainingSucceeded', status: 'False', severity: 'Info', reason: 'Draining', message: 'Draining the node before deletion', lastTransitionTime: deletingAt
+      } : {
+        type: 'DrainingSucceeded', status: 'True', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000)
+      });
     }
     if (spec.deleting.blockedBy === 'etcd-hook') {
-      conditions.push({ type: 'PreTerminateDeleteHookSucceeded', status: 'False', severity: 'Info', reason: 'WaitingExternalHook', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000) });
+      conditions.push({
+        type: 'PreTerminateDeleteHookSucceeded', status: 'False', severity: 'Info', reason: 'WaitingExternalHook', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000)
+      });
     } else if (spec.deleting.blockedBy === 'finalizer') {
-      conditions.push({ type: 'PreTerminateDeleteHookSucceeded', status: 'True', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000) });
+      conditions.push({
+        type: 'PreTerminateDeleteHookSucceeded', status: 'True', lastTransitionTime: rfc3339(parseTime(deletingAt) + 9000)
+      });
     }
   }
 
   let phase: MachinePhase;
+
   if (spec.deleting) phase = 'Deleting';
   else if (failureReason) phase = 'Failed';
   else if (!infraReady) phase = 'Provisioning';
   else if (!linked) phase = 'Provisioned';
   else phase = 'Running';
 
-  const nodeInfo = node?.status.nodeInfo ?? (linked ? nodeSystemInfo({ name: nodeName, kubernetesVersion: ctx.kubernetesVersion, os, osImage: spec.osImage, kernelVersion: spec.kernelVersion }) : undefined);
-  const addresses: NodeAddress[] | undefined = infraReady
-    ? [{ type: 'InternalIP', address: internalAddress }, ...(spec.address !== internalAddress ? [{ type: 'ExternalIP' as const, address: spec.address }] : []), { type: 'Hostname', address: spec.hostname }]
-    : undefined;
+  const nodeInfo = node?.status.nodeInfo ?? (linked ? nodeSystemInfo({
+    name: nodeName, kubernetesVersion: ctx.kubernetesVersion, os, osImage: spec.osImage, kernelVersion: spec.kernelVersion
+  }) : undefined);
+  const addresses: NodeAddress[] | undefined = infraReady ? [{ type: 'InternalIP', address: internalAddress }, ...(spec.address !== internalAddress ? [{ type: 'ExternalIP' as const, address: spec.address }] : []), { type: 'Hostname', address: spec.hostname }] : undefined;
   // the etcd hook is cleared once the machine has no node ref or etcd let it go
   const hook = Boolean(spec.roles.etcd) && !(spec.deleting && !linked);
 
   const machine = capiMachine({
-    name: machineName,
-    namespace: ns,
-    clusterName: ctx.name,
+    name:              machineName,
+    namespace:         ns,
+    clusterName:       ctx.name,
     createdAt,
     deletionTimestamp: deletingAt,
-    roles: spec.roles,
+    roles:             spec.roles,
     os,
     machineId,
-    nodeNameLabel: spec.nodeNameLabel,
+    nodeNameLabel:     spec.nodeNameLabel,
     machineDeployment: poolDeployment,
-    bootstrapName: machineName,
-    infrastructure: { apiVersion: infraApiVersion, kind: infraKind, name: machineName },
+    bootstrapName:     machineName,
+    infrastructure:    {
+      apiVersion: infraApiVersion, kind: infraKind, name: machineName
+    },
     kubernetesVersion: ctx.kubernetesVersion,
     providerID,
-    nodeRef: linked ? { name: nodeName, uid: nodeUid } : undefined,
+    nodeRef:           linked ? { name: nodeName, uid: nodeUid } : undefined,
     nodeInfo,
     addresses,
     phase,
     conditions,
     failureReason,
     failureMessage,
-    preTerminateHook: hook,
-    lastUpdated: deletingAt ?? (linked ? at(6) : at(1)),
+    preTerminateHook:  hook,
+    lastUpdated:       deletingAt ?? (linked ? at(6) : at(1)),
   });
 
   const bootstrap = rkeBootstrap({
-    name: machineName,
-    namespace: ns,
-    clusterName: ctx.name,
+    name:            machineName,
+    namespace:       ns,
+    clusterName:     ctx.name,
     machineName,
     createdAt,
-    roles: spec.roles,
+    roles:           spec.roles,
     etcdForceRemove: spec.etcdForceRemove,
   });
 
   let infraMachine: KubeObject | undefined;
-  if (infraState !== 'deleted') {
-    infraMachine = ctx.kind === 'node-driver'
-      ? vsphereMachine({
-        name: machineName,
-        namespace: ns,
-        clusterName: ctx.name,
-        machineDeployment: poolDeployment ?? `${ctx.name}-pool1`,
-        createdAt,
-        os,
-        providerID,
-        addresses,
-        ready: infraReady,
-        errorMessage: infraState === 'vm-missing' ? vmMissingMessage : undefined,
-        errorSince: infraState === 'vm-missing' ? before('3h') : undefined,
-        deletionTimestamp: undefined,
-      })
-      : customMachine({ name: machineName, namespace: ns, clusterName: ctx.name, createdAt, providerID });
-  }
 
-  let mgmtNode: KubeObject | undefined;
-  if (node && !spec.noManagementNode) {
-    mgmtNode = managementNode({
-      mgmtId: ctx.mgmtId,
-      createdAt: minutesAfterCreate(5),
-      node,
-      requestedHostname: node.metadata.name,
-      roles: spec.roles,
+  if (infraState !== 'deleted') {
+    infraMachine = ctx.kind === 'node-driver' ? vsphereMachine({
+      name:              machineName,
+      namespace:         ns,
+      clusterName:       ctx.name,
+      machineDeployment: poolDeployment ?? `${ ctx.name }-pool1`,
+      createdAt,
+      os,
+      providerID,
+      addresses,
+      ready:             infraReady,
+      errorMessage:      infraState === 'vm-missing' ? vmMissingMessage : undefined,
+      errorSince:        infraState === 'vm-missing' ? before('3h') : undefined,
+      deletionTimestamp: undefined,
+    }) : customMachine({
+      name: machineName, namespace: ns, clusterName: ctx.name, createdAt, providerID
     });
   }
 
-  const credentials = spec.agentCredentials
-    ? agentCredentials({ machineName, namespace: ns, createdAt, secretMarker: ctx.secretMarker })
-    : undefined;
+  let mgmtNode: KubeObject | undefined;
+
+  if (node && !spec.noManagementNode) {
+    mgmtNode = managementNode({
+      mgmtId:            ctx.mgmtId,
+      createdAt:         minutesAfterCreate(5),
+      node,
+      requestedHostname: node.metadata.name,
+      roles:             spec.roles,
+    });
+  }
+
+  const credentials = spec.agentCredentials ? agentCredentials({
+    machineName, namespace: ns, createdAt, secretMarker: ctx.secretMarker
+  }) : undefined;
 
   const local: KubeObject[] = [machine, bootstrap];
+
   if (infraMachine) local.push(infraMachine);
   if (planSecret) local.push(planSecret);
   if (credentials) local.push(...credentials);
@@ -1952,7 +2225,7 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
     spec,
     machineName,
     nodeName,
-    tier: tierOf(spec, extras.initNode),
+    tier:           tierOf(spec, extras.initNode),
     plannerMessage,
     machine,
     planSecret,
@@ -1962,21 +2235,25 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
     node,
     credentials,
     local,
-    downstream: node ? [node] : [],
+    downstream:     node ? [node] : [],
   };
 }
 
 /** Mirrors rancher's atMostThree + detailMessage: sorted names, "and N more", detail only for one machine. */
 export function plannerClusterMessage(nodes: Pick<BuiltNode, 'machineName' | 'tier' | 'plannerMessage'>[]): string {
   const tiers: BuiltNode['tier'][] = ['bootstrap', 'etcd', 'control plane', 'worker'];
+
   for (const tier of tiers) {
     const waiting = nodes.filter((n) => n.tier === tier && n.plannerMessage);
+
     if (!waiting.length) continue;
     const names = waiting.map((n) => n.machineName).sort();
-    const list = names.length > 3 ? `${names.slice(0, 3).join(',')} and ${names.length - 3} more` : names.join(',');
-    const detail = waiting.length === 1 ? `: ${waiting[0].plannerMessage}` : '';
-    return `configuring ${tier} node(s) ${list}${detail}`;
+    const list = names.length > 3 ? `${ names.slice(0, 3).join(',') } and ${ names.length - 3 } more` : names.join(',');
+    const detail = waiting.length === 1 ? `: ${ waiting[0].plannerMessage }` : '';
+
+    return `configuring ${ tier } node(s) ${ list }${ detail }`;
   }
+
   return '';
 }
 
@@ -2030,30 +2307,33 @@ function buildLooseNode(ctx: ClusterContext, spec: LooseNodeSpec): { node: NodeO
   const createdAt = ago(ctx.now, spec.createdAgo);
   const former = spec.formerMachine;
   const node = downstreamNode({
-    name: spec.name,
+    name:              spec.name,
     createdAt,
     kubernetesVersion: ctx.kubernetesVersion,
-    roles: spec.roles,
-    os: spec.os,
-    osImage: spec.osImage,
-    address: spec.address,
-    memoryKi: spec.memoryKi,
-    machineUid: former ? (former.uid ?? uidFor('Machine', ctx.namespace, former.name)) : undefined,
-    capiMachine: former ? { name: former.name, clusterName: ctx.name, namespace: ctx.namespace } : undefined,
-    providerID: ctx.kind === 'imported' ? undefined : `${runtimeOf(ctx.kubernetesVersion)}://${spec.name}`,
-    ready: spec.notReady
-      ? { status: spec.notReady.status, reason: spec.notReady.reason, message: spec.notReady.message, since: ago(ctx.now, spec.notReady.since) }
-      : { status: 'True', since: rfc3339(parseTime(createdAt) + 60_000) },
-    heartbeat: ago(ctx.now, stableInt(`hb:${spec.name}`, 5, 50)),
+    roles:             spec.roles,
+    os:                spec.os,
+    osImage:           spec.osImage,
+    address:           spec.address,
+    memoryKi:          spec.memoryKi,
+    machineUid:        former ? (former.uid ?? uidFor('Machine', ctx.namespace, former.name)) : undefined,
+    capiMachine:       former ? {
+      name: former.name, clusterName: ctx.name, namespace: ctx.namespace
+    } : undefined,
+    providerID:        ctx.kind === 'imported' ? undefined : `${ runtimeOf(ctx.kubernetesVersion) }://${ spec.name }`,
+    ready:             spec.notReady ? {
+      status: spec.notReady.status, reason: spec.notReady.reason, message: spec.notReady.message, since: ago(ctx.now, spec.notReady.since)
+    } : { status: 'True', since: rfc3339(parseTime(createdAt) + 60_000) },
+    heartbeat: ago(ctx.now, stableInt(`hb:${ spec.name }`, 5, 50)),
   });
   const mgmt = spec.managementNode === false ? undefined : managementNode({
-    mgmtId: ctx.mgmtId,
-    createdAt: rfc3339(parseTime(createdAt) + 60_000),
+    mgmtId:            ctx.mgmtId,
+    createdAt:         rfc3339(parseTime(createdAt) + 60_000),
     node,
     requestedHostname: spec.name,
-    roles: spec.roles,
-    imported: spec.imported ?? ctx.kind === 'imported',
+    roles:             spec.roles,
+    imported:          spec.imported ?? ctx.kind === 'imported',
   });
+
   return { node, mgmt };
 }
 
@@ -2065,22 +2345,23 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
   const namespace = b.namespace ?? DEFAULT_NAMESPACE;
   const secretMarker = b.secretMarker ?? DEFAULT_SECRET_MARKER;
   const ctx: ClusterContext = {
-    name: b.name,
+    name:              b.name,
     namespace,
-    mgmtId: b.mgmtId,
-    kind: b.kind,
+    mgmtId:            b.mgmtId,
+    kind:              b.kind,
     kubernetesVersion: b.kubernetesVersion,
-    now: b.now,
-    serverUrl: b.serverUrl ?? DEFAULT_SERVER_URL,
+    now:               b.now,
+    serverUrl:         b.serverUrl ?? DEFAULT_SERVER_URL,
     secretMarker,
-    joinToken: joinToken(b.mgmtId, secretMarker),
-    planStateKeys: b.planStateKeys,
+    joinToken:         joinToken(b.mgmtId, secretMarker),
+    planStateKeys:     b.planStateKeys,
   };
   const createdAt = ago(b.now, b.createdAgo);
 
   const initIndex = b.nodes.findIndex((n) => n.roles.etcd);
   const initSpec = initIndex >= 0 ? b.nodes[initIndex] : undefined;
   const joinUrlByHost = new Map<string, string>();
+
   for (const n of b.nodes) {
     if (n.roles.etcd || n.roles.controlPlane) {
       joinUrlByHost.set(n.hostname, joinUrlFor(n.internalAddress ?? n.address, b.kubernetesVersion));
@@ -2089,7 +2370,7 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
   const defaultJoin = initSpec ? joinUrlByHost.get(initSpec.hostname) : undefined;
 
   const nodes = b.nodes.map((spec, i) => buildNode(ctx, spec, {
-    initNode: i === initIndex,
+    initNode:    i === initIndex,
     joinedToUrl: spec.joinedTo ? joinUrlByHost.get(spec.joinedTo) : defaultJoin,
   }));
 
@@ -2100,43 +2381,46 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
 
   const local: KubeObject[] = [
     provisioningCluster({
-      name: b.name,
+      name:                                b.name,
       namespace,
-      mgmtId: b.mgmtId,
-      kind: b.kind,
+      mgmtId:                              b.mgmtId,
+      kind:                                b.kind,
       createdAt,
-      kubernetesVersion: b.kind === 'imported' ? undefined : b.kubernetesVersion,
-      waitingMessage: waitingMessage || undefined,
-      waitingSince: b.waitingSince !== undefined ? ago(b.now, b.waitingSince) : undefined,
-      rotateCertificatesGeneration: b.rotateCertificates?.generation,
+      kubernetesVersion:                   b.kind === 'imported' ? undefined : b.kubernetesVersion,
+      waitingMessage:                      waitingMessage || undefined,
+      waitingSince:                        b.waitingSince !== undefined ? ago(b.now, b.waitingSince) : undefined,
+      rotateCertificatesGeneration:        b.rotateCertificates?.generation,
       appliedRotateCertificatesGeneration: b.rotateCertificates?.applied,
-      machinePools: b.machinePools,
-      annotations: b.clusterAnnotations,
+      machinePools:                        b.machinePools,
+      annotations:                         b.clusterAnnotations,
     }),
     managementCluster({
-      mgmtId: b.mgmtId,
-      displayName: b.name,
+      mgmtId:                  b.mgmtId,
+      displayName:             b.name,
       namespace,
-      kind: b.kind,
+      kind:                    b.kind,
       createdAt,
-      kubernetesVersion: b.kubernetesVersion,
+      kubernetesVersion:       b.kubernetesVersion,
       nodeCount,
       provisioningClusterName: b.name,
     }),
     clusterRegistrationToken({
-      mgmtId: b.mgmtId,
-      createdAt: rfc3339(parseTime(createdAt) + 5000),
-      serverUrl: ctx.serverUrl,
+      mgmtId:     b.mgmtId,
+      createdAt:  rfc3339(parseTime(createdAt) + 5000),
+      serverUrl:  ctx.serverUrl,
       secretMarker,
-      caChecksum: sha256Hex(`rancher-ca:${ctx.serverUrl}`),
+      caChecksum: sha256Hex(`rancher-ca:${ ctx.serverUrl }`),
     }),
   ];
+
   for (const n of nodes) local.push(...n.local);
   for (const l of loose) if (l.mgmt) local.push(l.mgmt);
   const downstream: KubeObject[] = [...nodes.flatMap((n) => n.downstream), ...loose.map((l) => l.node)];
 
   return {
-    cluster: { name: b.name, namespace, mgmtId: b.mgmtId, kind: b.kind, kubernetesVersion: b.kubernetesVersion },
+    cluster: {
+      name: b.name, namespace, mgmtId: b.mgmtId, kind: b.kind, kubernetesVersion: b.kubernetesVersion
+    },
     context: ctx,
     nodes,
     local,
@@ -2148,18 +2432,22 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
 /** Values that must never appear in any output: the marker and each raw sensitive value. */
 export function canaryValues(objects: KubeObject[], secretMarker = DEFAULT_SECRET_MARKER): string[] {
   const values = new Set<string>([secretMarker]);
+
   for (const o of objects) {
     if (o.kind === 'Secret' && o.data && typeof o.data === 'object') {
       const data = o.data as Record<string, string>;
       const sensitiveKeys = o.type === MACHINE_PLAN_SECRET_TYPE ? SENSITIVE_PLAN_SECRET_KEYS : Object.keys(data).filter((k) => k !== 'namespace');
+
       for (const k of sensitiveKeys) {
         if (data[k]) values.add(data[k]);
       }
     }
     if (o.kind === 'ClusterRegistrationToken') {
       const token = (o.status as { token?: string } | undefined)?.token;
+
       if (token) values.add(token);
     }
   }
+
   return [...values];
 }

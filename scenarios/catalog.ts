@@ -29,7 +29,7 @@ export const FAILURE_FAMILIES: readonly FailureFamily[] = [
 
 /** A 64-hex agent id whose custom machine name is `custom-<prefix>`. */
 function agentId(prefix12: string): string {
-  return prefix12 + sha256Hex(`agent-id:${prefix12}`).slice(0, 52);
+  return prefix12 + sha256Hex(`agent-id:${ prefix12 }`).slice(0, 52);
 }
 
 function scenarioFrom(
@@ -38,18 +38,22 @@ function scenarioFrom(
   expected: Record<string, FailureFamily[]>,
 ): Scenario {
   const downstream: Record<string, KubeObject[]> = {};
+
   for (const b of built) downstream[b.cluster.mgmtId] = b.downstream;
+
   return {
     ...meta,
     clusters: built.map((b) => b.cluster),
-    objects: built.flatMap((b) => b.local),
+    objects:  built.flatMap((b) => b.local),
     downstream,
     expected,
   };
 }
 
 function clusterBuild(base: Omit<ClusterBuild, 'now' | 'secretMarker' | 'serverUrl'>, now: string, o: ScenarioOptions): ClusterBuild {
-  return { ...base, now, secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER, serverUrl: o.serverUrl };
+  return {
+    ...base, now, secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER, serverUrl: o.serverUrl
+  };
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -71,59 +75,60 @@ export function ghostEtcd(o: ScenarioOptions = {}): Scenario {
     '7c2e91d06f34', '8a07b3f5d1c9', '93e6c0a47b18', 'a4d15f82c7e0', 'b87e2c09d4f1', 'f0c3a6d9b825',
   ];
   const workers: NodeSpec[] = workerIds.map((id, i) => ({
-    hostname: `dev-k8s-node${String(i + 2).padStart(2, '0')}`,
-    machineId: agentId(id),
-    roles: { worker: true },
-    address: `10.20.1.${22 + i}`,
-    createdAgo: `${400 - i * 7}d`,
-    planUpdatedAgo: '35d',
+    hostname:         `dev-k8s-node${ String(i + 2).padStart(2, '0') }`,
+    machineId:        agentId(id),
+    roles:            { worker: true },
+    address:          `10.20.1.${ 22 + i }`,
+    createdAgo:       `${ 400 - i * 7 }d`,
+    planUpdatedAgo:   '35d',
     agentCredentials: true,
   }));
   const ghost: NodeSpec = {
-    hostname: 'dev-k8s-node01',
-    machineId: agentId('2d74d4c9a104'),
-    roles: { etcd: true },
-    address: '10.20.1.21',
-    createdAgo: '97d',
-    agent: 'never-checked-in',
-    node: 'never-registered',
-    deleting: { ago: '2d', blockedBy: 'finalizer' },
+    hostname:         'dev-k8s-node01',
+    machineId:        agentId('2d74d4c9a104'),
+    roles:            { etcd: true },
+    address:          '10.20.1.21',
+    createdAgo:       '97d',
+    agent:            'never-checked-in',
+    node:             'never-registered',
+    deleting:         { ago: '2d', blockedBy: 'finalizer' },
     agentCredentials: true,
   };
   const orphan: LooseNodeSpec = {
-    name: 'dev-k8s-node01',
-    roles: { worker: true },
-    address: '10.20.1.21',
-    createdAgo: '405d',
+    name:          'dev-k8s-node01',
+    roles:         { worker: true },
+    address:       '10.20.1.21',
+    createdAgo:    '405d',
     formerMachine: { name: 'custom-f489526f114a' },
   };
   const built = buildCluster(clusterBuild({
-    name: 'dev-k3s',
-    mgmtId: 'c-m-4qj7x2vd',
-    kind: 'custom',
+    name:              'dev-k3s',
+    mgmtId:            'c-m-4qj7x2vd',
+    kind:              'custom',
     kubernetesVersion: 'v1.27.10+k3s2',
-    createdAgo: '412d',
-    nodes: [
+    createdAgo:        '412d',
+    nodes:             [
       master('dev-k8s-master01', '898d97f03763', '10.20.1.11'),
       master('dev-k8s-master02', 'a1c55e0f2b37', '10.20.1.12'),
       master('dev-k8s-master03', 'c0d4e9b81f62', '10.20.1.13'),
       ghost,
       ...workers,
     ],
-    looseNodes: [orphan],
+    looseNodes:         [orphan],
     rotateCertificates: { generation: 3, applied: 2 },
-    waitingSince: '2d',
+    waitingSince:       '2d',
   }, now, o));
+
   return scenarioFrom({
-    name: 'ghost-etcd',
-    title: 'Ghost etcd machine blocks the cluster',
-    description: 'k3s custom cluster of 16 machines. Etcd machine custom-2d74d4c9a104 never applied its plan (its agent\'s '
-      + 'credentials are invalid), holds certificate rotation back, and hangs in deletion on its finalizer. Node '
-      + 'dev-k8s-node01 still points at machine custom-f489526f114a, which no longer exists.',
+    name:        'ghost-etcd',
+    title:       'Ghost etcd machine blocks the cluster',
+    description: 'k3s custom cluster of 16 machines. Etcd machine custom-2d74d4c9a104 never applied its plan (its agent\'s ' +
+      'credentials are invalid), holds certificate rotation back, and hangs in deletion on its finalizer. Node ' +
+      'dev-k8s-node01 still points at machine custom-f489526f114a, which no longer exists.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], {
-    [GHOST_MACHINE]: ['agent-never-checked-in', 'blocking-cluster-operation', 'stuck-deleting'],
+    [GHOST_MACHINE]:  ['agent-never-checked-in', 'blocking-cluster-operation', 'stuck-deleting'],
     'dev-k8s-node01': ['orphan-node'],
   });
 }
@@ -142,64 +147,84 @@ export function windowsNodeRef(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-02-03T06:30:00Z';
   const pooled = (pool: string, key: string, rest: Omit<NodeSpec, 'hostname' | 'pool' | 'machineName'>): NodeSpec => {
     const machineName = nodeDriverMachineName('vs-win', pool, key);
-    return { ...rest, hostname: machineName, machineName, pool };
+
+    return {
+      ...rest, hostname: machineName, machineName, pool
+    };
   };
   const nodes: NodeSpec[] = [
-    pooled('cp', 'cp-1', { roles: { etcd: true, controlPlane: true }, address: '172.16.40.11', createdAgo: '60d' }),
-    pooled('cp', 'cp-2', { roles: { etcd: true, controlPlane: true }, address: '172.16.40.12', createdAgo: '60d' }),
-    pooled('cp', 'cp-3', { roles: { etcd: true, controlPlane: true }, address: '172.16.40.13', createdAgo: '60d' }),
-    pooled('lnx', 'lnx-1', { roles: { worker: true }, address: '172.16.40.21', createdAgo: '60d' }),
-    pooled('lnx', 'lnx-2', { roles: { worker: true }, address: '172.16.40.22', createdAgo: '60d' }),
+    pooled('cp', 'cp-1', {
+      roles: { etcd: true, controlPlane: true }, address: '172.16.40.11', createdAgo: '60d'
+    }),
+    pooled('cp', 'cp-2', {
+      roles: { etcd: true, controlPlane: true }, address: '172.16.40.12', createdAgo: '60d'
+    }),
+    pooled('cp', 'cp-3', {
+      roles: { etcd: true, controlPlane: true }, address: '172.16.40.13', createdAgo: '60d'
+    }),
+    pooled('lnx', 'lnx-1', {
+      roles: { worker: true }, address: '172.16.40.21', createdAgo: '60d'
+    }),
+    pooled('lnx', 'lnx-2', {
+      roles: { worker: true }, address: '172.16.40.22', createdAgo: '60d'
+    }),
     {
-      hostname: WINDOWS_VM_GONE_MACHINE,
+      hostname:    WINDOWS_VM_GONE_MACHINE,
       machineName: WINDOWS_VM_GONE_MACHINE,
-      pool: 'win',
-      roles: { worker: true },
-      os: 'windows',
-      address: '172.16.40.31',
-      createdAgo: '5h',
-      infra: 'vm-missing',
-      agent: 'never-checked-in',
-      node: 'never-registered',
+      pool:        'win',
+      roles:       { worker: true },
+      os:          'windows',
+      address:     '172.16.40.31',
+      createdAgo:  '5h',
+      infra:       'vm-missing',
+      agent:       'never-checked-in',
+      node:        'never-registered',
     },
     {
-      hostname: 'WIN-WORKER-01',
+      hostname:    'WIN-WORKER-01',
       machineName: WINDOWS_CASE_MACHINE,
-      pool: 'win',
-      roles: { worker: true },
-      os: 'windows',
-      osImage: 'Windows Server 2019 Datacenter',
-      address: '172.16.40.32',
-      createdAgo: '4h',
-      node: 'unlinked',
+      pool:        'win',
+      roles:       { worker: true },
+      os:          'windows',
+      osImage:     'Windows Server 2019 Datacenter',
+      address:     '172.16.40.32',
+      createdAgo:  '4h',
+      node:        'unlinked',
     },
   ];
   const built = buildCluster(clusterBuild({
-    name: 'vs-win',
-    mgmtId: 'c-m-w8k2p5tz',
-    kind: 'node-driver',
+    name:              'vs-win',
+    mgmtId:            'c-m-w8k2p5tz',
+    kind:              'node-driver',
     kubernetesVersion: 'v1.28.10+rke2r1',
-    createdAgo: '60d',
-    planStateKeys: true,
+    createdAgo:        '60d',
+    planStateKeys:     true,
     nodes,
-    waitingSince: '5h',
-    machinePools: [
-      { name: 'cp', quantity: 3, roles: { etcd: true, controlPlane: true } },
-      { name: 'lnx', quantity: 2, roles: { worker: true } },
-      { name: 'win', quantity: 2, roles: { worker: true }, os: 'windows' },
+    waitingSince:      '5h',
+    machinePools:      [
+      {
+        name: 'cp', quantity: 3, roles: { etcd: true, controlPlane: true }
+      },
+      {
+        name: 'lnx', quantity: 2, roles: { worker: true }
+      },
+      {
+        name: 'win', quantity: 2, roles: { worker: true }, os: 'windows'
+      },
     ],
   }, now, o));
+
   return scenarioFrom({
-    name: 'windows-node-ref',
-    title: 'Windows workers waiting for node ref',
-    description: 'vSphere RKE2 cluster. Windows worker ' + WINDOWS_VM_GONE_MACHINE + ' lost its VM ("no VM found") and never '
-      + 'checked in; Windows worker ' + WINDOWS_CASE_MACHINE + ' expects host WIN-WORKER-01 but kubelet registered '
-      + 'win-worker-01 without the machine label.',
+    name:        'windows-node-ref',
+    title:       'Windows workers waiting for node ref',
+    description: `vSphere RKE2 cluster. Windows worker ${ WINDOWS_VM_GONE_MACHINE } lost its VM ("no VM found") and never ` +
+      `checked in; Windows worker ${ WINDOWS_CASE_MACHINE } expects host WIN-WORKER-01 but kubelet registered ` +
+      `win-worker-01 without the machine label.`,
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], {
     [WINDOWS_VM_GONE_MACHINE]: ['infrastructure-missing', 'waiting-for-node-ref', 'blocking-cluster-operation'],
-    [WINDOWS_CASE_MACHINE]: ['node-name-mismatch', 'waiting-for-node-ref'],
+    [WINDOWS_CASE_MACHINE]:    ['node-name-mismatch', 'waiting-for-node-ref'],
   });
 }
 
@@ -211,35 +236,50 @@ export const NODE_NOT_FOUND_MACHINE = 'custom-6a3d0f9e2b58';
 export function orphanNode(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-03-10T12:00:00Z';
   const server = (n: number): NodeSpec => ({
-    hostname: `edge-server-0${n}`, roles: { etcd: true, controlPlane: true, worker: true }, address: `192.168.50.1${n}`, createdAgo: '200d',
+    hostname: `edge-server-0${ n }`,
+    roles:    {
+      etcd: true, controlPlane: true, worker: true
+    },
+    address:    `192.168.50.1${ n }`,
+    createdAgo: '200d',
   });
   const built = buildCluster(clusterBuild({
-    name: 'edge-rke2',
-    mgmtId: 'c-m-r5n8d3kx',
-    kind: 'custom',
+    name:              'edge-rke2',
+    mgmtId:            'c-m-r5n8d3kx',
+    kind:              'custom',
     kubernetesVersion: 'v1.29.4+rke2r1',
-    createdAgo: '200d',
-    nodes: [
+    createdAgo:        '200d',
+    nodes:             [
       server(1), server(2), server(3),
-      { hostname: 'edge-worker-01', roles: { worker: true }, address: '192.168.50.21', createdAgo: '190d' },
-      { hostname: 'edge-worker-02', roles: { worker: true }, address: '192.168.50.22', createdAgo: '190d' },
-      { hostname: 'edge-worker-04', machineId: agentId('6a3d0f9e2b58'), roles: { worker: true }, address: '192.168.50.24', createdAgo: '150d', node: 'deleted' },
+      {
+        hostname: 'edge-worker-01', roles: { worker: true }, address: '192.168.50.21', createdAgo: '190d'
+      },
+      {
+        hostname: 'edge-worker-02', roles: { worker: true }, address: '192.168.50.22', createdAgo: '190d'
+      },
+      {
+        hostname: 'edge-worker-04', machineId: agentId('6a3d0f9e2b58'), roles: { worker: true }, address: '192.168.50.24', createdAgo: '150d', node: 'deleted'
+      },
     ],
     looseNodes: [{
-      name: 'edge-worker-03', roles: { worker: true }, address: '192.168.50.23', createdAgo: '170d',
+      name:          'edge-worker-03',
+      roles:         { worker: true },
+      address:       '192.168.50.23',
+      createdAgo:    '170d',
       formerMachine: { name: 'custom-5f1e0b7a9c2d' },
     }],
   }, now, o));
+
   return scenarioFrom({
-    name: 'orphan-node',
-    title: 'Orphan node and NodeNotFound machine',
-    description: 'RKE2 custom cluster. Node edge-worker-03 still carries machine custom-5f1e0b7a9c2d, which was deleted; '
-      + `machine ${NODE_NOT_FOUND_MACHINE} points at Node edge-worker-04, which was deleted.`,
+    name:        'orphan-node',
+    title:       'Orphan node and NodeNotFound machine',
+    description: 'RKE2 custom cluster. Node edge-worker-03 still carries machine custom-5f1e0b7a9c2d, which was deleted; ' +
+      `machine ${ NODE_NOT_FOUND_MACHINE } points at Node edge-worker-04, which was deleted.`,
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], {
     [NODE_NOT_FOUND_MACHINE]: ['node-missing'],
-    'edge-worker-03': ['orphan-node'],
+    'edge-worker-03':         ['orphan-node'],
   });
 }
 
@@ -251,36 +291,55 @@ export const LEAVING_ETCD_MACHINE = 'custom-3f8b2c6d1e90';
 export function etcdHook(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-04-22T09:15:00Z';
   const built = buildCluster(clusterBuild({
-    name: 'prod-rke2',
-    mgmtId: 'c-m-t2h6v9qc',
-    kind: 'custom',
+    name:              'prod-rke2',
+    mgmtId:            'c-m-t2h6v9qc',
+    kind:              'custom',
     kubernetesVersion: 'v1.30.2+rke2r1',
-    createdAgo: '300d',
-    nodes: [
-      { hostname: 'prod-etcd-01', roles: { etcd: true }, address: '10.40.0.11', createdAgo: '300d' },
-      { hostname: 'prod-etcd-02', roles: { etcd: true }, address: '10.40.0.12', createdAgo: '300d' },
+    createdAgo:        '300d',
+    nodes:             [
       {
-        hostname: 'prod-etcd-03', machineId: agentId('3f8b2c6d1e90'), roles: { etcd: true }, address: '10.40.0.13', createdAgo: '300d',
-        deleting: { ago: '2h', blockedBy: 'etcd-hook' },
+        hostname: 'prod-etcd-01', roles: { etcd: true }, address: '10.40.0.11', createdAgo: '300d'
       },
-      { hostname: 'prod-etcd-04', roles: { etcd: true }, address: '10.40.0.14', createdAgo: '2h' },
-      { hostname: 'prod-cp-01', roles: { controlPlane: true }, address: '10.40.0.21', createdAgo: '300d', joinedTo: 'prod-etcd-03' },
-      { hostname: 'prod-cp-02', roles: { controlPlane: true }, address: '10.40.0.22', createdAgo: '300d' },
-      { hostname: 'prod-worker-01', roles: { worker: true }, address: '10.40.1.11', createdAgo: '290d' },
-      { hostname: 'prod-worker-02', roles: { worker: true }, address: '10.40.1.12', createdAgo: '290d' },
-      { hostname: 'prod-worker-03', roles: { worker: true }, address: '10.40.1.13', createdAgo: '290d' },
+      {
+        hostname: 'prod-etcd-02', roles: { etcd: true }, address: '10.40.0.12', createdAgo: '300d'
+      },
+      {
+        hostname:   'prod-etcd-03',
+        machineId:  agentId('3f8b2c6d1e90'),
+        roles:      { etcd: true },
+        address:    '10.40.0.13',
+        createdAgo: '300d',
+        deleting:   { ago: '2h', blockedBy: 'etcd-hook' },
+      },
+      {
+        hostname: 'prod-etcd-04', roles: { etcd: true }, address: '10.40.0.14', createdAgo: '2h'
+      },
+      {
+        hostname: 'prod-cp-01', roles: { controlPlane: true }, address: '10.40.0.21', createdAgo: '300d', joinedTo: 'prod-etcd-03'
+      },
+      {
+        hostname: 'prod-cp-02', roles: { controlPlane: true }, address: '10.40.0.22', createdAgo: '300d'
+      },
+      {
+        hostname: 'prod-worker-01', roles: { worker: true }, address: '10.40.1.11', createdAgo: '290d'
+      },
+      {
+        hostname: 'prod-worker-02', roles: { worker: true }, address: '10.40.1.12', createdAgo: '290d'
+      },
+      {
+        hostname: 'prod-worker-03', roles: { worker: true }, address: '10.40.1.13', createdAgo: '290d'
+      },
     ],
   }, now, o));
+
   return scenarioFrom({
-    name: 'etcd-hook',
-    title: 'Etcd machine held by the pre-terminate hook',
-    description: `Etcd machine ${LEAVING_ETCD_MACHINE} (prod-etcd-03) has been deleting for 2 hours: `
-      + 'PreTerminateDeleteHookSucceeded=False (WaitingExternalHook) while prod-cp-01 is still joined to it.',
+    name:        'etcd-hook',
+    title:       'Etcd machine held by the pre-terminate hook',
+    description: `Etcd machine ${ LEAVING_ETCD_MACHINE } (prod-etcd-03) has been deleting for 2 hours: ` +
+      'PreTerminateDeleteHookSucceeded=False (WaitingExternalHook) while prod-cp-01 is still joined to it.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
-  }, [built], {
-    [LEAVING_ETCD_MACHINE]: ['etcd-removal-hook-blocked', 'stuck-deleting'],
-  });
+  }, [built], { [LEAVING_ETCD_MACHINE]: ['etcd-removal-hook-blocked', 'stuck-deleting'] });
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -289,23 +348,34 @@ export function etcdHook(o: ScenarioOptions = {}): Scenario {
 export function healthy(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-05-01T10:00:00Z';
   const built = buildCluster(clusterBuild({
-    name: 'demo-rke2',
-    mgmtId: 'c-m-h3l7t9yb',
-    kind: 'custom',
+    name:              'demo-rke2',
+    mgmtId:            'c-m-h3l7t9yb',
+    kind:              'custom',
     kubernetesVersion: 'v1.30.4+rke2r1',
-    createdAgo: '45d',
-    nodes: [
-      { hostname: 'demo-cp-01', roles: { etcd: true, controlPlane: true }, address: '10.0.0.11', createdAgo: '45d', agentCredentials: true },
-      { hostname: 'demo-cp-02', roles: { etcd: true, controlPlane: true }, address: '10.0.0.12', createdAgo: '45d', agentCredentials: true },
-      { hostname: 'demo-cp-03', roles: { etcd: true, controlPlane: true }, address: '10.0.0.13', createdAgo: '45d', agentCredentials: true },
-      { hostname: 'demo-worker-01', roles: { worker: true }, address: '10.0.1.11', createdAgo: '44d', agentCredentials: true },
-      { hostname: 'demo-worker-02', roles: { worker: true }, address: '10.0.1.12', createdAgo: '44d', agentCredentials: true },
+    createdAgo:        '45d',
+    nodes:             [
+      {
+        hostname: 'demo-cp-01', roles: { etcd: true, controlPlane: true }, address: '10.0.0.11', createdAgo: '45d', agentCredentials: true
+      },
+      {
+        hostname: 'demo-cp-02', roles: { etcd: true, controlPlane: true }, address: '10.0.0.12', createdAgo: '45d', agentCredentials: true
+      },
+      {
+        hostname: 'demo-cp-03', roles: { etcd: true, controlPlane: true }, address: '10.0.0.13', createdAgo: '45d', agentCredentials: true
+      },
+      {
+        hostname: 'demo-worker-01', roles: { worker: true }, address: '10.0.1.11', createdAgo: '44d', agentCredentials: true
+      },
+      {
+        hostname: 'demo-worker-02', roles: { worker: true }, address: '10.0.1.12', createdAgo: '44d', agentCredentials: true
+      },
     ],
   }, now, o));
+
   return scenarioFrom({
-    name: 'healthy',
-    title: 'Healthy cluster',
-    description: 'RKE2 custom cluster with five healthy nodes (three etcd + control plane, two workers), all joined and in sync.',
+    name:         'healthy',
+    title:        'Healthy cluster',
+    description:  'RKE2 custom cluster with five healthy nodes (three etcd + control plane, two workers), all joined and in sync.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], {});
@@ -327,11 +397,11 @@ export const EVERY_FAILURE_EXPECTED: Readonly<Record<string, FailureFamily>> = {
   'custom-7a5b1e9c6f87': 'waiting-for-node-ref', // ef-wk-no-node
   'custom-8b6c2f0d7a98': 'infrastructure-missing', // ef-wk-infra-gone
   'custom-9c7d3a1e8b09': 'node-name-mismatch', // EF-WIN-CASE / ef-win-case
-  'ef-orphan': 'orphan-node',
+  'ef-orphan':           'orphan-node',
   'custom-b1f9c5d3a2e1': 'node-missing', // ef-wk-node-gone
   'custom-c2a0d6e4b3f2': 'node-not-ready', // ef-wk-notready
   'custom-d3b1e7f5c4a3': 'plan-secret-missing', // ef-wk-no-secret
-  'ef-no-machine': 'machine-missing',
+  'ef-no-machine':       'machine-missing',
   'custom-e4c2f8a6d5b4': 'blocking-cluster-operation', // ef-etcd-stuck
   'custom-f5d3a9b7e6c5': 'windows-version-unsupported', // ef-win2016
   'custom-06e4b0c8f7d6': 'windows-memory-low', // ef-win-small
@@ -345,59 +415,120 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
   const m = (prefix: string) => ({ machineId: agentId(prefix) });
   const worker = { worker: true };
   const nodes: NodeSpec[] = [
-    { hostname: 'ef-cp-01', ...m('0a11ce5e7c01'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.11', createdAgo: '180d' },
-    { hostname: 'ef-cp-02', ...m('0a11ce5e7c02'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.12', createdAgo: '180d' },
-    { hostname: 'ef-cp-03', ...m('0a11ce5e7c03'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.13', createdAgo: '180d' },
-    { hostname: 'ef-wk-ok', ...m('0a11ce5e7c04'), roles: worker, address: '10.9.1.10', createdAgo: '170d', joinedTo: 'ef-etcd-leaving' },
-    { hostname: 'ef-wk-agent-gone', ...m('1e0c8f3a5b21'), roles: worker, address: '10.9.1.11', createdAgo: '3h', agent: 'never-checked-in', node: 'never-registered' },
-    { hostname: 'ef-wk-plan-pending', ...m('2b7d4e9c1a32'), roles: worker, address: '10.9.1.12', createdAgo: '160d', agent: 'plan-pending', planUpdatedAgo: '25m' },
-    { hostname: 'ef-wk-plan-failed', ...m('3c9a1f7e2d43'), roles: worker, address: '10.9.1.13', createdAgo: '160d', agent: 'plan-failed', planUpdatedAgo: '40m' },
-    { hostname: 'ef-cp-probes', ...m('4d2e8b6f3c54'), roles: { controlPlane: true }, address: '10.9.0.21', createdAgo: '150d', agent: 'probes-failing', unhealthyProbes: ['kube-apiserver', 'kubelet'] },
-    { hostname: 'ef-wk-deleting', ...m('5e3f9c7a4d65'), roles: worker, address: '10.9.1.14', createdAgo: '140d', deleting: { ago: '40m', blockedBy: 'drain' } },
-    { hostname: 'ef-etcd-leaving', ...m('6f4a0d8b5e76'), roles: { etcd: true }, address: '10.9.0.31', createdAgo: '170d', deleting: { ago: '2h', blockedBy: 'etcd-hook' } },
-    { hostname: 'ef-wk-no-node', ...m('7a5b1e9c6f87'), roles: worker, address: '10.9.1.15', createdAgo: '50m', node: 'never-registered' },
-    { hostname: 'ef-wk-infra-gone', ...m('8b6c2f0d7a98'), roles: worker, address: '10.9.1.16', createdAgo: '120d', infra: 'deleted' },
     {
-      hostname: 'EF-WIN-CASE', ...m('9c7d3a1e8b09'), nodeNameLabel: 'EF-WIN-CASE', roles: worker, os: 'windows',
-      osImage: 'Windows Server 2022 Datacenter', address: '10.9.2.11', createdAgo: '6h', node: 'unlinked',
+      hostname: 'ef-cp-01', ...m('0a11ce5e7c01'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.11', createdAgo: '180d'
     },
-    { hostname: 'ef-wk-node-gone', ...m('b1f9c5d3a2e1'), roles: worker, address: '10.9.1.17', createdAgo: '110d', node: 'deleted' },
     {
-      hostname: 'ef-wk-notready', ...m('c2a0d6e4b3f2'), roles: worker, address: '10.9.1.18', createdAgo: '100d', node: 'not-ready',
-      notReady: {
-        status: 'False', reason: 'KubeletNotReady', since: '30m',
+      hostname: 'ef-cp-02', ...m('0a11ce5e7c02'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.12', createdAgo: '180d'
+    },
+    {
+      hostname: 'ef-cp-03', ...m('0a11ce5e7c03'), roles: { etcd: true, controlPlane: true }, address: '10.9.0.13', createdAgo: '180d'
+    },
+    {
+      hostname: 'ef-wk-ok', ...m('0a11ce5e7c04'), roles: worker, address: '10.9.1.10', createdAgo: '170d', joinedTo: 'ef-etcd-leaving'
+    },
+    {
+      hostname: 'ef-wk-agent-gone', ...m('1e0c8f3a5b21'), roles: worker, address: '10.9.1.11', createdAgo: '3h', agent: 'never-checked-in', node: 'never-registered'
+    },
+    {
+      hostname: 'ef-wk-plan-pending', ...m('2b7d4e9c1a32'), roles: worker, address: '10.9.1.12', createdAgo: '160d', agent: 'plan-pending', planUpdatedAgo: '25m'
+    },
+    {
+      hostname: 'ef-wk-plan-failed', ...m('3c9a1f7e2d43'), roles: worker, address: '10.9.1.13', createdAgo: '160d', agent: 'plan-failed', planUpdatedAgo: '40m'
+    },
+    {
+      hostname: 'ef-cp-probes', ...m('4d2e8b6f3c54'), roles: { controlPlane: true }, address: '10.9.0.21', createdAgo: '150d', agent: 'probes-failing', unhealthyProbes: ['kube-apiserver', 'kubelet']
+    },
+    {
+      hostname: 'ef-wk-deleting', ...m('5e3f9c7a4d65'), roles: worker, address: '10.9.1.14', createdAgo: '140d', deleting: { ago: '40m', blockedBy: 'drain' }
+    },
+    {
+      hostname: 'ef-etcd-leaving', ...m('6f4a0d8b5e76'), roles: { etcd: true }, address: '10.9.0.31', createdAgo: '170d', deleting: { ago: '2h', blockedBy: 'etcd-hook' }
+    },
+    {
+      hostname: 'ef-wk-no-node', ...m('7a5b1e9c6f87'), roles: worker, address: '10.9.1.15', createdAgo: '50m', node: 'never-registered'
+    },
+    {
+      hostname: 'ef-wk-infra-gone', ...m('8b6c2f0d7a98'), roles: worker, address: '10.9.1.16', createdAgo: '120d', infra: 'deleted'
+    },
+    {
+      hostname:      'EF-WIN-CASE',
+      ...m('9c7d3a1e8b09'),
+      nodeNameLabel: 'EF-WIN-CASE',
+      roles:         worker,
+      os:            'windows',
+      osImage:       'Windows Server 2022 Datacenter',
+      address:       '10.9.2.11',
+      createdAgo:    '6h',
+      node:          'unlinked',
+    },
+    {
+      hostname: 'ef-wk-node-gone', ...m('b1f9c5d3a2e1'), roles: worker, address: '10.9.1.17', createdAgo: '110d', node: 'deleted'
+    },
+    {
+      hostname:   'ef-wk-notready',
+      ...m('c2a0d6e4b3f2'),
+      roles:      worker,
+      address:    '10.9.1.18',
+      createdAgo: '100d',
+      node:       'not-ready',
+      notReady:   {
+        status:  'False',
+        reason:  'KubeletNotReady',
+        since:   '30m',
         message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
       },
     },
-    { hostname: 'ef-wk-no-secret', ...m('d3b1e7f5c4a3'), roles: worker, address: '10.9.1.19', createdAgo: '90d', planSecret: false },
-    { hostname: 'ef-etcd-stuck', ...m('e4c2f8a6d5b4'), roles: { etcd: true }, address: '10.9.0.32', createdAgo: '170d', agent: 'plan-pending', planUpdatedAgo: '3h' },
-    { hostname: 'ef-win2016', ...m('f5d3a9b7e6c5'), roles: worker, os: 'windows', osImage: 'Windows Server 2016 Datacenter', address: '10.9.2.12', createdAgo: '30d' },
-    { hostname: 'ef-win-small', ...m('06e4b0c8f7d6'), roles: worker, os: 'windows', osImage: 'Windows Server 2022 Datacenter', memoryKi: 2096612, address: '10.9.2.13', createdAgo: '20d' },
     {
-      hostname: 'ef-wk-xss', ...m('17f5c1d9a8e7'), roles: worker, address: '10.9.1.20', createdAgo: '80d', node: 'not-ready',
-      notReady: { status: 'False', reason: 'KubeletNotReady', since: '45m', message: `PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s ${XSS_PAYLOAD}` },
+      hostname: 'ef-wk-no-secret', ...m('d3b1e7f5c4a3'), roles: worker, address: '10.9.1.19', createdAgo: '90d', planSecret: false
+    },
+    {
+      hostname: 'ef-etcd-stuck', ...m('e4c2f8a6d5b4'), roles: { etcd: true }, address: '10.9.0.32', createdAgo: '170d', agent: 'plan-pending', planUpdatedAgo: '3h'
+    },
+    {
+      hostname: 'ef-win2016', ...m('f5d3a9b7e6c5'), roles: worker, os: 'windows', osImage: 'Windows Server 2016 Datacenter', address: '10.9.2.12', createdAgo: '30d'
+    },
+    {
+      hostname: 'ef-win-small', ...m('06e4b0c8f7d6'), roles: worker, os: 'windows', osImage: 'Windows Server 2022 Datacenter', memoryKi: 2096612, address: '10.9.2.13', createdAgo: '20d'
+    },
+    {
+      hostname:   'ef-wk-xss',
+      ...m('17f5c1d9a8e7'),
+      roles:      worker,
+      address:    '10.9.1.20',
+      createdAgo: '80d',
+      node:       'not-ready',
+      notReady:   {
+        status: 'False', reason: 'KubeletNotReady', since: '45m', message: `PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s ${ XSS_PAYLOAD }`
+      },
     },
   ];
   const built = buildCluster(clusterBuild({
-    name: 'ef-rke2',
-    mgmtId: 'c-m-ef4k8w2n',
-    kind: 'custom',
+    name:              'ef-rke2',
+    mgmtId:            'c-m-ef4k8w2n',
+    kind:              'custom',
     kubernetesVersion: 'v1.30.4+rke2r1',
-    createdAgo: '180d',
+    createdAgo:        '180d',
     nodes,
-    waitingSince: '3h',
-    looseNodes: [
-      { name: 'ef-orphan', roles: worker, address: '10.9.1.30', createdAgo: '60d', formerMachine: { name: 'custom-a0e8b4c2f1d0' } },
-      { name: 'ef-no-machine', roles: worker, address: '10.9.1.31', createdAgo: '12d' },
+    waitingSince:      '3h',
+    looseNodes:        [
+      {
+        name: 'ef-orphan', roles: worker, address: '10.9.1.30', createdAgo: '60d', formerMachine: { name: 'custom-a0e8b4c2f1d0' }
+      },
+      {
+        name: 'ef-no-machine', roles: worker, address: '10.9.1.31', createdAgo: '12d'
+      },
     ],
   }, now, o));
   const expected: Record<string, FailureFamily[]> = {};
+
   for (const [name, family] of Object.entries(EVERY_FAILURE_EXPECTED)) expected[name] = [family];
+
   return scenarioFrom({
-    name: 'every-failure',
-    title: 'One node per failure family',
-    description: 'RKE2 custom cluster where each failure family appears on exactly one machine or node (see EVERY_FAILURE_EXPECTED), '
-      + 'plus a Ready message carrying HTML.',
+    name:        'every-failure',
+    title:       'One node per failure family',
+    description: 'RKE2 custom cluster where each failure family appears on exactly one machine or node (see EVERY_FAILURE_EXPECTED), ' +
+      'plus a Ready message carrying HTML.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], expected);
@@ -409,26 +540,38 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
 export function imported(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-07-01T08:00:00Z';
   const built = buildCluster(clusterBuild({
-    name: 'imp-k3s',
-    mgmtId: 'c-m-i6m2p4rq',
-    kind: 'imported',
+    name:              'imp-k3s',
+    mgmtId:            'c-m-i6m2p4rq',
+    kind:              'imported',
     kubernetesVersion: 'v1.29.6+k3s1',
-    createdAgo: '75d',
-    nodes: [],
-    looseNodes: [
-      { name: 'imp-server-01', roles: { etcd: true, controlPlane: true }, address: '10.77.0.10', createdAgo: '300d' },
-      { name: 'imp-worker-01', roles: { worker: true }, address: '10.77.0.21', createdAgo: '290d' },
+    createdAgo:        '75d',
+    nodes:             [],
+    looseNodes:        [
       {
-        name: 'imp-worker-02', roles: { worker: true }, address: '10.77.0.22', createdAgo: '290d',
-        notReady: { status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', since: '2h' },
+        name: 'imp-server-01', roles: { etcd: true, controlPlane: true }, address: '10.77.0.10', createdAgo: '300d'
       },
-      { name: 'imp-worker-03', roles: { worker: true }, address: '10.77.0.23', createdAgo: '120d' },
+      {
+        name: 'imp-worker-01', roles: { worker: true }, address: '10.77.0.21', createdAgo: '290d'
+      },
+      {
+        name:       'imp-worker-02',
+        roles:      { worker: true },
+        address:    '10.77.0.22',
+        createdAgo: '290d',
+        notReady:   {
+          status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', since: '2h'
+        },
+      },
+      {
+        name: 'imp-worker-03', roles: { worker: true }, address: '10.77.0.23', createdAgo: '120d'
+      },
     ],
   }, now, o));
+
   return scenarioFrom({
-    name: 'imported',
-    title: 'Imported cluster',
-    description: 'Imported k3s cluster: four downstream Nodes with their management Nodes, no machines; imp-worker-02 stopped posting status two hours ago.',
+    name:         'imported',
+    title:        'Imported cluster',
+    description:  'Imported k3s cluster: four downstream Nodes with their management Nodes, no machines; imp-worker-02 stopped posting status two hours ago.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { 'imp-worker-02': ['node-not-ready'] });
@@ -452,20 +595,38 @@ const LARGE_FAMILIES: readonly LargeFamily[] = [
 
 function brokenWorker(family: LargeFamily, base: NodeSpec): NodeSpec {
   switch (family) {
-    case 'agent-never-checked-in': return { ...base, createdAgo: '4h', agent: 'never-checked-in', node: 'never-registered' };
-    case 'plan-not-applied': return { ...base, agent: 'plan-pending', planUpdatedAgo: '30m' };
-    case 'plan-apply-failed': return { ...base, agent: 'plan-failed', planUpdatedAgo: '50m' };
-    case 'probes-failing': return { ...base, agent: 'probes-failing', unhealthyProbes: ['kubelet'] };
-    case 'stuck-deleting': return { ...base, deleting: { ago: '1h', blockedBy: 'drain' } };
-    case 'waiting-for-node-ref': return { ...base, createdAgo: '90m', node: 'never-registered' };
-    case 'infrastructure-missing': return { ...base, infra: 'deleted' };
-    case 'node-name-mismatch': return { ...base, hostname: base.hostname.toUpperCase(), nodeNameLabel: base.hostname.toUpperCase(), os: 'windows', node: 'unlinked' };
-    case 'node-missing': return { ...base, node: 'deleted' };
-    case 'node-not-ready': return { ...base, node: 'not-ready', notReady: { status: 'Unknown', since: '40m' } };
-    case 'plan-secret-missing': return { ...base, planSecret: false };
-    case 'windows-version-unsupported': return { ...base, os: 'windows', osImage: 'Windows Server 2016 Datacenter' };
-    case 'windows-memory-low': return { ...base, os: 'windows', osImage: 'Windows Server 2019 Datacenter', memoryKi: 2096612 };
-    default: return base;
+  case 'agent-never-checked-in': return {
+    ...base, createdAgo: '4h', agent: 'never-checked-in', node: 'never-registered'
+  };
+  case 'plan-not-applied': return {
+    ...base, agent: 'plan-pending', planUpdatedAgo: '30m'
+  };
+  case 'plan-apply-failed': return {
+    ...base, agent: 'plan-failed', planUpdatedAgo: '50m'
+  };
+  case 'probes-failing': return {
+    ...base, agent: 'probes-failing', unhealthyProbes: ['kubelet']
+  };
+  case 'stuck-deleting': return { ...base, deleting: { ago: '1h', blockedBy: 'drain' } };
+  case 'waiting-for-node-ref': return {
+    ...base, createdAgo: '90m', node: 'never-registered'
+  };
+  case 'infrastructure-missing': return { ...base, infra: 'deleted' };
+  case 'node-name-mismatch': return {
+    ...base, hostname: base.hostname.toUpperCase(), nodeNameLabel: base.hostname.toUpperCase(), os: 'windows', node: 'unlinked'
+  };
+  case 'node-missing': return { ...base, node: 'deleted' };
+  case 'node-not-ready': return {
+    ...base, node: 'not-ready', notReady: { status: 'Unknown', since: '40m' }
+  };
+  case 'plan-secret-missing': return { ...base, planSecret: false };
+  case 'windows-version-unsupported': return {
+    ...base, os: 'windows', osImage: 'Windows Server 2016 Datacenter'
+  };
+  case 'windows-memory-low': return {
+    ...base, os: 'windows', osImage: 'Windows Server 2019 Datacenter', memoryKi: 2096612
+  };
+  default: return base;
   }
 }
 
@@ -474,11 +635,11 @@ function brokenWorker(family: LargeFamily, base: NodeSpec): NodeSpec {
  * workers carry a failure, chosen by a seeded generator (same seed, same cluster).
  */
 export function large(n: number, o: LargeOptions = {}): Scenario {
-  if (!Number.isInteger(n) || n < 1) throw new Error(`large(): node count must be a positive integer, got ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`large(): node count must be a positive integer, got ${ n }`);
   const now = o.now ?? '2026-08-01T00:00:00Z';
   const seed = o.seed ?? 1;
   const fraction = o.brokenFraction ?? 0.03;
-  const rng = createRng(`large:${seed}`);
+  const rng = createRng(`large:${ seed }`);
   const servers = Math.min(n, n > 100 ? 5 : 3);
   const specs: NodeSpec[] = [];
   const loose: LooseNodeSpec[] = [];
@@ -487,55 +648,59 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
 
   for (let i = 0; i < servers; i++) {
     specs.push({
-      hostname: `big-cp-${String(i + 1).padStart(2, '0')}`,
-      roles: { etcd: true, controlPlane: true },
-      address: `10.${100 + (i >> 8)}.0.${(i & 255) || 1}`,
+      hostname:   `big-cp-${ String(i + 1).padStart(2, '0') }`,
+      roles:      { etcd: true, controlPlane: true },
+      address:    `10.${ 100 + (i >> 8) }.0.${ (i & 255) || 1 }`,
       createdAgo: '400d',
     });
   }
   for (let i = 0; i < n - servers; i++) {
-    const hostname = `big-wk-${String(i + 1).padStart(5, '0')}`;
+    const hostname = `big-wk-${ String(i + 1).padStart(5, '0') }`;
     const base: NodeSpec = {
       hostname,
-      roles: { worker: true },
-      address: `10.${128 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`,
-      createdAgo: `${rng.int(1, 390)}d`,
+      roles:      { worker: true },
+      address:    `10.${ 128 + (i >> 16) }.${ (i >> 8) & 255 }.${ i & 255 }`,
+      createdAgo: `${ rng.int(1, 390) }d`,
     };
+
     if (!rng.chance(fraction)) {
       specs.push(base);
       continue;
     }
     const family = rng.pick(LARGE_FAMILIES);
+
     if (family === 'orphan-node' || family === 'machine-missing') {
       loose.push({
-        name: hostname,
-        roles: { worker: true },
-        address: base.address,
-        createdAgo: base.createdAgo,
-        formerMachine: family === 'orphan-node' ? { name: `custom-${stableHex(`former:${seed}:${hostname}`, 12)}` } : undefined,
+        name:          hostname,
+        roles:         { worker: true },
+        address:       base.address,
+        createdAgo:    base.createdAgo,
+        formerMachine: family === 'orphan-node' ? { name: `custom-${ stableHex(`former:${ seed }:${ hostname }`, 12) }` } : undefined,
       });
       expected[hostname] = [family];
       continue;
     }
     const spec = brokenWorker(family, base);
+
     specs.push(spec);
     expected[machineNameFor(ctx, spec)] = [family];
   }
 
   const built = buildCluster(clusterBuild({
-    name: 'big-rke2',
-    mgmtId: 'c-m-b1g9x7qz',
-    kind: 'custom',
+    name:              'big-rke2',
+    mgmtId:            'c-m-b1g9x7qz',
+    kind:              'custom',
     kubernetesVersion: 'v1.30.4+rke2r1',
-    createdAgo: '400d',
-    nodes: specs,
-    looseNodes: loose,
-    waitingSince: '4h',
+    createdAgo:        '400d',
+    nodes:             specs,
+    looseNodes:        loose,
+    waitingSince:      '4h',
   }, now, o));
+
   return scenarioFrom({
-    name: `large-${n}`,
-    title: `Synthetic cluster of ${n} nodes`,
-    description: `RKE2 custom cluster with ${n} nodes (${servers} etcd + control plane), seed ${seed}, about ${Math.round(fraction * 1000) / 10}% of workers broken.`,
+    name:         `large-${ n }`,
+    title:        `Synthetic cluster of ${ n } nodes`,
+    description:  `RKE2 custom cluster with ${ n } nodes (${ servers } etcd + control plane), seed ${ seed }, about ${ Math.round(fraction * 1000) / 10 }% of workers broken.`,
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], expected);
@@ -544,12 +709,12 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
 /* ------------------------------------------------------------------------------------------------ */
 
 export const SCENARIOS = {
-  'ghost-etcd': ghostEtcd,
+  'ghost-etcd':       ghostEtcd,
   'windows-node-ref': windowsNodeRef,
-  'orphan-node': orphanNode,
-  'etcd-hook': etcdHook,
+  'orphan-node':      orphanNode,
+  'etcd-hook':        etcdHook,
   healthy,
-  'every-failure': everyFailure,
+  'every-failure':    everyFailure,
   imported,
 } as const;
 
@@ -561,8 +726,9 @@ export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 export function buildScenario(name: string, o: LargeOptions = {}): Scenario {
   if (name in SCENARIOS) return SCENARIOS[name as ScenarioName](o);
   const m = /^large(?:-(\d+))?$/.exec(name);
+
   if (m) return large(m[1] ? Number(m[1]) : 500, o);
-  throw new Error(`unknown scenario "${name}" (known: ${[...SCENARIO_NAMES, 'large-<n>'].join(', ')})`);
+  throw new Error(`unknown scenario "${ name }" (known: ${ [...SCENARIO_NAMES, 'large-<n>'].join(', ') })`);
 }
 
 /** Every object of a scenario with where it lives: 'local' (Rancher) or a management cluster id. */

@@ -29,18 +29,24 @@ interface DumpArgs {
 
 function usage(): string {
   return `usage: tsx scenarios/cli-dump.ts <scenario> [--out dir] [--v1beta2] [--steve] [--seed n] [--broken fraction] [--marker text]
-scenarios: ${[...SCENARIO_NAMES, 'large-<n>'].join(', ')}`;
+scenarios: ${ [...SCENARIO_NAMES, 'large-<n>'].join(', ') }`;
 }
 
 function parseArgs(argv: string[]): DumpArgs {
-  const args: DumpArgs = { scenario: '', steve: false, v1beta2: false };
+  const args: DumpArgs = {
+    scenario: '', steve: false, v1beta2: false
+  };
+
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
       const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${usage()}`);
+
+      if (v === undefined) throw new Error(`${ a } needs a value\n${ usage() }`);
+
       return v;
     };
+
     if (a === '--steve') args.steve = true;
     else if (a === '--v1beta2') args.v1beta2 = true;
     else if (a === '--out') args.out = value();
@@ -48,11 +54,12 @@ function parseArgs(argv: string[]): DumpArgs {
     else if (a === '--broken') args.broken = Number(value());
     else if (a === '--marker') args.marker = value();
     else if (a === '-h' || a === '--help') throw new Error(usage());
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}\n${usage()}`);
+    else if (a.startsWith('-')) throw new Error(`unknown option ${ a }\n${ usage() }`);
     else if (!args.scenario) args.scenario = a;
-    else throw new Error(`unexpected argument ${a}\n${usage()}`);
+    else throw new Error(`unexpected argument ${ a }\n${ usage() }`);
   }
   if (!args.scenario) throw new Error(usage());
+
   return args;
 }
 
@@ -60,59 +67,68 @@ function parseArgs(argv: string[]): DumpArgs {
 export function kubectlResource(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string {
   const slash = obj.apiVersion.indexOf('/');
   const plural = resourceName(obj.kind);
-  return slash < 0 ? plural : `${plural}.${obj.apiVersion.slice(0, slash)}`;
+
+  return slash < 0 ? plural : `${ plural }.${ obj.apiVersion.slice(0, slash) }`;
 }
 
 /** Groups objects per resource type, in the order they first appear. */
 export function groupByResource(objects: KubeObject[]): Map<string, KubeObject[]> {
   const groups = new Map<string, KubeObject[]>();
+
   for (const o of objects) {
     const key = kubectlResource(o);
     const list = groups.get(key);
+
     if (list) list.push(o);
     else groups.set(key, [o]);
   }
+
   return groups;
 }
 
 function writeGroup(dir: string, objects: KubeObject[], args: DumpArgs, clusterId?: string): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
+
   for (const [resource, items] of groupByResource(objects)) {
-    const body = args.steve
-      ? toSteveCollection(items, { clusterId })
-      : { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } };
-    const file = join(dir, `${resource}.json`);
-    writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
-    written.push(`${file} (${items.length})`);
+    const body = args.steve ? toSteveCollection(items, { clusterId }) : {
+      apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' }
+    };
+    const file = join(dir, `${ resource }.json`);
+
+    writeFileSync(file, `${ JSON.stringify(body, null, 2) }\n`);
+    written.push(`${ file } (${ items.length })`);
   }
+
   return written;
 }
 
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const scenario = buildScenario(args.scenario, {
-    seed: args.seed,
+    seed:           args.seed,
     brokenFraction: args.broken,
-    secretMarker: args.marker,
+    secretMarker:   args.marker,
   });
   const out = resolve(args.out ?? join(tmpdir(), 'node-health-scenarios', scenario.name));
   const convert = (objects: KubeObject[]) => (args.v1beta2 ? machinesToV1beta2(objects) : objects);
 
   const written = writeGroup(out, convert(scenario.objects), args);
+
   for (const [clusterId, objects] of Object.entries(scenario.downstream)) {
     written.push(...writeGroup(join(out, 'downstream', clusterId), objects, args, clusterId));
   }
   const summary = {
-    name: scenario.name,
-    title: scenario.title,
+    name:        scenario.name,
+    title:       scenario.title,
     description: scenario.description,
-    now: scenario.now,
-    clusters: scenario.clusters,
-    expected: scenario.expected,
+    now:         scenario.now,
+    clusters:    scenario.clusters,
+    expected:    scenario.expected,
   };
-  writeFileSync(join(out, 'scenario.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`${scenario.title} -> ${out}\n${written.map((w) => `  ${w}`).join('\n')}\n`);
+
+  writeFileSync(join(out, 'scenario.json'), `${ JSON.stringify(summary, null, 2) }\n`);
+  process.stdout.write(`${ scenario.title } -> ${ out }\n${ written.map((w) => `  ${ w }`).join('\n') }\n`);
 }
 
 // run only as a program, so the helpers above can be imported
@@ -120,7 +136,7 @@ if (/cli-dump\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
   try {
     main();
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${ err instanceof Error ? err.message : String(err) }\n`);
     process.exitCode = 2;
   }
 }

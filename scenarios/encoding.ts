@@ -6,23 +6,29 @@
 
 export function utf8Encode(text: string): Uint8Array {
   const ascii = new Uint8Array(text.length);
+
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
+
     if (code >= 0x80) {
       return utf8EncodeSlow(text);
     }
     ascii[i] = code;
   }
+
   return ascii;
 }
 
 function utf8EncodeSlow(text: string): Uint8Array {
   const out = new Uint8Array(text.length * 3);
   let o = 0;
+
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
+
     if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
       const low = text.charCodeAt(i + 1);
+
       if (low >= 0xdc00 && low <= 0xdfff) {
         code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
         i++;
@@ -44,14 +50,17 @@ function utf8EncodeSlow(text: string): Uint8Array {
       out[o++] = 0x80 | (code & 0x3f);
     }
   }
+
   return out.slice(0, o);
 }
 
 export function utf8Decode(bytes: Uint8Array): string {
   let out = '';
+
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i];
     let code: number;
+
     if (b < 0x80) {
       code = b; i += 1;
     } else if (b < 0xe0) {
@@ -63,6 +72,7 @@ export function utf8Decode(bytes: Uint8Array): string {
     }
     out += String.fromCodePoint(code);
   }
+
   return out;
 }
 
@@ -71,20 +81,24 @@ const nativeBtoa: ((data: string) => string) | undefined = typeof btoa === 'func
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX: Record<string, number> = {};
+
 for (let i = 0; i < B64.length; i++) {
   B64_INDEX[B64[i]] = i;
 }
 
 const B64_CODES = new Uint8Array(64);
+
 for (let i = 0; i < 64; i++) {
   B64_CODES[i] = B64.charCodeAt(i);
 }
 
 function charsToString(chars: Uint8Array): string {
   let out = '';
+
   for (let i = 0; i < chars.length; i += 8192) {
     out += String.fromCharCode.apply(null, chars.subarray(i, i + 8192) as unknown as number[]);
   }
+
   return out;
 }
 
@@ -95,8 +109,10 @@ export function bytesToBase64(bytes: Uint8Array): string {
   const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
   let o = 0;
   let i = 0;
+
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+
     out[o++] = B64_CODES[n >> 18];
     out[o++] = B64_CODES[(n >> 12) & 63];
     out[o++] = B64_CODES[(n >> 6) & 63];
@@ -105,11 +121,13 @@ export function bytesToBase64(bytes: Uint8Array): string {
   if (i < bytes.length) {
     const rest = bytes.length - i;
     const n = (bytes[i] << 16) | (rest === 2 ? bytes[i + 1] << 8 : 0);
+
     out[o++] = B64_CODES[n >> 18];
     out[o++] = B64_CODES[(n >> 12) & 63];
     out[o++] = rest === 2 ? B64_CODES[(n >> 6) & 63] : 61;
     out[o++] = 61;
   }
+
   return charsToString(out);
 }
 
@@ -117,22 +135,27 @@ export function base64ToBytes(text: string): Uint8Array {
   const clean = text.replace(/[^A-Za-z0-9+/]/g, '');
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
   let o = 0;
+
   for (let i = 0; i < clean.length; i += 4) {
     const n = (B64_INDEX[clean[i]] << 18) | (B64_INDEX[clean[i + 1]] << 12) |
       ((B64_INDEX[clean[i + 2]] ?? 0) << 6) | (B64_INDEX[clean[i + 3]] ?? 0);
+
     out[o++] = n >> 16;
     if (i + 2 < clean.length) out[o++] = (n >> 8) & 255;
     if (i + 3 < clean.length) out[o++] = n & 255;
   }
+
   return out.subarray(0, o);
 }
 
 /** Latin-1 string of the bytes, the input btoa expects. */
 function binaryString(bytes: Uint8Array): string {
   let out = '';
+
   for (let i = 0; i < bytes.length; i += 8192) {
     out += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 8192)));
   }
+
   return out;
 }
 
@@ -140,6 +163,7 @@ function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) >= 0x80) return false;
   }
+
   return true;
 }
 
@@ -147,6 +171,7 @@ export function base64Encode(text: string): string {
   if (nativeBtoa) {
     return nativeBtoa(isAscii(text) ? text : binaryString(utf8Encode(text)));
   }
+
   return bytesToBase64(utf8Encode(text));
 }
 
@@ -170,30 +195,35 @@ const SHA_W = new Int32Array(64);
 export function sha256Bytes(data: Uint8Array): Uint8Array {
   const bitLength = data.length * 8;
   const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
+
   padded.set(data);
   padded[data.length] = 0x80;
   const high = Math.floor(bitLength / 0x100000000);
   const low = bitLength >>> 0;
   const end = padded.length;
+
   padded[end - 8] = high >>> 24; padded[end - 7] = (high >>> 16) & 255; padded[end - 6] = (high >>> 8) & 255; padded[end - 5] = high & 255;
   padded[end - 4] = low >>> 24; padded[end - 3] = (low >>> 16) & 255; padded[end - 2] = (low >>> 8) & 255; padded[end - 1] = low & 255;
 
-  let h0 = 0x6a09e667, h1 = 0xbb67ae85, h2 = 0x3c6ef372, h3 = 0xa54ff53a;
-  let h4 = 0x510e527f, h5 = 0x9b05688c, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
+  let h0 = 0x6a09e667; let h1 = 0xbb67ae85; let h2 = 0x3c6ef372; let h3 = 0xa54ff53a;
+  let h4 = 0x510e527f; let h5 = 0x9b05688c; let h6 = 0x1f83d9ab; let h7 = 0x5be0cd19;
   const w = SHA_W;
 
   for (let offset = 0; offset < padded.length; offset += 64) {
     for (let t = 0; t < 16; t++) {
       const j = offset + t * 4;
+
       w[t] = (padded[j] << 24) | (padded[j + 1] << 16) | (padded[j + 2] << 8) | padded[j + 3];
     }
     for (let t = 16; t < 64; t++) {
-      const a = w[t - 15], b = w[t - 2];
+      const a = w[t - 15]; const b = w[t - 2];
       const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+
       w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    let a = h0; let b = h1; let c = h2; let d = h3; let e = h4; let f = h5; let g = h6; let h = h7;
+
     for (let t = 0; t < 64; t++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const ch = (e & f) ^ (~e & g);
@@ -201,6 +231,7 @@ export function sha256Bytes(data: Uint8Array): Uint8Array {
       const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
       const maj = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (S0 + maj) | 0;
+
       h = g; g = f; f = e; e = (d + t1) | 0;
       d = c; c = b; b = a; a = (t1 + t2) | 0;
     }
@@ -210,25 +241,30 @@ export function sha256Bytes(data: Uint8Array): Uint8Array {
 
   const out = new Uint8Array(32);
   const words = [h0, h1, h2, h3, h4, h5, h6, h7];
+
   for (let i = 0; i < 8; i++) {
     out[i * 4] = words[i] >>> 24;
     out[i * 4 + 1] = (words[i] >>> 16) & 255;
     out[i * 4 + 2] = (words[i] >>> 8) & 255;
     out[i * 4 + 3] = words[i] & 255;
   }
+
   return out;
 }
 
 const HEX_PAIRS: string[] = [];
+
 for (let i = 0; i < 256; i++) {
   HEX_PAIRS.push((i < 16 ? '0' : '') + i.toString(16));
 }
 
 export function toHex(bytes: Uint8Array): string {
   const out: string[] = new Array(bytes.length);
+
   for (let i = 0; i < bytes.length; i++) {
     out[i] = HEX_PAIRS[bytes[i]];
   }
+
   return out.join('');
 }
 
@@ -244,6 +280,7 @@ function crc32(data: Uint8Array): number {
     crcTable = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
       let c = n;
+
       for (let k = 0; k < 8; k++) {
         c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
       }
@@ -251,9 +288,11 @@ function crc32(data: Uint8Array): number {
     }
   }
   let crc = 0xffffffff;
+
   for (let i = 0; i < data.length; i++) {
     crc = crcTable[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   }
+
   return (crc ^ 0xffffffff) >>> 0;
 }
 
@@ -265,11 +304,14 @@ function crc32(data: Uint8Array): number {
 export function gzipStored(data: Uint8Array): Uint8Array {
   const blocks = Math.max(1, Math.ceil(data.length / 65535));
   const out = new Uint8Array(10 + data.length + blocks * 5 + 8);
+
   out.set([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
   let o = 10;
+
   for (let b = 0; b < blocks; b++) {
     const chunk = data.subarray(b * 65535, Math.min(data.length, (b + 1) * 65535));
     const len = chunk.length;
+
     out[o++] = b === blocks - 1 ? 1 : 0;
     out[o++] = len & 0xff;
     out[o++] = len >> 8;
@@ -280,8 +322,10 @@ export function gzipStored(data: Uint8Array): Uint8Array {
   }
   const crc = crc32(data);
   const size = data.length >>> 0;
+
   out.set([crc & 0xff, (crc >>> 8) & 0xff, (crc >>> 16) & 0xff, crc >>> 24,
     size & 0xff, (size >>> 8) & 0xff, (size >>> 16) & 0xff, size >>> 24], o);
+
   return out;
 }
 
@@ -292,12 +336,15 @@ export function gunzipStored(data: Uint8Array): Uint8Array | undefined {
   }
   const parts: Uint8Array[] = [];
   let o = 10;
+
   for (;;) {
     const header = data[o];
+
     if ((header & 0x06) !== 0) {
       return undefined;
     }
     const len = data[o + 1] | (data[o + 2] << 8);
+
     parts.push(data.subarray(o + 5, o + 5 + len));
     o += 5 + len;
     if (header & 1) {
@@ -307,9 +354,11 @@ export function gunzipStored(data: Uint8Array): Uint8Array | undefined {
   const total = parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
   let w = 0;
+
   for (const p of parts) {
     out.set(p, w);
     w += p.length;
   }
+
   return out;
 }

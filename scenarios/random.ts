@@ -5,9 +5,11 @@
 
 /** 128-bit string hash (cyrb128) used to seed generators and derive stable ids from names. */
 export function hash128(text: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703; let h2 = 3144134277; let h3 = 1013904242; let h4 = 2773480762;
+
   for (let i = 0; i < text.length; i++) {
     const k = text.charCodeAt(i);
+
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
     h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
     h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
@@ -21,10 +23,12 @@ export function hash128(text: string): [number, number, number, number] {
   h2 ^= h1;
   h3 ^= h1;
   h4 ^= h1;
+
   return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
 }
 
 const HEX_BYTE: string[] = [];
+
 for (let i = 0; i < 256; i++) {
   HEX_BYTE.push((i < 16 ? '0' : '') + i.toString(16));
 }
@@ -40,22 +44,26 @@ function pushHex8(out: string[], n: number): void {
 export function stableUid(key: string): string {
   const [a, b, c, d] = hash128(key);
   const bytes: string[] = [];
+
   pushHex8(bytes, a);
   pushHex8(bytes, b);
   pushHex8(bytes, c);
   pushHex8(bytes, d);
   const h = bytes.join('');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+
   return [h.slice(0, 8), '-', h.slice(8, 12), '-4', h.slice(13, 16), '-', variant, h.slice(17, 20), '-', h.slice(20, 32)].join('');
 }
 
 /** Lower-case hex of the requested length, a pure function of `key`. */
 export function stableHex(key: string, length: number): string {
   const parts: string[] = [];
+
   for (let round = 0; parts.length * 2 < length; round++) {
-    for (const word of hash128(`${key}#${round}`)) pushHex8(parts, word);
+    for (const word of hash128(`${ key }#${ round }`)) pushHex8(parts, word);
   }
   const joined = parts.join('');
+
   return joined.length === length ? joined : joined.slice(0, length);
 }
 
@@ -65,9 +73,11 @@ const ALNUM = 'bcdfghjklmnpqrstvwxz2456789';
 export function stableSuffix(key: string, length = 5): string {
   const words = hash128(key);
   let out = '';
+
   for (let i = 0; i < length; i++) {
     out += ALNUM[(words[i % 4] >>> ((i * 5) % 27)) % ALNUM.length];
   }
+
   return out;
 }
 
@@ -90,21 +100,25 @@ export function createRng(seed: string | number): Rng {
   const next = (): number => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     let t = (a + b) | 0;
+
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;
     c = (c << 21) | (c >>> 11);
     d = (d + 1) | 0;
     t = (t + d) | 0;
     c = (c + t) | 0;
+
     return (t >>> 0) / 4294967296;
   };
+
   for (let i = 0; i < 12; i++) {
     next();
   }
+
   return {
     next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)],
+    int:    (min, max) => min + Math.floor(next() * (max - min + 1)),
+    pick:   (items) => items[Math.floor(next() * items.length)],
     chance: (p) => next() < p,
   };
 }

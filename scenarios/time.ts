@@ -3,7 +3,9 @@
  * "stuck for 2 hours" stays 2 hours in every run.
  */
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+const UNIT_SECONDS: Record<string, number> = {
+  s: 1, m: 60, h: 3600, d: 86400, w: 604800
+};
 
 /** A span such as '90s', '40m', '2h', '1h30m', '120d', or a number of seconds. */
 export type Duration = string | number;
@@ -15,6 +17,7 @@ export function durationSeconds(span: Duration): number {
     return span;
   }
   const cached = durationCache.get(span);
+
   if (cached !== undefined) {
     return cached;
   }
@@ -22,20 +25,22 @@ export function durationSeconds(span: Duration): number {
   let total = 0;
   let consumed = 0;
   let m: RegExpExecArray | null;
+
   while ((m = matcher.exec(span)) !== null) {
     total += parseFloat(m[1]) * UNIT_SECONDS[m[2]];
     consumed += m[0].length;
   }
   if (consumed === 0 || consumed !== span.length) {
-    throw new Error(`not a duration: ${span}`);
+    throw new Error(`not a duration: ${ span }`);
   }
   if (durationCache.size < 4096) durationCache.set(span, total);
+
   return total;
 }
 
 /** RFC 3339 in UTC without fractional seconds, as the API server writes timestamps. */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19) + 'Z';
+  return `${ new Date(ms).toISOString().slice(0, 19) }Z`;
 }
 
 let lastParsed = '';
@@ -47,11 +52,13 @@ export function parseTime(rfc: string): number {
     return lastParsedMs;
   }
   const ms = Date.parse(rfc);
+
   if (Number.isNaN(ms)) {
-    throw new Error(`not a timestamp: ${rfc}`);
+    throw new Error(`not a timestamp: ${ rfc }`);
   }
   lastParsed = rfc;
   lastParsedMs = ms;
+
   return ms;
 }
 
@@ -71,15 +78,18 @@ export function goUnixDate(rfc: string): string {
   const d = new Date(parseTime(rfc));
   const pad = (n: number) => String(n).padStart(2, '0');
   const day = String(d.getUTCDate()).padStart(2, ' ');
-  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
+
+  return `${ DAYS[d.getUTCDay()] } ${ MONTHS[d.getUTCMonth()] } ${ day } ${ pad(d.getUTCHours()) }:${ pad(d.getUTCMinutes()) }:${ pad(d.getUTCSeconds()) } UTC ${ d.getUTCFullYear() }`;
 }
 
 /** Parses goUnixDate output back to RFC 3339 (UTC only). */
 export function parseGoUnixDate(text: string): string | undefined {
   const m = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) UTC (\d{4})$/.exec(text);
+
   if (!m) {
     return undefined;
   }
   const month = MONTHS.indexOf(m[1]);
+
   return rfc3339(Date.UTC(+m[6], month, +m[2], +m[3], +m[4], +m[5]));
 }
