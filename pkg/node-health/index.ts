@@ -16,10 +16,11 @@ export const NODE_HEALTH_TAB = {
  * Registers the tab at both detail-tab locations. Rancher 2.10 to 2.13.1 read only the legacy
  * RESOURCE_DETAIL location. Newer ones read RESOURCE_DETAIL_PAGE on the resource detail page and fall back
  * to the legacy location only when no tab matches the new one (shell components/Tabbed), so the tab shows
- * once on either. Each call gets its own location object: addTab adds `mode` to a legacy location in place.
+ * once on either. Both are limited to the detail view (not edit or config); each call gets its own location
+ * object, because addTab writes into a legacy location object in place.
  */
 export function registerNodeHealthTab(plugin: Pick<IPlugin, 'addTab'>): void {
-  plugin.addTab(TabLocation.RESOURCE_DETAIL_PAGE, { resource: [CAPI.RANCHER_CLUSTER] }, { ...NODE_HEALTH_TAB });
+  plugin.addTab(TabLocation.RESOURCE_DETAIL_PAGE, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
   plugin.addTab(TabLocation.RESOURCE_DETAIL, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
 }
 
