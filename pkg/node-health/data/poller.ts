@@ -4,7 +4,8 @@
  * refresh on coming back when the data has grown older than the interval.
  */
 export interface PollerOptions {
-  intervalMs: number;
+  /** Pause between the end of one refresh and the start of the next; read before each wait */
+  intervalMs: number | (() => number);
   /** One refresh; the poller never starts another while it runs. Rejections are the caller's to report. */
   refresh: () => Promise<void>;
   /** When the data was last loaded (epoch ms), or null before the first load */
@@ -45,7 +46,8 @@ export function createPoller(options: PollerOptions): Poller {
       return;
     }
     const last = options.lastLoaded();
-    const wait = last === null ? 0 : Math.max(0, last + options.intervalMs - now());
+    const interval = typeof options.intervalMs === 'function' ? options.intervalMs() : options.intervalMs;
+    const wait = last === null ? 0 : Math.max(0, last + interval - now());
 
     timer = setTimer(() => {
       timer = null;

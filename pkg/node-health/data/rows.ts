@@ -5,11 +5,11 @@
  */
 import { STATUS_ORDER, toEpochMs } from '../engine';
 import type {
-  DiagnosisReport, NodeRecord, RecordStatus, Role, Severity
+  DiagnosisReport, MessageArgs, NodeRecord, RecordStatus, Role, Severity
 } from '../engine';
 import type { NodeRow, RowFilters } from './types';
 
-export type Translate = (key: string, args?: Record<string, unknown>) => string;
+export type Translate = (key: string, args?: MessageArgs) => string;
 
 export const STATUS_COLORS: Record<RecordStatus, string> = {
   error:   'bg-error',
