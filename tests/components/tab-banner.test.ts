@@ -1,0 +1,86 @@
+import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+const banner = (t: MountedTab) => t.wrapper.find('[data-testid="node-health-blocking"]');
+const visibleKeys = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.attributes('data-node-id'));
+
+async function sortBy(t: MountedTab, labelKey: string) {
+  const th = t.wrapper.findAll('th').find((h) => h.text().includes(`%${ labelKey }%`));
+
+  await th!.find('.table-header-container, div').trigger('click');
+}
+
+describe('the blocking banner', () => {
+  it('names the machine the cluster waits for, quotes the condition as text and says since when', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    const b = banner(tab);
+
+    expect(b.classes()).toContain('warning');
+    expect(b.find(`[data-testid="node-health-blocking-${ GHOST_MACHINE }"]`).text()).toBe(GHOST_MACHINE);
+    expect(b.find('q').text()).toBe(`configuring etcd node(s) ${ GHOST_MACHINE }: waiting for agent to check in and apply initial plan`);
+    expect(b.text()).toContain('%nodeHealth.tab.blocking.since%');
+    expect(b.text()).toContain('%nodeHealth.tab.blocking.rotation%');
+  });
+
+  it('opens the machine\'s row, clearing the filters that hid it', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    await tab.wrapper.find('[data-testid="node-health-filter-status"]').setValue('healthy');
+    await tab.wrapper.find('[data-testid="node-health-search"]').setValue('node02');
+    expect(visibleKeys(tab)).toEqual(['machine:fleet-default/custom-3524fa7f0d71']);
+
+    await banner(tab).find(`[data-testid="node-health-blocking-${ GHOST_MACHINE }"]`).trigger('click');
+    await tab.settle();
+    expect((tab.wrapper.find('[data-testid="node-health-search"]').element as HTMLInputElement).value).toBe('');
+    expect((tab.wrapper.find('[data-testid="node-health-filter-status"]').element as HTMLSelectElement).value).toBe('all');
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(true);
+  });
+
+  it('goes to the page of the table the machine is on', async() => {
+    const s = large(300);
+
+    tab = mountTab(s);
+    await tab.show();
+    const names = tab.wrapper.findAll('[data-testid^="node-health-blocking-"]').map((a) => a.text());
+
+    expect(names.length).toBeGreaterThan(0);
+    // Sorted by machine name, the last blocking machine is far down the list.
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    const target = names[names.length - 1];
+    const key = `machine:fleet-default/${ target }`;
+
+    expect(visibleKeys(tab)).toHaveLength(50);
+    expect(visibleKeys(tab)).not.toContain(key);
+
+    await tab.wrapper.find(`[data-testid="node-health-blocking-${ target }"]`).trigger('click');
+    await tab.settle();
+    expect(visibleKeys(tab)).toContain(key);
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`).exists()).toBe(true);
+  });
+
+  it('is not there when nothing holds the cluster back', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s);
+    const cluster = tab.wrapper.props('resource');
+
+    tab.wrapper.unmount();
+    const calm = JSON.parse(JSON.stringify(cluster));
+
+    calm.status.conditions = calm.status.conditions.map((c: any) => ({
+      ...c, status: 'True', message: ''
+    }));
+    tab = mountTab(s, {}, calm);
+    await tab.show();
+    expect(banner(tab).exists()).toBe(false);
+  });
+});

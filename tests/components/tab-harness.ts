@@ -1,0 +1,125 @@
+/**
+ * Mounts the Node Health tab the way the dashboard does: on a provisioning cluster, with a real vuex
+ * store (the shell's SortableTable needs one) whose `management/request` is answered by the Steve
+ * stand-in, the clock at the scenario's time, and visibility under the test's control.
+ */
+import { flushPromises, mount, RouterLinkStub, VueWrapper } from '@vue/test-utils';
+import { createStore, Store } from 'vuex';
+import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
+import type { Scenario } from '../../scenarios/types';
+import { clusterResource, fakeSteve } from './tab-steve';
+import type { FakeSteve, FakeSteveOptions } from './tab-steve';
+
+export function testStore(steve: FakeSteve): Store<any> {
+  return createStore({
+    getters: {
+      'prefs/get':                                 () => () => undefined,
+      'resource-fetch/isTooManyItemsToAutoUpdate': () => false,
+      'resource-fetch/manualRefreshIsLoading':     () => false,
+      activeNamespaceCache:                        () => ({}),
+      'i18n/t':                                    () => (key: string) => `%${ key }%`,
+      'i18n/exists':                               () => () => true,
+      'auth/principalId':                          () => 'local://u-test',
+      'auth/v3User':                               () => ({ username: 'admin' }),
+      'management/byId':                           () => () => undefined,
+      'rancher/byId':                              () => () => undefined,
+      'features/get':                              () => () => false,
+      'management/all':                            () => () => [],
+    },
+    actions: {
+      'management/request':     (_ctx, payload) => steve.dispatch('management/request', payload),
+      'management/promptModal': (_ctx, payload) => steve.dispatch('management/promptModal', payload),
+    },
+  });
+}
+
+type Observer = { callback: IntersectionObserverCallback; disconnected: boolean };
+
+export interface MountedTab {
+  wrapper: VueWrapper<any>;
+  store: Store<any>;
+  steve: FakeSteve;
+  /** make the tab visible (as the shell's Tabbed does when the tab is selected) and let the first load finish */
+  show(): Promise<void>;
+  hide(): void;
+  settle(): Promise<void>;
+}
+
+const observers: Observer[] = [];
+
+/** IntersectionObserver that reports what the test says. */
+class TestIntersectionObserver {
+  private readonly entry: Observer;
+
+  constructor(callback: IntersectionObserverCallback) {
+    this.entry = { callback, disconnected: false };
+    observers.push(this.entry);
+  }
+
+  observe(): void {
+    // the test says when the tab is visible (notify)
+  }
+
+  unobserve(): void {
+    // nothing observed per element
+  }
+
+  disconnect(): void {
+    this.entry.disconnected = true;
+  }
+}
+
+function notify(visible: boolean): void {
+  for (const o of observers) {
+    if (!o.disconnected) {
+      o.callback([{ isIntersecting: visible } as IntersectionObserverEntry], {} as IntersectionObserver);
+    }
+  }
+}
+
+export async function settle(): Promise<void> {
+  // The poller starts a load on a zero timeout; the fake Steve answers on microtasks.
+  for (let i = 0; i < 5; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await flushPromises();
+  }
+}
+
+/** Mounts the tab on a scenario's cluster, with the clock at the scenario's time. */
+export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}, resource = clusterResource(scenario)): MountedTab {
+  const steve = fakeSteve(scenario, steveOptions);
+  const store = testStore(steve);
+
+  jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));
+  observers.length = 0;
+  // jest.setup.ts defines it writable but not configurable
+  (window as any).IntersectionObserver = TestIntersectionObserver;
+
+  const wrapper = mount(NodeHealthTab, {
+    props:    { resource },
+    attachTo: document.body,
+    global:   {
+      plugins:    [store],
+      mocks:      { $store: store },
+      stubs:      { 'router-link': RouterLinkStub },
+      // Registered globally by the dashboard; SortableTable uses them.
+      directives: {
+        'ui-context': {}, 'trim-whitespace': {}, shortkey: {}
+      },
+    },
+  });
+
+  return {
+    wrapper,
+    store,
+    steve,
+    async show() {
+      notify(true);
+      await settle();
+    },
+    hide() {
+      notify(false);
+    },
+    settle,
+  };
+}

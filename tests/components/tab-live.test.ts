@@ -1,0 +1,83 @@
+import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+const MASTER = 'custom-898d97f03763';
+const GHOST_KEY = `machine:fleet-default/${ GHOST_MACHINE }`;
+
+const rows = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => {
+  const cells = tr.findAll('td');
+
+  return { machine: cells[2].text(), status: cells[1].text() };
+});
+
+async function sortBy(t: MountedTab, labelKey: string) {
+  const th = t.wrapper.findAll('th').find((h) => h.text().includes(`%${ labelKey }%`));
+
+  await th!.find('div').trigger('click');
+}
+
+/** Kubelet on master01 stops posting status an hour before the scenario's time. */
+function masterStopsReporting(t: MountedTab, now: string) {
+  const node = Object.values(t.steve.downstream).flat().find((n) => n.metadata.name === 'dev-k8s-master01');
+  const conditions = (node!.status as any).conditions as any[];
+  const ready = conditions.find((c) => c.type === 'Ready');
+
+  Object.assign(ready, {
+    status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: new Date(Date.parse(now) - 3600_000).toISOString()
+  });
+}
+
+describe('live updates', () => {
+  it('update a row that changed state and keep the sort, the filters and the open row', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s);
+    await tab.show();
+    // The user's view: etcd nodes only, sorted by machine name descending, the ghost machine open.
+    await tab.wrapper.find('[data-testid="node-health-filter-role"]').setValue('etcd');
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await tab.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`).trigger('click');
+    const before = rows(tab);
+
+    expect(before.map((r) => r.machine)).toEqual(['custom-c0d4e9b81f62', 'custom-a1c55e0f2b37', MASTER, GHOST_MACHINE]);
+    expect(before.find((r) => r.machine === MASTER)?.status).toBe('%nodeHealth.status.healthy%');
+    const requests = tab.steve.urls.length;
+
+    masterStopsReporting(tab, s.now);
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+
+    expect(tab.steve.urls.length).toBe(requests * 2);
+    const after = rows(tab);
+
+    expect(after.map((r) => r.machine)).toEqual(before.map((r) => r.machine));
+    expect(after.find((r) => r.machine === MASTER)?.status).not.toBe('%nodeHealth.status.healthy%');
+    expect((tab.wrapper.find('[data-testid="node-health-filter-role"]').element as HTMLSelectElement).value).toBe('etcd');
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(true);
+    expect(tab.wrapper.findAll('[data-testid="node-health-detail"]')).toHaveLength(1);
+  });
+
+  it('show when the data was loaded and load nothing more while the tab is hidden', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    expect(tab.wrapper.find('[data-testid="node-health-updated"]').exists()).toBe(true);
+    const requests = tab.steve.urls.length;
+
+    tab.hide();
+    await tab.settle();
+    expect(tab.steve.urls.length).toBe(requests);
+    // The refresh button still works while the user is looking.
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+    expect(tab.steve.urls.length).toBe(2 * requests);
+  });
+});

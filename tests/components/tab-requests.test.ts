@@ -1,0 +1,75 @@
+import { ghostEtcd, large } from '../../scenarios/catalog';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+const STATUS_KEYS = [
+  'applied-checksum', 'failure-count', 'success-count', 'failed-checksum', 'last-apply-time', 'probe-statuses', 'plan-state', 'plan-revision',
+  'max-failures', 'failure-threshold',
+];
+
+async function requestsFor(s: ReturnType<typeof ghostEtcd>): Promise<string[]> {
+  tab = mountTab(s);
+  await tab.show();
+  const urls = [...tab.steve.urls];
+
+  tab.wrapper.unmount();
+  tab = null;
+
+  return urls;
+}
+
+describe('the requests the tab makes', () => {
+  it('are exactly these, through management/request, with selectors and the plan-secret whitelist', async() => {
+    const urls = await requestsFor(ghostEtcd());
+    const decoded = urls.map((u) => decodeURIComponent(u)).sort();
+
+    expect(decoded).toEqual([
+      '/k8s/clusters/c-m-4qj7x2vd/v1/nodes?exclude=metadata.managedFields&exclude=status.images',
+      '/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
+      '/v1/management.cattle.io.nodes/c-m-4qj7x2vd?exclude=metadata.managedFields&exclude=status.internalNodeStatus.images&exclude=status.nodeConfig',
+      '/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
+      '/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
+      [
+        '/v1/secrets/fleet-default?labelSelector=rke.cattle.io/cluster-name=dev-k3s&fieldSelector=type=rke.cattle.io/machine-plan',
+        'include=apiVersion&include=kind&include=id&include=type&include=_type&include=metadata',
+        STATUS_KEYS.map((k) => `include=data.${ k }`).join('&'),
+        'exclude=data.plan&exclude=data.appliedPlan&exclude=data.applied-output&exclude=data.failed-output&exclude=data.applied-periodic-output',
+        'exclude=metadata.managedFields',
+      ].join('&'),
+    ]);
+  });
+
+  it('go through the store without a logout on 401 (a downstream cluster\'s 401 is not the session\'s)', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    const requests = tab.steve.actions.filter((a) => a.type === 'management/request');
+
+    expect(requests).toHaveLength(6);
+    expect(requests.every((a) => a.payload.redirectUnauthorized === false)).toBe(true);
+  });
+
+  it('are the same for a cluster of 5 nodes and one of 500: nothing is requested per node', async() => {
+    const small = await requestsFor(large(5));
+    const big = await requestsFor(large(500));
+
+    expect(big).toEqual(small);
+    expect(big).toHaveLength(6);
+  }, 60000);
+
+  it('are the same again on every refresh', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    const first = [...tab.steve.urls];
+
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+    expect(tab.steve.urls.slice(first.length).sort()).toEqual([...first].sort());
+  });
+});

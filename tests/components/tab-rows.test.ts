@@ -1,0 +1,182 @@
+import { RouterLinkStub } from '@vue/test-utils';
+import {
+  everyFailure, ghostEtcd, windowsNodeRef, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE, XSS_PAYLOAD
+} from '../../scenarios/catalog';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+function rowTexts(t: MountedTab): string[][] {
+  return t.wrapper.findAll('tr.main-row').map((tr) => tr.findAll('td').map((td) => td.text()));
+}
+
+async function openRow(t: MountedTab, key: string) {
+  await t.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+
+  return t.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`);
+}
+
+describe('rows from the first seed case (ghost etcd machine)', () => {
+  beforeEach(async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+  });
+
+  it('lists every machine and the orphan Node, worst first, with the columns of the table', () => {
+    const rows = rowTexts(tab!);
+
+    expect(rows).toHaveLength(18);
+    // status, machine, node, roles, OS, phase, most important finding, for how long
+    expect(rows[0].slice(1)).toEqual([
+      '%nodeHealth.status.error%', GHOST_MACHINE, '—', '%nodeHealth.registration.role.etcd%', '%nodeHealth.registration.os.linux%', 'Deleting',
+      '%nodeHealth.rules.blockingClusterOperation.title%%nodeHealth.tab.table.more%', '2d',
+    ]);
+    expect(rows[1].slice(1, 3)).toEqual(['%nodeHealth.status.warning%', 'custom-f489526f114a']);
+    expect(rows[1][7]).toBe('%nodeHealth.rules.orphanNode.title%');
+    expect(rows.slice(2).every((r) => r[1] === '%nodeHealth.status.healthy%' && r[7] === '')).toBe(true);
+    expect(tab!.wrapper.find('[data-testid="node-health-count-error"]').text()).toMatch(/^1/);
+    expect(tab!.wrapper.find('[data-testid="node-health-count-healthy"]').text()).toMatch(/^16/);
+  });
+
+  it('opens a row on the chain with each link\'s state and a link to each object found', async() => {
+    const detail = await openRow(tab!, `machine:fleet-default/${ GHOST_MACHINE }`);
+    const links = detail.findAll('[data-testid^="node-health-chain-"] li, li[data-testid^="node-health-chain-"]');
+    const states = Object.fromEntries(links.map((li) => [li.attributes('data-testid')?.replace('node-health-chain-', ''), li.find('.badge-state').text()]));
+
+    expect(states).toEqual({
+      machine:      '%nodeHealth.chain.state.waiting%',
+      planSecret:   '%nodeHealth.chain.state.waiting%',
+      bootstrap:    '%nodeHealth.chain.state.present%',
+      infraMachine: '%nodeHealth.chain.state.present%',
+      mgmtNode:     '%nodeHealth.chain.state.missing%',
+      node:         '%nodeHealth.chain.state.waiting%',
+    });
+    const targets = detail.findAllComponents(RouterLinkStub).map((l: any) => l.props('to'));
+
+    expect(targets).toEqual([
+      {
+        name:   'c-cluster-product-resource-namespace-id',
+        params: {
+          cluster: '_', product: 'manager', resource: 'cluster.x-k8s.io.machine', namespace: 'fleet-default', id: GHOST_MACHINE
+        }
+      },
+      {
+        name:   'c-cluster-product-resource-namespace-id',
+        params: {
+          cluster: 'local', product: 'explorer', resource: 'rke.cattle.io.rkebootstrap', namespace: 'fleet-default', id: GHOST_MACHINE
+        }
+      },
+      {
+        name:   'c-cluster-product-resource-namespace-id',
+        params: {
+          cluster: 'local', product: 'explorer', resource: 'rke.cattle.io.custommachine', namespace: 'fleet-default', id: GHOST_MACHINE
+        }
+      },
+    ]);
+    // The plan secret is named, never linked: its page in Rancher would show the plan.
+    expect(detail.find('[data-testid="node-health-chain-planSecret"]').text()).toContain(`${ GHOST_MACHINE }-machine-plan`);
+    expect(detail.find('[data-testid="node-health-chain-planSecret"]').findComponent(RouterLinkStub).exists()).toBe(false);
+  });
+
+  it('shows every finding with its evidence as text and numbered fix steps, commands with a copy button', async() => {
+    const detail = await openRow(tab!, `machine:fleet-default/${ GHOST_MACHINE }`);
+    const findings = detail.findAll('[data-testid^="node-health-finding-"]');
+
+    expect(findings.map((f) => f.attributes('data-testid'))).toEqual([
+      'node-health-finding-blocking-cluster-operation', 'node-health-finding-stuck-deleting', 'node-health-finding-agent-never-checked-in',
+    ]);
+    const agent = detail.find('[data-testid="node-health-finding-agent-never-checked-in"]');
+
+    expect(agent.find('h5').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.title%');
+    expect(agent.find('.node-detail__cause').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.cause%');
+    expect(agent.find('.node-detail__evidence').text()).toContain('waiting for agent to check in and apply initial plan');
+    const steps = agent.findAll('.node-detail__fix ol > li');
+
+    expect(steps).toHaveLength(5);
+    expect(steps[0].text()).toContain('%nodeHealth.fix.findHost%');
+    expect(steps[0].find('pre code').text()).toContain('/var/lib/rancher/agent/rancher2_connection_info.json');
+    expect(steps[0].find('button').text()).toContain('%nodeHealth.tab.detail.copy%');
+    expect(steps[2].find('pre').exists()).toBe(false);
+    expect(steps.filter((s) => s.find('pre').exists()).length).toBe(steps.filter((s) => s.find('button').exists()).length);
+  });
+
+  it('gives the host-side facts: the plan secret name from rancher2_connection_info.json, machine id, addresses', async() => {
+    const detail = await openRow(tab!, `machine:fleet-default/${ GHOST_MACHINE }`);
+    const fact = (key: string) => detail.find(`[data-testid="node-health-fact-${ key }"]`).text();
+
+    expect(fact('planSecret')).toBe(`${ GHOST_MACHINE }-machine-plan`);
+    expect(fact('namespace')).toBe('fleet-default');
+    expect(fact('machineId')).toMatch(/^2d74d4c9a104[0-9a-f]{52}$/);
+    expect(fact('internalAddress')).toBe('10.20.1.21');
+  });
+
+  it('closes the row again', async() => {
+    const key = `machine:fleet-default/${ GHOST_MACHINE }`;
+
+    await openRow(tab!, key);
+    await tab!.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+    expect(tab!.wrapper.find('[data-testid="node-health-detail"]').exists()).toBe(false);
+  });
+});
+
+describe('rows from the second seed case (Windows workers waiting for node ref)', () => {
+  it('name the VM that is gone and the Node registered under a lower-case name', async() => {
+    tab = mountTab(windowsNodeRef());
+    await tab.show();
+    const byMachine = Object.fromEntries(rowTexts(tab).map((r) => [r[2], r]));
+
+    expect(byMachine[WINDOWS_VM_GONE_MACHINE][1]).toBe('%nodeHealth.status.error%');
+    expect(byMachine[WINDOWS_VM_GONE_MACHINE][5]).toBe('%nodeHealth.registration.os.windows%');
+    const gone = await openRow(tab, `machine:fleet-default/${ WINDOWS_VM_GONE_MACHINE }`);
+
+    expect(gone.find('[data-testid="node-health-finding-infrastructure-missing"]').exists()).toBe(true);
+    expect(gone.find('[data-testid="node-health-chain-infraMachine"] .badge-state').text()).not.toBe('%nodeHealth.chain.state.present%');
+    expect(gone.findAllComponents(RouterLinkStub).map((l: any) => l.props('to').params.resource)).toContain('rke-machine.cattle.io.vmwarevspheremachine');
+
+    const mismatch = await openRow(tab, `machine:fleet-default/${ WINDOWS_CASE_MACHINE }`);
+
+    expect(mismatch.find('[data-testid="node-health-finding-node-name-mismatch"]').exists()).toBe(true);
+    expect(mismatch.find('[data-testid="node-health-finding-waiting-for-node-ref"]').exists()).toBe(true);
+  });
+});
+
+describe('every failure family', () => {
+  it('shows each broken node with its expected finding', async() => {
+    tab = mountTab(everyFailure());
+    await tab.show();
+    const missing: string[] = [];
+
+    for (const [name, family] of Object.entries(EVERY_FAILURE_EXPECTED)) {
+      const row = tab.wrapper.findAll('tr.main-row').find((tr) => tr.findAll('td').some((td) => td.text() === name));
+      const key = row?.attributes('data-node-id');
+
+      if (!key) {
+        missing.push(`${ name }: no row`);
+        continue;
+      }
+      const detail = await openRow(tab, key);
+
+      if (!detail.find(`[data-testid="node-health-finding-${ family }"]`).exists()) {
+        missing.push(`${ name }: no ${ family }`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('renders HTML from the cluster as text', async() => {
+    tab = mountTab(everyFailure());
+    await tab.show();
+    const row = tab.wrapper.findAll('tr.main-row').find((tr) => tr.text().includes('custom-17f5c1d9a8e7'));
+
+    await openRow(tab, row!.attributes('data-node-id')!);
+    expect(tab.wrapper.text()).toContain(XSS_PAYLOAD);
+    expect(tab.wrapper.find('img').exists()).toBe(false);
+    expect(tab.wrapper.html()).not.toContain(XSS_PAYLOAD);
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * A Steve stand-in for the Node Health tab's tests: answers `management/request` from a scenario the way
+ * Rancher does: label and field selectors (or not, like Steve's SQL cache), include/exclude, pagination
+ * through `pagination.next`, an empty list for objects the user may not read, and the shell's error shapes.
+ */
+import type { InputName } from '@pkg/node-health/engine';
+import type { KubeObject, Scenario } from '../../scenarios/types';
+import { steveType, toSteve } from '../../scenarios/steve';
+
+export const STEVE_BASE = 'https://rancher.example.com';
+
+export type Failure = { status: number; message?: string } | { network: true };
+
+export interface FakeSteveOptions {
+  pageSize?: number;
+  /** Steve's SQL cache ignores labelSelector and fieldSelector */
+  ignoreSelectors?: boolean;
+  /** Steve drops links.update from objects the user may not change */
+  canUpdate?: boolean;
+  /** what Steve does for a namespace the user may not list: an empty list */
+  hidden?: InputName[];
+  /** a proxy on the way that drops include/exclude: Steve sends whole objects */
+  dropFieldParams?: boolean;
+  fail?: Partial<Record<InputName, Failure>>;
+}
+
+export interface FakeSteve {
+  dispatch: (type: string, payload?: any) => Promise<any>;
+  /** every requested URL, in order */
+  urls: string[];
+  /** every answer as it reached the browser */
+  responses: { url: string; body: unknown }[];
+  /** every dispatched action with its payload (promptModal included) */
+  actions: { type: string; payload: any }[];
+  local: KubeObject[];
+  downstream: Record<string, KubeObject[]>;
+  options: FakeSteveOptions;
+}
+
+const INPUT_OF_RESOURCE: Record<string, InputName> = {
+  'cluster.x-k8s.io.machines':     'machines',
+  secrets:                         'planSecrets',
+  'rke.cattle.io.rkebootstraps':   'bootstraps',
+  'management.cattle.io.nodes':    'mgmtNodes',
+  nodes:                           'nodes',
+};
+
+export function inputOfUrl(url: string): InputName {
+  const path = new URL(url, STEVE_BASE).pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const resource = path[0] === 'k8s' ? path[4] : path[1];
+
+  return INPUT_OF_RESOURCE[resource] ?? 'infraMachines';
+}
+
+function matchesSelector(obj: KubeObject, selector: string | null): boolean {
+  if (!selector) {
+    return true;
+  }
+
+  return selector.split(',').every((term) => {
+    const [key, value] = term.split('=');
+
+    return value === undefined ? key in (obj.metadata.labels ?? {}) : obj.metadata.labels?.[key] === value;
+  });
+}
+
+function matchesFields(obj: KubeObject, selector: string | null): boolean {
+  if (!selector) {
+    return true;
+  }
+
+  return selector.split(',').every((term) => {
+    const [key, value] = term.split('=');
+
+    return key === 'type' ? obj.type === value : key === 'metadata.name' ? obj.metadata.name === value : true;
+  });
+}
+
+function errorBody(status: number, message: string): Record<string, unknown> {
+  const body = {
+    type: 'error', status, code: status === 403 ? 'Forbidden' : 'Error', message
+  };
+
+  // The shell rejects with the body and keeps the HTTP status out of sight (plugins/steve/actions.js).
+  Object.defineProperty(body, '_status', { value: status });
+
+  return body;
+}
+
+export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): FakeSteve {
+  const local: KubeObject[] = JSON.parse(JSON.stringify(scenario.objects));
+  const downstream: Record<string, KubeObject[]> = JSON.parse(JSON.stringify(scenario.downstream));
+  const urls: string[] = [];
+  const responses: { url: string; body: unknown }[] = [];
+  const actions: { type: string; payload: any }[] = [];
+  const steve: FakeSteve = {
+    urls, responses, actions, local, downstream, options, dispatch: null as any
+  };
+
+  const answer = (url: string) => {
+    const u = new URL(url, STEVE_BASE);
+    const path = u.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const downstreamId = path[0] === 'k8s' ? path[2] : null;
+    const [resource, namespace] = downstreamId ? [path[4], path[5]] : [path[1], path[2]];
+    const input = inputOfUrl(url);
+    const failure = steve.options.fail?.[input];
+
+    if (failure) {
+      if ('network' in failure) {
+        return Promise.reject(Object.assign(new Error('Network Error'), { code: 'ERR_NETWORK', isAxiosError: true }));
+      }
+
+      return Promise.reject(errorBody(failure.status, failure.message ?? `request failed with ${ failure.status }`));
+    }
+    const source = downstreamId ? steve.downstream[downstreamId] ?? [] : steve.local;
+    const ignore = !!steve.options.ignoreSelectors;
+    const hidden = steve.options.hidden?.includes(input);
+    const matching = hidden ? [] : source.filter((o) => `${ steveType(o) }s` === resource &&
+      (!namespace || o.metadata.namespace === namespace) &&
+      (ignore || matchesSelector(o, u.searchParams.get('labelSelector'))) &&
+      (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))));
+    const offset = Number(u.searchParams.get('continue') ?? 0);
+    const size = steve.options.pageSize ?? (matching.length || 1);
+    const page = matching.slice(offset, offset + size);
+    // The stand-in's toSteve keeps paths before renaming type to _type; Steve renames first (ToAPI).
+    const dropped = !!steve.options.dropFieldParams;
+    const include = dropped ? [] : u.searchParams.getAll('include').map((p) => (p === '_type' ? 'type' : p));
+    const data = page.map((o) => toSteve(o, {
+      baseUrl:     STEVE_BASE,
+      clusterId:   downstreamId ?? undefined,
+      include,
+      exclude:     dropped ? [] : u.searchParams.getAll('exclude'),
+      permissions: { update: steve.options.canUpdate ?? true },
+      now:         scenario.now,
+    }));
+    let next: string | undefined;
+
+    if (offset + size < matching.length) {
+      const nu = new URL(u.toString());
+
+      nu.searchParams.set('continue', String(offset + size));
+      next = nu.toString();
+    }
+
+    const body = JSON.parse(JSON.stringify({
+      type: 'collection', count: matching.length, data, pagination: next ? { next } : {}
+    }));
+
+    responses.push({ url, body: JSON.parse(JSON.stringify(body)) });
+
+    return Promise.resolve(body);
+  };
+
+  steve.dispatch = (type: string, payload?: any) => {
+    actions.push({ type, payload });
+    if (type === 'management/request') {
+      urls.push(payload.url);
+
+      return answer(payload.url);
+    }
+
+    return Promise.resolve();
+  };
+
+  return steve;
+}
+
+/** The provisioning cluster as the shell hands it to the tab (Steve shape). */
+export function clusterResource(scenario: Scenario, name = scenario.clusters[0].name): Record<string, any> {
+  const cluster = scenario.objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning.cattle.io/') && o.metadata.name === name);
+
+  if (!cluster) {
+    throw new Error(`no provisioning cluster ${ name } in ${ scenario.name }`);
+  }
+
+  return toSteve(cluster, { baseUrl: STEVE_BASE, now: scenario.now });
+}
