@@ -12,8 +12,13 @@ export interface Condition {
   reason: string | null;
   message: string | null;
   lastTransitionTime: string | null;
-  /** Where the condition was found, for evidence paths */
-  path: string;
+  /** The list the condition was found in, for evidence paths */
+  list: string;
+}
+
+/** Field path of a condition, for evidence: built only when a finding needs it. */
+export function conditionPath(c: Condition): string {
+  return `${ c.list }[${ c.type }]`;
 }
 
 function readList(list: unknown, path: string): Condition[] {
@@ -34,7 +39,7 @@ function readList(list: unknown, path: string): Condition[] {
       reason:             asString(c.reason),
       message:            asString(c.message),
       lastTransitionTime: asString(c.lastTransitionTime) ?? asString(c.lastUpdateTime),
-      path:               `${ path }[${ type }]`,
+      list:               path,
     });
   }
 
@@ -52,11 +57,15 @@ export function conditions(obj: KubeObject): Condition[] {
   if (cached) {
     return cached;
   }
-  const list = [
-    ...readList(status.conditions, 'status.conditions'),
-    ...readList(asObject(asObject(status.deprecated).v1beta1).conditions, 'status.deprecated.v1beta1.conditions'),
-    ...readList(asObject(status.v1beta2).conditions, 'status.v1beta2.conditions'),
-  ];
+  const list = readList(status.conditions, 'status.conditions');
+
+  // Most objects have only the top-level list; the other two exist on Cluster API machines in transition.
+  if (status.deprecated) {
+    list.push(...readList(asObject(asObject(status.deprecated).v1beta1).conditions, 'status.deprecated.v1beta1.conditions'));
+  }
+  if (status.v1beta2) {
+    list.push(...readList(asObject(status.v1beta2).conditions, 'status.v1beta2.conditions'));
+  }
 
   cache.set(status, list);
 

@@ -114,32 +114,71 @@ export function describeObject(kindLabel: string, obj: KubeObject): string {
   return ns ? `${ kindLabel } ${ ns }/${ name }` : `${ kindLabel } ${ name }`;
 }
 
-/** Base64 decoding that works in browsers and Node without importing Buffer. */
+const BASE64_VALUES = (() => {
+  const table = new Int16Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+  for (let i = 0; i < alphabet.length; i++) {
+    table[alphabet.charCodeAt(i)] = i;
+  }
+  table['-'.charCodeAt(0)] = 62; // base64url, as some tools write it
+  table['_'.charCodeAt(0)] = 63;
+
+  return table;
+})();
+
+/**
+ * Base64 to text without Buffer (the engine also runs in the browser) and without atob, which is slow in
+ * Node and throws on stray whitespace. Invalid input gives null.
+ */
 export function decodeBase64(value: unknown): string | null {
   const s = asString(value);
 
   if (s === null) {
     return null;
   }
-  try {
-    if (typeof atob === 'function') {
-      const binary = atob(s);
+  const bytes: number[] = [];
+  let buffer = 0;
+  let bits = 0;
 
-      // Status keys are ASCII; only other text needs a UTF-8 decode.
-      if (!/[\x80-\xff]/.test(binary)) {
-        return binary;
-      }
-      const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
 
-      for (let i = 0; i < binary.length; i++) {
-        bytes[i] = binary.charCodeAt(i);
-      }
-
-      return typeof TextDecoder === 'function' ? new TextDecoder().decode(bytes) : binary;
+    if (c === 61 /* = */) {
+      break;
     }
-  } catch {
-    return null;
+    if (c === 10 || c === 13 || c === 32) {
+      continue;
+    }
+    const v = c < 128 ? BASE64_VALUES[c] : -1;
+
+    if (v < 0) {
+      return null;
+    }
+    buffer = (buffer << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+    }
+  }
+  let ascii = true;
+
+  for (const b of bytes) {
+    if (b > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) {
+    let out = '';
+
+    for (let i = 0; i < bytes.length; i += 4096) {
+      out += String.fromCharCode(...bytes.slice(i, i + 4096));
+    }
+
+    return out;
   }
 
-  return null;
+  return typeof TextDecoder === 'function' ? new TextDecoder().decode(new Uint8Array(bytes)) : null;
 }

@@ -1,4 +1,5 @@
 import { derivePlanStatus } from '../../../pkg/node-health/engine';
+import { decodeBase64 } from '../../../pkg/node-health/engine/fields';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -113,5 +114,21 @@ describe('plan status, as Rancher\'s planner words it', () => {
     };
 
     expect(derivePlanStatus(undefined, b)).toStrictEqual(derivePlanStatus(undefined, a));
+  });
+});
+
+describe('base64 status values', () => {
+  it.each([
+    ['', ''],
+    ['3', '3'],
+    ['Mon Jan 15 08:04:02 UTC 2026', 'Mon Jan 15 08:04:02 UTC 2026'],
+    ['{"kubelet":{"healthy":false}}', '{"kubelet":{"healthy":false}}'],
+    ['节点', '节点'],
+  ])('decodes %j as Buffer encodes it', (text, expected) => {
+    expect(decodeBase64(Buffer.from(text).toString('base64'))).toBe(expected);
+  });
+
+  it('gives null for text that is not base64', () => {
+    expect(decodeBase64('not*base64')).toBeNull();
   });
 });

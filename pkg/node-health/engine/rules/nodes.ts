@@ -4,7 +4,7 @@
  * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditions, getCondition } from '../conditions';
+import { conditionPath, conditions, getCondition } from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
@@ -44,7 +44,7 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
     const c = conditions(obj).find((x) => x.status !== 'True' && !!x.message && INFRASTRUCTURE_GONE.test(x.message));
 
     if (c) {
-      return evidence(objectLabel(kind as any, obj), `${ c.path }.message`, c.message);
+      return evidence(objectLabel(kind as any, obj), `${ conditionPath(c) }.message`, c.message);
     }
     const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
 

@@ -8,6 +8,7 @@ import type {
 } from '../types';
 import type { JoinContext } from '../join';
 import type { Condition } from '../conditions';
+import { conditionPath } from '../conditions';
 import { describeObject, parseTime } from '../fields';
 import { formatDuration } from '../time';
 import { quotePosix } from '../../registration/quote';
@@ -91,16 +92,17 @@ export function evidence(object: string, path: string, value: Evidence['value'])
 }
 
 export function conditionEvidence(object: string, c: Condition): Evidence[] {
-  const out = [evidence(object, `${ c.path }.status`, c.status)];
+  const path = conditionPath(c);
+  const out = [evidence(object, `${ path }.status`, c.status)];
 
   if (c.reason) {
-    out.push(evidence(object, `${ c.path }.reason`, c.reason));
+    out.push(evidence(object, `${ path }.reason`, c.reason));
   }
   if (c.message) {
-    out.push(evidence(object, `${ c.path }.message`, c.message));
+    out.push(evidence(object, `${ path }.message`, c.message));
   }
   if (c.lastTransitionTime) {
-    out.push(evidence(object, `${ c.path }.lastTransitionTime`, c.lastTransitionTime));
+    out.push(evidence(object, `${ path }.lastTransitionTime`, c.lastTransitionTime));
   }
 
   return out;
