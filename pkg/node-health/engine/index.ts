@@ -1,7 +1,7 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
 export { diagnose, STATUS_ORDER } from './diagnose';
-export { join } from './join';
+export { join, settleAvailability } from './join';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {
   RULES, RULE_IDS, ruleKey

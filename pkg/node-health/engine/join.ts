@@ -93,6 +93,11 @@ export function effectiveAvailability(buckets: Buckets, given: InputAvailability
   return out;
 }
 
+/** Availability as a diagnosis of these objects settles it, for callers that record it (bundles). */
+export function settleAvailability(objects: unknown[], given: InputAvailability = {}): InputAvailability {
+  return effectiveAvailability(bucketObjects(Array.isArray(objects) ? objects : []).buckets, given);
+}
+
 function nsName(ns: string | null, name: string | null): string {
   return `${ ns ?? '' }/${ name ?? '' }`;
 }

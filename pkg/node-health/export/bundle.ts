@@ -4,9 +4,9 @@
  * if asked, with pseudonyms for hosts and addresses), so that `node-health diagnose <bundle>` gives the same
  * records and findings again. The command line's loader reads `objects`, `createdAt` and `availability`.
  */
-import { classify, diagnose } from '../engine';
+import { diagnose, settleAvailability } from '../engine';
 import type {
-  ActionId, ChainLink, ClusterInfo, DiagnosisReport, InputAvailability, InputName, KubeObject, NodeRecord, PlanStatus,
+  ActionId, ChainLink, ClusterInfo, DiagnosisReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
 } from '../engine';
 import { sortRecords, toJsonReport } from '../report/render';
@@ -99,37 +99,11 @@ export interface BundleOptions extends SanitizeOptions {
   unreadable?: UnreadableInput[];
 }
 
-const INPUT_OF_KIND: Record<string, InputName> = {
-  machine:      'machines',
-  planSecret:   'planSecrets',
-  bootstrap:    'bootstraps',
-  infraMachine: 'infraMachines',
-  mgmtNode:     'mgmtNodes',
-  node:         'nodes',
-};
-
 /**
  * Availability as the engine settles it (an input that was not given counts as absent), fixed in the
  * bundle so that leaving out objects no record uses does not change what the diagnosis of the bundle says.
  */
-export function settledAvailability(objects: unknown[], given: InputAvailability = {}): InputAvailability {
-  const seen = new Set<InputName>();
-
-  for (const obj of objects) {
-    const input = INPUT_OF_KIND[classify(obj) ?? ''];
-
-    if (input) {
-      seen.add(input);
-    }
-  }
-  const out: InputAvailability = { ...given };
-
-  for (const input of Object.values(INPUT_OF_KIND)) {
-    out[input] = out[input] ?? (seen.has(input) ? 'ok' : 'absent');
-  }
-
-  return out;
-}
+export const settledAvailability = settleAvailability;
 
 /** The objects a report was made from, as its records hold them (each once). */
 export function reportObjects(report: DiagnosisReport): unknown[] {
