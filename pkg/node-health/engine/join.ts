@@ -11,13 +11,13 @@ import {
   asArray, asObject, asString, annotation, label, metadata, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 import {
-  ANNOTATIONS, LABELS, STEVE_TYPES, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks,
+  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, STEVE_TYPES, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks,
   failureMessage, finalizers, infrastructureRef, machineClusterName, machinePhase, machineRoles, nodeRefName,
   nodeRoles, operatingSystem, planSecretMachineName
 } from './objects';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
-import { getCondition } from './conditions';
+import { conditions, getCondition } from './conditions';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -186,7 +186,8 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
     const infraType = ref?.group && ref.kind ? `${ ref.group }.${ ref.kind.toLowerCase() }` : null;
 
     if (o.infraMachine) {
-      const error = failureMessage(o.infraMachine);
+      const gone = conditions(o.infraMachine).find((c) => c.status !== 'True' && !!c.message && INFRASTRUCTURE_GONE.test(c.message));
+      const error = failureMessage(o.infraMachine) ?? gone?.message ?? null;
       const ready = asObject(statusOf(o.infraMachine)).ready;
 
       chain.push(link('infraMachine', error ? 'failed' : (ready === false ? 'waiting' : 'present'), o.infraMachine, infraType, { detail: error }));

@@ -127,6 +127,7 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
     const infra = record.findings.find((f) => f.rule === 'infrastructure-missing')!;
 
     expect(String(infra.evidence[0].value)).toMatch(/vm/i);
+    expect(record.chain.find((l) => l.kind === 'infraMachine')).toMatchObject({ state: 'failed', detail: infra.evidence[0].value });
   });
 
   it('explains the upper-case host name and the lower-case Node', () => {

@@ -9,7 +9,7 @@ import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
 import {
-  ANNOTATIONS, LABELS, bootstrapRef, failureMessage, infrastructureRef, nodeRefName
+  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, failureMessage, infrastructureRef, nodeRefName
 } from '../objects';
 import { nodeReadyCondition } from '../join';
 import {
@@ -17,8 +17,6 @@ import {
 } from './rule';
 import { findHostSteps } from './plan';
 
-/** The wording node drivers and clouds use when the VM or instance behind a machine is gone. */
-export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find|unable to find)( the)? (vm|virtual machine|instance)\b|\b(vm|virtual machine|instance)\b[^.;]{0,80}\b(not found|does not exist|was deleted|no longer exists)\b|InvalidInstanceID\.NotFound|InstanceNotFound|not found in vcenter/i;
 
 function kubeletStep(r: NodeRecord) {
   return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
