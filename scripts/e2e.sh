@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `yarn e2e`: the browser tests (tests/e2e). Starts the embedded Rancher API and the dashboard dev server
+# (one compile for the whole run), drives Debian's Chromium with playwright-core, saves screenshots and
+# results.json under test-output/e2e/. Prints "browser tests: N passed, N failed, N skipped".
+#   scripts/e2e.sh [--results FILE] [--grep TEXT]
+# CHROMIUM_PATH overrides /usr/bin/chromium; as root it is installed with apt-get when missing.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
+nh_bootstrap
+cd "$NH_ROOT"
+
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[e2e] installing chromium (apt-get)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2 && apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+if [ ! -x "$chromium_path" ]; then
+  echo "[e2e] $chromium_path not found: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH" >&2
+  exit 2
+fi
+if [ ! -d node_modules/playwright-core ]; then
+  echo "[e2e] playwright-core is not installed (it is a devDependency: run yarn install)" >&2
+  exit 2
+fi
+
+# vue-cli-service needs yarn 1 on PATH (bootstrap put .tools first); the dev server must not reuse
+# a developer's API setting.
+unset API
+exec tsx tests/e2e/run.ts "$@"

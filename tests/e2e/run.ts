@@ -1,0 +1,26 @@
+/**
+ * Entry point of the browser tests (scripts/e2e.sh runs it):
+ *   tsx tests/e2e/run.ts [--results FILE] [--grep TEXT]
+ * E2E_DEV_URL=https://localhost:<port> reuses a running dev server whose API is http://127.0.0.1:$E2E_MOCK_PORT
+ * (this run then serves the embedded API on that port) instead of compiling the dashboard again.
+ */
+import { TESTS } from './node-health.e2e';
+import { runTests } from './runner';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${ name }`);
+
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+runTests(TESTS, {
+  resultsFile: arg('results'),
+  grep:        arg('grep'),
+  devUrl:      process.env.E2E_DEV_URL || undefined,
+  mockPort:    process.env.E2E_MOCK_PORT ? Number(process.env.E2E_MOCK_PORT) : undefined,
+}).then((results) => {
+  process.exit(results.some((r) => r.status === 'failed') ? 1 : 0);
+}).catch((e) => {
+  process.stderr.write(`e2e: ${ e?.stack || e }\n`);
+  process.exit(2);
+});
