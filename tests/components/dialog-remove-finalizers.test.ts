@@ -179,7 +179,7 @@ describe('RemoveFinalizersDialog: the write', () => {
       result:  'succeeded',
       detail:  'removed machine.cluster.x-k8s.io',
     }]);
-    expect(store.dispatch).toHaveBeenCalledWith('growl/success', expect.anything(), { root: true });
+    expect(store.dispatch).toHaveBeenCalledWith('growl/success', expect.anything());
     expect(wrapper.emitted('close')).toHaveLength(1);
   });
 

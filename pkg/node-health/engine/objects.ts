@@ -12,7 +12,6 @@ export const PLAN_SECRET_TYPE = 'rke.cattle.io/machine-plan';
 /** The wording node drivers and clouds use when the VM or instance behind a machine is gone. */
 export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find|unable to find)( the)? (vm|virtual machine|instance)\b|\b(vm|virtual machine|instance)\b[^.;]{0,80}\b(not found|does not exist|was deleted|no longer exists)\b|InvalidInstanceID\.NotFound|InstanceNotFound|not found in vcenter/i;
 
-
 export const LABELS = {
   capiClusterName:   'cluster.x-k8s.io/cluster-name',
   rkeClusterName:    'rke.cattle.io/cluster-name',

@@ -33,7 +33,9 @@ for (const name of [...SCENARIO_NAMES, 'large-300']) {
   }
 }
 // Notes that need unreadable inputs or broken objects to appear.
-diagnose([{ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'n' } }], { now: 0 })
+diagnose([{
+  apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'n' }
+}], { now: 0 })
   .records.forEach((r) => r.notes.forEach((n) => emitted.set(n.key, n.args ?? {})));
 
 describe.each(['en-us', 'zh-hans'])('engine messages in %s', (locale) => {

@@ -17,7 +17,6 @@ import {
 } from './rule';
 import { findHostSteps } from './plan';
 
-
 function kubeletStep(r: NodeRecord) {
   return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
 }
