@@ -17,11 +17,13 @@ export interface LoadedInput {
   bundleNow: string | null;
   availability: InputAvailability;
   files: number;
+  /** Files inside a directory that hold other data; named files must be Kubernetes data */
+  skipped: string[];
 }
 
 const DATA_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
-function listFiles(path: string): string[] {
+function listFiles(path: string): { file: string; named: boolean }[] {
   let stat;
 
   try {
@@ -33,11 +35,11 @@ function listFiles(path: string): string[] {
     return readdirSync(path).sort().flatMap((entry) => {
       const child = join(path, entry);
 
-      return statSync(child).isDirectory() || DATA_EXTENSIONS.has(extname(entry).toLowerCase()) ? listFiles(child) : [];
+      return statSync(child).isDirectory() || DATA_EXTENSIONS.has(extname(entry).toLowerCase()) ? listFiles(child).map((f) => ({ ...f, named: false })) : [];
     });
   }
 
-  return [path];
+  return [{ file: path, named: true }];
 }
 
 function parseDocuments(path: string, text: string): unknown[] {
@@ -113,11 +115,11 @@ export function loadInputs(paths: string[]): LoadedInput {
     throw new InputError('no input: give one or more files or directories of kubectl output, or a bundle');
   }
   const into: LoadedInput = {
-    objects: [], bundleNow: null, availability: {}, files: 0
+    objects: [], bundleNow: null, availability: {}, files: 0, skipped: []
   };
 
   for (const path of paths) {
-    for (const file of listFiles(path)) {
+    for (const { file, named } of listFiles(path)) {
       let text: string;
 
       try {
@@ -125,12 +127,29 @@ export function loadInputs(paths: string[]): LoadedInput {
       } catch (e: any) {
         throw new InputError(`${ file }: cannot be read (${ e?.code ?? e?.message ?? e })`);
       }
+      const docs = parseDocuments(file, text);
+      const before = into.objects.length;
+
+      try {
+        // A directory may hold notes or other JSON beside kubectl output; a file named on purpose may not.
+        docs.forEach((doc) => collect(file, doc, into));
+        if (into.objects.length === before && !named && docs.length > 0) {
+          into.skipped.push(file);
+          continue;
+        }
+      } catch (e) {
+        if (named || !(e instanceof InputError)) {
+          throw e;
+        }
+        into.objects.length = before;
+        into.skipped.push(file);
+        continue;
+      }
       into.files++;
-      parseDocuments(file, text).forEach((doc) => collect(file, doc, into));
     }
   }
   if (into.files === 0) {
-    throw new InputError(`${ paths.join(', ') }: no .json, .yaml or .yml files found`);
+    throw new InputError(`${ paths.join(', ') }: no Kubernetes objects found in .json, .yaml or .yml files`);
   }
 
   return into;

@@ -53,6 +53,8 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
     const t = cliTranslator(values.lang as string);
     const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
     const input = loadInputs(positionals);
+
+    input.skipped.forEach((file) => io.stderr(`node-health bundle: skipped ${ file }: not Kubernetes data`));
     const now = givenNow ?? input.bundleNow ?? new Date().toISOString();
     const bundle = createBundle({
       objects:          input.objects,

@@ -38,6 +38,8 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
   try {
     const t = cliTranslator(values.lang as string);
     const input = loadInputs(positionals);
+
+    input.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
     const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
     const report = diagnose(input.objects, { now, availability: input.availability });
 

@@ -116,6 +116,16 @@ describe('node-health diagnose', () => {
     expect(JSON.parse(r.stdout).records.map((x: any) => x.machine)).toContain(GHOST_MACHINE);
   });
 
+  it('skips other JSON inside a directory with a warning, but not a file named on purpose', async() => {
+    write('mixed/notes.json', '{"collected-by": "support"}');
+    write('mixed/healthy.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...healthy.objects, ...healthy.downstream[healthy.clusters[0].mgmtId]] }));
+    const r = await run('diagnose', '--now', healthy.now, join(dir, 'mixed'));
+
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/skipped .*notes\.json: not Kubernetes data/);
+    expect((await run('diagnose', join(dir, 'mixed', 'notes.json'))).code).toBe(2);
+  });
+
   it('exits 0 when nothing is wrong', async() => {
     const r = await run('diagnose', '--now', healthy.now, healthyFile);
 
