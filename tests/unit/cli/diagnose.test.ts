@@ -118,7 +118,9 @@ describe('node-health diagnose', () => {
 
   it('skips other JSON inside a directory with a warning, but not a file named on purpose', async() => {
     write('mixed/notes.json', '{"collected-by": "support"}');
-    write('mixed/healthy.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...healthy.objects, ...healthy.downstream[healthy.clusters[0].mgmtId]] }));
+    write('mixed/healthy.json', JSON.stringify({
+      apiVersion: 'v1', kind: 'List', items: [...healthy.objects, ...healthy.downstream[healthy.clusters[0].mgmtId]]
+    }));
     const r = await run('diagnose', '--now', healthy.now, join(dir, 'mixed'));
 
     expect(r.code).toBe(0);
