@@ -244,18 +244,21 @@ export function sortObjects(objects: KubeObject[], sort: string | undefined): Ku
   });
 }
 
-/** Opaque to clients; holds the last key served so the next page starts after it, as in Kubernetes. */
-export function encodeContinue(lastKey: string, revision: string): string {
+/**
+ * Opaque to clients. In key order it holds the last key served, so the next page starts after it as in
+ * Kubernetes (objects created meanwhile do not shift pages); under a custom sort, the offset.
+ */
+export function encodeContinue(lastKey: string, revision: string, offset?: number): string {
   return Buffer.from(JSON.stringify({
-    v: 1, k: lastKey, rv: revision
+    v: 1, k: lastKey, rv: revision, ...(offset !== undefined ? { o: offset } : {})
   })).toString('base64url');
 }
 
-export function decodeContinue(token: string): { k: string, rv: string } {
+export function decodeContinue(token: string): { k: string, rv: string, o?: number } {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
 
-    if (parsed?.v === 1 && typeof parsed.k === 'string') {
+    if (parsed?.v === 1 && typeof parsed.k === 'string' && (parsed.o === undefined || Number.isInteger(parsed.o))) {
       return parsed;
     }
   } catch (e) {}
@@ -331,16 +334,23 @@ export function runListQuery(objects: KubeObject[], q: ListQuery, revision: stri
       items: matched.slice((page - 1) * q.pageSize, page * q.pageSize), total, pages
     };
   }
-  if (q.continueToken) {
-    const { k } = decodeContinue(q.continueToken);
+  let offset = 0;
 
-    matched = matched.filter((o) => objectKey(o).localeCompare(k) > 0);
+  if (q.continueToken) {
+    const { k, o } = decodeContinue(q.continueToken);
+
+    if (q.sort) {
+      offset = o || 0;
+      matched = matched.slice(offset);
+    } else {
+      matched = matched.filter((obj) => objectKey(obj).localeCompare(k) > 0);
+    }
   }
   if (q.limit && matched.length > q.limit) {
     const items = matched.slice(0, q.limit);
 
     return {
-      items, total, continueToken: encodeContinue(objectKey(items[items.length - 1]), revision)
+      items, total, continueToken: encodeContinue(objectKey(items[items.length - 1]), revision, q.sort ? offset + q.limit : undefined)
     };
   }
 

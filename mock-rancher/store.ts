@@ -348,6 +348,10 @@ export class ObjectStore {
 
       next.metadata.deletionTimestamp = this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
       next.metadata.deletionGracePeriodSeconds = 0;
+      if (next.apiVersion.startsWith('cluster.x-k8s.io/') && next.kind === 'Machine' && next.status && typeof next.status === 'object') {
+        // What the CAPI machine controller does first; without a controller here, the machine then stays so.
+        (next.status as Record<string, unknown>).phase = 'Deleting';
+      }
       next.metadata.resourceVersion = this.nextRevision();
       scope.bucket(info.id).set(key, next);
       this.emit(scopeId, info, 'change', next);
