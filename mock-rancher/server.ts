@@ -18,7 +18,7 @@ import { schemaDefinition, steveSchema, VIRTUAL_STEVE_TYPES, virtualSteveSchema 
 import { ApiError, LOCAL_SCOPE, ObjectStore } from './store';
 import { SubscribeHub } from './subscribe';
 import {
-  findUser, identify, LOGGED_OUT, MockUser, USER_COOKIE, USERS
+  ANONYMOUS, findUser, identify, LOGGED_OUT, MockUser, USER_COOKIE, USERS
 } from './users';
 import {
   buildWorld, KUBERNETES_VERSION, RANCHER_VERSION, World, WorldOptions
@@ -507,10 +507,14 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
 
         return;
       }
-      if (!identity.user) {
+      const publicSettings = ctx.method === 'GET' && ((route.kind === 'steve' && route.scope === LOCAL_SCOPE && route.segments[0] === 'management.cattle.io.settings') ||
+        (route.kind === 'norman' && (route.segments[0] || '').toLowerCase() === 'settings'));
+
+      if (!identity.user && !publicSettings) {
         throw new ApiError(401, 'Unauthorized', identity.reason === 'logged-out' ? 'must authenticate' : `unknown user "${ identity.name }"`);
       }
-      const user = identity.user;
+      // Not logged in, a settings read still answers (ctx.user stays unset: x-api-cattle-auth says false).
+      const user = identity.user || ANONYMOUS;
       const target = route.kind === 'steve' ? steveTargetOf(route) : route.kind === 'kube' ? kubeTarget(store, route.scope || LOCAL_SCOPE, route.group || '', route.segments) : undefined;
       const fault = faults.take(factsOf(ctx, user, route, target));
 

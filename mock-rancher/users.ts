@@ -49,6 +49,15 @@ export const USERS: readonly MockUser[] = [
   },
 ];
 
+/** Who a request is before logging in: Rancher answers its settings to anyone (the login page needs them). */
+export const ANONYMOUS: MockUser = {
+  username:    'anonymous',
+  id:          'anonymous',
+  displayName: 'Not logged in',
+  description: 'reads settings only',
+  can:         (verb, type) => (verb === 'get' || verb === 'list') && type === 'management.cattle.io.setting',
+};
+
 export const LOGGED_OUT = 'logged-out';
 export const USER_HEADER = 'x-mock-user';
 export const USER_COOKIE = 'R_MOCK_USER';

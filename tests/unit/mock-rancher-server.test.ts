@@ -224,6 +224,16 @@ describe('users', () => {
     expect((await call('GET', '/v3/users?me=true', { cookie: 'R_MOCK_USER=logged-out' })).status).toBe(401);
     expect((await call('POST', '/v1-public/login', { body: { username: 'mallory' } })).status).toBe(401);
   });
+
+  it('answers settings, and nothing else, before logging in (the login page reads them)', async() => {
+    const settings = await call('GET', '/v1/management.cattle.io.settings', { cookie: 'R_MOCK_USER=logged-out' });
+
+    expect(settings.status).toBe(200);
+    expect(settings.headers['x-api-cattle-auth']).toBe('false');
+    expect((await call('GET', '/v3/settings/first-login', { cookie: 'R_MOCK_USER=logged-out' })).body.value).toBe('false');
+    expect((await call('GET', MACHINES, { cookie: 'R_MOCK_USER=logged-out' })).status).toBe(401);
+    expect((await call('PUT', '/v1/management.cattle.io.settings/ui-pl', { cookie: 'R_MOCK_USER=logged-out', body: {} })).status).toBe(401);
+  });
 });
 
 describe('fault injection and the concurrency hook', () => {
