@@ -2,6 +2,9 @@
  * Condition helpers in the spirit of Cluster API's util/conditions. A v1beta2 Machine keeps its old
  * conditions under status.deprecated.v1beta1, and a v1beta1 Machine of CAPI 1.9+ carries the new ones under
  * status.v1beta2, so a lookup checks every list and prefers the top-level one.
+ *
+ * Lookups scan the raw lists and wrap only what they return: a large cluster has hundreds of thousands of
+ * conditions, nearly all of them healthy and never looked at twice.
  */
 import type { KubeObject } from './types';
 import { asArray, asObject, asString, statusOf } from './fields';
@@ -21,65 +24,91 @@ export function conditionPath(c: Condition): string {
   return `${ c.list }[${ c.type }]`;
 }
 
-function readList(list: unknown, path: string): Condition[] {
+const LISTS = ['status.conditions', 'status.deprecated.v1beta1.conditions', 'status.v1beta2.conditions'] as const;
+
+function rawList(status: Record<string, any>, index: number): any[] {
+  if (index === 0) {
+    return asArray(status.conditions);
+  }
+  if (index === 1) {
+    return status.deprecated ? asArray(asObject(asObject(status.deprecated).v1beta1).conditions) : [];
+  }
+
+  return status.v1beta2 ? asArray(asObject(status.v1beta2).conditions) : [];
+}
+
+function wrap(raw: unknown, list: string): Condition | null {
+  const c = asObject(raw);
+  const type = asString(c.type);
+
+  if (!type) {
+    return null;
+  }
+  const status = asString(c.status);
+
+  return {
+    type,
+    status:             status === 'True' || status === 'False' ? status : 'Unknown',
+    reason:             asString(c.reason),
+    message:            asString(c.message),
+    lastTransitionTime: asString(c.lastTransitionTime) ?? asString(c.lastUpdateTime),
+    list,
+  };
+}
+
+/** Every condition of an object, from all lists. */
+export function conditions(obj: KubeObject): Condition[] {
+  const status = statusOf(obj);
   const out: Condition[] = [];
 
-  for (const raw of asArray(list)) {
-    const c = asObject(raw);
-    const type = asString(c.type);
+  for (let i = 0; i < LISTS.length; i++) {
+    for (const raw of rawList(status, i)) {
+      const c = wrap(raw, LISTS[i]);
 
-    if (!type) {
-      continue;
+      if (c) {
+        out.push(c);
+      }
     }
-    const status = asString(c.status);
-
-    out.push({
-      type,
-      status:             status === 'True' || status === 'False' ? status : 'Unknown',
-      reason:             asString(c.reason),
-      message:            asString(c.message),
-      lastTransitionTime: asString(c.lastTransitionTime) ?? asString(c.lastUpdateTime),
-      list:               path,
-    });
   }
 
   return out;
 }
 
-// Rules read the same object's conditions many times. The cache is keyed by the status object, which a
-// store replaces (rather than edits) when a newer version of the object arrives.
-const cache = new WeakMap<object, Condition[]>();
-
-export function conditions(obj: KubeObject): Condition[] {
-  const status = statusOf(obj);
-  const cached = cache.get(status);
-
-  if (cached) {
-    return cached;
-  }
-  const list = readList(status.conditions, 'status.conditions');
-
-  // Most objects have only the top-level list; the other two exist on Cluster API machines in transition.
-  if (status.deprecated) {
-    list.push(...readList(asObject(asObject(status.deprecated).v1beta1).conditions, 'status.deprecated.v1beta1.conditions'));
-  }
-  if (status.v1beta2) {
-    list.push(...readList(asObject(status.v1beta2).conditions, 'status.v1beta2.conditions'));
-  }
-
-  cache.set(status, list);
-
-  return list;
-}
-
+/** The first condition of the first type present, top-level lists first. */
 export function getCondition(obj: KubeObject, ...types: string[]): Condition | null {
-  const all = conditions(obj);
+  const status = statusOf(obj);
 
   for (const type of types) {
-    const found = all.find((c) => c.type === type);
+    for (let i = 0; i < LISTS.length; i++) {
+      for (const raw of rawList(status, i)) {
+        if (raw !== null && typeof raw === 'object' && raw.type === type) {
+          const c = wrap(raw, LISTS[i]);
 
-    if (found) {
-      return found;
+          if (c) {
+            return c;
+          }
+        }
+      }
+    }
+  }
+
+  return null;
+}
+
+/** The first condition that is not True and matches; healthy conditions are skipped without wrapping. */
+export function findUnhealthyCondition(obj: KubeObject, test: (c: Condition) => boolean): Condition | null {
+  const status = statusOf(obj);
+
+  for (let i = 0; i < LISTS.length; i++) {
+    for (const raw of rawList(status, i)) {
+      if (raw !== null && typeof raw === 'object' && raw.status === 'True') {
+        continue;
+      }
+      const c = wrap(raw, LISTS[i]);
+
+      if (c && test(c)) {
+        return c;
+      }
     }
   }
 
@@ -92,9 +121,4 @@ export function isFalse(c: Condition | null): boolean {
 
 export function isTrue(c: Condition | null): boolean {
   return !!c && c.status === 'True';
-}
-
-/** Conditions whose message mentions a pattern, across all lists. */
-export function findConditionMessage(obj: KubeObject, pattern: RegExp): Condition | null {
-  return conditions(obj).find((c) => !!c.message && pattern.test(c.message)) ?? null;
 }

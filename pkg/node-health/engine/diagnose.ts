@@ -71,12 +71,22 @@ function judge(record: NodeRecord, ctx: RuleContext): void {
   }
 }
 
+function hasFields(obj: Record<string, unknown>): boolean {
+  for (const key in obj) {
+    if (Object.prototype.hasOwnProperty.call(obj, key)) {
+      return true;
+    }
+  }
+
+  return false;
+}
+
 /** Why a record could not be judged fully; a record with such notes and no finding is "unknown". */
 function addNotes(r: NodeRecord, ctx: RuleContext): void {
   const m = r.objects.machine;
   const unreadable = (input: keyof typeof ctx.availability) => ctx.availability[input] === 'forbidden' || ctx.availability[input] === 'error';
 
-  if (m && Object.keys(statusOf(m)).length === 0) {
+  if (m && !hasFields(statusOf(m))) {
     r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
   }
   if (m && !r.objects.planSecret && unreadable('planSecrets') && r.plan.state === 'unknown') {

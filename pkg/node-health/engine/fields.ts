@@ -137,7 +137,10 @@ export function decodeBase64(value: unknown): string | null {
   if (s === null) {
     return null;
   }
+  // Status values are short ASCII: build the text directly, and keep the bytes only for UTF-8.
   const bytes: number[] = [];
+  let text = '';
+  let ascii = true;
   let buffer = 0;
   let bits = 0;
 
@@ -155,29 +158,22 @@ export function decodeBase64(value: unknown): string | null {
     if (v < 0) {
       return null;
     }
-    buffer = (buffer << 6) | v;
+    buffer = ((buffer << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      bytes.push((buffer >> bits) & 0xff);
-    }
-  }
-  let ascii = true;
+      const byte = (buffer >> bits) & 0xff;
 
-  for (const b of bytes) {
-    if (b > 0x7f) {
-      ascii = false;
-      break;
+      bytes.push(byte);
+      if (byte > 0x7f) {
+        ascii = false;
+      } else if (ascii) {
+        text += String.fromCharCode(byte);
+      }
     }
   }
   if (ascii) {
-    let out = '';
-
-    for (let i = 0; i < bytes.length; i += 4096) {
-      out += String.fromCharCode(...bytes.slice(i, i + 4096));
-    }
-
-    return out;
+    return text;
   }
 
   return typeof TextDecoder === 'function' ? new TextDecoder().decode(new Uint8Array(bytes)) : null;

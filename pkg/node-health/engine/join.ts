@@ -17,7 +17,7 @@ import {
 } from './objects';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
-import { conditions, getCondition } from './conditions';
+import { findUnhealthyCondition, getCondition } from './conditions';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -98,6 +98,28 @@ export function settleAvailability(objects: unknown[], given: InputAvailability 
   return effectiveAvailability(bucketObjects(Array.isArray(objects) ? objects : []).buckets, given);
 }
 
+/**
+ * Objects by scope (a namespace or a cluster) and name. Nested maps rather than "ns/name" keys: a large
+ * cluster means hundreds of thousands of look-ups, and a concatenated key is a new string to hash each time.
+ */
+class ScopedIndex<T> {
+  private readonly scopes = new Map<string, Map<string, T>>();
+
+  set(scope: string | null, name: string | null, value: T): void {
+    let names = this.scopes.get(scope ?? '');
+
+    if (!names) {
+      names = new Map();
+      this.scopes.set(scope ?? '', names);
+    }
+    names.set(name ?? '', value);
+  }
+
+  get(scope: string | null, name: string | null | undefined): T | undefined {
+    return this.scopes.get(scope ?? '')?.get(name ?? '');
+  }
+}
+
 function nsName(ns: string | null, name: string | null): string {
   return `${ ns ?? '' }/${ name ?? '' }`;
 }
@@ -126,8 +148,8 @@ export function nodeReadyCondition(node: KubeObject) {
   return getCondition(node, 'Ready');
 }
 
-function link(kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObject | undefined, type: string | null, extra: Partial<ChainLink> = {}): ChainLink {
-  return {
+function link(kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObject | undefined, type: string | null, extra?: Partial<ChainLink>): ChainLink {
+  const l: ChainLink = {
     kind,
     state,
     name:      obj ? nameOf(obj) : null,
@@ -135,8 +157,13 @@ function link(kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObjec
     type,
     clusterId: null,
     detail:    null,
-    ...extra,
   };
+
+  if (extra) {
+    Object.assign(l, extra);
+  }
+
+  return l;
 }
 
 function unreadable(availability: InputAvailability, input: InputName): boolean {
@@ -186,7 +213,7 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
     const infraType = ref?.group && ref.kind ? `${ ref.group }.${ ref.kind.toLowerCase() }` : null;
 
     if (o.infraMachine) {
-      const gone = conditions(o.infraMachine).find((c) => c.status !== 'True' && !!c.message && INFRASTRUCTURE_GONE.test(c.message));
+      const gone = findUnhealthyCondition(o.infraMachine, (c) => !!c.message && INFRASTRUCTURE_GONE.test(c.message));
       const error = failureMessage(o.infraMachine) ?? gone?.message ?? null;
       const ready = asObject(statusOf(o.infraMachine)).ready;
 
@@ -249,7 +276,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   const availability = effectiveAvailability(buckets, availabilityIn);
 
   // Clusters, addressable by namespace/name and by management id.
-  const clustersByNsName = new Map<string, ClusterInfo>();
+  const clustersByNsName = new ScopedIndex<ClusterInfo>();
   const clustersByMgmtId = new Map<string, ClusterInfo>();
   const clusterObjects = new Map<ClusterInfo, KubeObject>();
   const clusters: ClusterInfo[] = [];
@@ -257,7 +284,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   const addCluster = (info: ClusterInfo, obj?: KubeObject) => {
     clusters.push(info);
     if (info.namespace !== null) {
-      clustersByNsName.set(nsName(info.namespace, info.name), info);
+      clustersByNsName.set(info.namespace, info.name, info);
     }
     if (info.mgmtId) {
       clustersByMgmtId.set(info.mgmtId, info);
@@ -278,7 +305,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       return null;
     }
 
-    return clustersByNsName.get(nsName(ns, clusterName)) ?? addCluster({
+    return clustersByNsName.get(ns, clusterName) ?? addCluster({
       ...unknownCluster(clusterName, null), namespace: ns, kind: 'provisioned'
     });
   };
@@ -299,11 +326,13 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     return clusters.length === 1 ? clusters[0] : null;
   };
 
+  const clusterKey = (c: ClusterInfo | null) => c?.mgmtId ?? c?.name ?? '';
+
   // Machines.
   const machineByUid = new Map<string, KubeObject>();
-  const machineByNsName = new Map<string, KubeObject>();
+  const machineByNsName = new ScopedIndex<KubeObject>();
   const machineCluster = new Map<KubeObject, ClusterInfo | null>();
-  const machineByClusterNodeName = new Map<string, KubeObject>();
+  const machineByClusterNodeName = new ScopedIndex<KubeObject>();
   const clustersWithMachines = new Set<ClusterInfo>();
 
   for (const m of buckets.machine) {
@@ -318,49 +347,59 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     if (uid) {
       machineByUid.set(uid, m);
     }
-    machineByNsName.set(nsName(ns, nameOf(m)), m);
+    machineByNsName.set(ns, nameOf(m), m);
     const refName = nodeRefName(m);
 
     if (refName) {
-      machineByClusterNodeName.set(`${ cluster?.mgmtId ?? cluster?.name ?? '' }\u0000${ refName }`, m);
+      machineByClusterNodeName.set(clusterKey(cluster), refName, m);
     }
   }
 
   // Plan secrets, bootstraps and infrastructure machines, by namespace and machine name.
-  const secretByMachine = new Map<string, KubeObject>();
+  const secretByMachine = new ScopedIndex<KubeObject>();
 
   for (const s of buckets.planSecret) {
-    secretByMachine.set(nsName(namespaceOf(s), planSecretMachineName(s)), s);
+    secretByMachine.set(namespaceOf(s), planSecretMachineName(s), s);
   }
-  const bootstrapByNsName = new Map<string, KubeObject>();
+  const bootstrapByNsName = new ScopedIndex<KubeObject>();
 
   for (const b of buckets.bootstrap) {
-    bootstrapByNsName.set(nsName(namespaceOf(b), nameOf(b)), b);
+    bootstrapByNsName.set(namespaceOf(b), nameOf(b), b);
   }
-  const infraByNsKindName = new Map<string, KubeObject>();
+  // Infrastructure machines of different kinds may share a name; the reference's kind picks one.
+  const infraByNsName = new ScopedIndex<KubeObject[]>();
 
   for (const i of buckets.infraMachine) {
-    infraByNsKindName.set(`${ nsName(namespaceOf(i), nameOf(i)) }\u0000${ asString(i.kind) ?? '' }`, i);
-    infraByNsKindName.set(`${ nsName(namespaceOf(i), nameOf(i)) }\u0000`, i);
+    const same = infraByNsName.get(namespaceOf(i), nameOf(i));
+
+    if (same) {
+      same.push(i);
+    } else {
+      infraByNsName.set(namespaceOf(i), nameOf(i), [i]);
+    }
   }
+  const infraFor = (ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined => {
+    const candidates = ref ? infraByNsName.get(ns, ref.name) : undefined;
+
+    return candidates?.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates?.[0];
+  };
 
   // Downstream Nodes: which cluster each belongs to, and which machine, by the strongest key.
   const nodeCluster = new Map<KubeObject, ClusterInfo | null>();
   const nodeOfMachine = new Map<KubeObject, { node: KubeObject; strength: number }>();
   const nodesByLowerName: JoinContext['nodesByLowerName'] = new Map();
-  const nodeByClusterName = new Map<string, KubeObject>();
-  const clusterKey = (c: ClusterInfo | null) => c?.mgmtId ?? c?.name ?? '';
+  const nodeByClusterName = new ScopedIndex<KubeObject>();
 
   for (const n of buckets.node) {
     const annotatedCluster = annotation(n, ANNOTATIONS.capiClusterName);
     const cluster = clusterForMgmtId(downstreamClusterIdFromLinks(n)) ??
-      (annotatedCluster ? clustersByNsName.get(nsName(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster)) ?? null : null) ??
+      (annotatedCluster ? clustersByNsName.get(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster) ?? null : null) ??
       fallbackCluster();
 
     nodeCluster.set(n, cluster);
     const name = nameOf(n) as string;
 
-    nodeByClusterName.set(`${ clusterKey(cluster) }\u0000${ name }`, n);
+    nodeByClusterName.set(clusterKey(cluster), name, n);
     let byName = nodesByLowerName.get(cluster);
 
     if (!byName) {
@@ -384,15 +423,15 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     if (uid && machineByUid.has(uid)) {
       machine = machineByUid.get(uid);
       strength = 3;
-    } else if (machineByClusterNodeName.has(`${ clusterKey(cluster) }\u0000${ name }`)) {
-      machine = machineByClusterNodeName.get(`${ clusterKey(cluster) }\u0000${ name }`);
+    } else if (machineByClusterNodeName.get(clusterKey(cluster), name)) {
+      machine = machineByClusterNodeName.get(clusterKey(cluster), name);
       strength = 2;
     } else {
       const annotated = annotation(n, ANNOTATIONS.capiMachine);
       const ns = annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null;
 
-      if (annotated && machineByNsName.has(nsName(ns, annotated))) {
-        machine = machineByNsName.get(nsName(ns, annotated));
+      if (annotated && machineByNsName.get(ns, annotated)) {
+        machine = machineByNsName.get(ns, annotated);
         strength = 1;
       }
     }
@@ -418,14 +457,14 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   for (const mn of buckets.mgmtNode) {
     const cluster = clusterForMgmtId(namespaceOf(mn));
     const nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName);
-    const node = nodeName ? nodeByClusterName.get(`${ clusterKey(cluster) }\u0000${ nodeName }`) : undefined;
+    const node = nodeName ? nodeByClusterName.get(clusterKey(cluster), nodeName) : undefined;
 
     if (node) {
       mgmtOfNode.set(node, mn);
       continue;
     }
     const machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
-    const machine = machineName ? machineByNsName.get(nsName(cluster?.namespace ?? null, machineName)) : undefined;
+    const machine = machineName ? machineByNsName.get(cluster?.namespace ?? null, machineName) : undefined;
 
     if (machine && !mgmtOfMachine.has(machine)) {
       mgmtOfMachine.set(machine, mn);
@@ -436,21 +475,21 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
   // Which machines joined the cluster through which server: a deleting etcd machine waits for them.
   // rke.cattle.io/joined-to holds the server's join URL, which that server's own secret carries as join-url.
-  const machineByJoinUrl = new Map<string, string>();
+  const machineByJoinUrl = new ScopedIndex<string>();
 
   for (const s of buckets.planSecret) {
     const url = annotation(s, ANNOTATIONS.joinUrl);
     const machine = planSecretMachineName(s);
 
     if (url && machine) {
-      machineByJoinUrl.set(nsName(namespaceOf(s), url), machine);
+      machineByJoinUrl.set(namespaceOf(s), url, machine);
     }
   }
   const joinedTo = new Map<string, string[]>();
 
   for (const s of buckets.planSecret) {
     const joinedUrl = annotation(s, ANNOTATIONS.joinedTo);
-    const target = joinedUrl ? machineByJoinUrl.get(nsName(namespaceOf(s), joinedUrl)) ?? joinedUrl : null;
+    const target = joinedUrl ? machineByJoinUrl.get(namespaceOf(s), joinedUrl) ?? joinedUrl : null;
     const source = planSecretMachineName(s);
 
     if (target && source && target !== source) {
@@ -473,15 +512,15 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     const name = nameOf(m) as string;
     const cluster = machineCluster.get(m) ?? null;
     const node = nodeOfMachine.get(m)?.node;
-    const planSecret = secretByMachine.get(nsName(ns, name));
+    const planSecret = secretByMachine.get(ns, name);
     const bRef = bootstrapRef(m);
     const iRef = infrastructureRef(m);
     const objects: JoinedObjects = {
       cluster:      cluster ? clusterObjects.get(cluster) : undefined,
       machine:      m,
       planSecret,
-      bootstrap:    bootstrapByNsName.get(nsName(ns, bRef?.name ?? name)),
-      infraMachine: iRef ? infraByNsKindName.get(`${ nsName(ns, iRef.name) }\u0000${ iRef.kind ?? '' }`) ?? infraByNsKindName.get(`${ nsName(ns, iRef.name) }\u0000`) : undefined,
+      bootstrap:    bootstrapByNsName.get(ns, bRef?.name ?? name),
+      infraMachine: infraFor(ns, iRef),
       mgmtNode:     (node ? mgmtOfNode.get(node) : undefined) ?? mgmtOfMachine.get(m),
       node,
     };
@@ -567,7 +606,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     const objects: JoinedObjects = {
       cluster:    cluster ? clusterObjects.get(cluster) : undefined,
       planSecret: s,
-      bootstrap:  bootstrapByNsName.get(nsName(ns, machineName)),
+      bootstrap:  bootstrapByNsName.get(ns, machineName),
     };
     const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects);
 

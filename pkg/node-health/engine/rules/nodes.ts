@@ -4,7 +4,7 @@
  * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditionPath, conditions, getCondition } from '../conditions';
+import { conditionPath, conditions, findUnhealthyCondition, getCondition } from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
@@ -38,7 +38,7 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
     if (message && INFRASTRUCTURE_GONE.test(message)) {
       return evidence(objectLabel(kind as any, obj), 'status.failureMessage', message);
     }
-    const c = conditions(obj).find((x) => x.status !== 'True' && !!x.message && INFRASTRUCTURE_GONE.test(x.message));
+    const c = findUnhealthyCondition(obj, (x) => !!x.message && INFRASTRUCTURE_GONE.test(x.message));
 
     if (c) {
       return evidence(objectLabel(kind as any, obj), `${ conditionPath(c) }.message`, c.message);
@@ -214,7 +214,7 @@ export const infrastructureMissing: Rule = {
       return null;
     }
     const infra = r.objects.infraMachine;
-    const cond = infra ? conditions(infra).find((c) => c.message === found.value) : null;
+    const cond = infra ? findUnhealthyCondition(infra, (c) => c.message === found.value) : null;
 
     return {
       args:     { kind: ref?.kind ?? '?', name: ref?.name ?? '?' },
