@@ -73,7 +73,10 @@ async function main(): Promise<void> {
         await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
         await waitForShell(page);
         await page.waitForTimeout(1000);
-        const ms = await timeNavigation(page, `${ clusterPath(CLUSTER.namespace, CLUSTER.name) }#${ tab }`, ROW[tab]);
+        const ms = await timeNavigation(page, `${ clusterPath(CLUSTER.namespace, CLUSTER.name) }#${ tab }`, ROW[tab]).catch(async(e) => {
+          await screenshot(page, `perf-${ tab }-FAILED`).catch(() => undefined);
+          throw e;
+        });
 
         times[tab].push(ms);
         log(`try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(ms) } ms`);
