@@ -37,7 +37,7 @@ describe('rows from the first seed case (ghost etcd machine)', () => {
       '%nodeHealth.status.error%', GHOST_MACHINE, '—', '%nodeHealth.registration.role.etcd%', '%nodeHealth.registration.os.linux%', 'Deleting',
       '%nodeHealth.rules.blockingClusterOperation.title%%nodeHealth.tab.table.more%', '2d',
     ]);
-    expect(rows[1].slice(1, 3)).toEqual(['%nodeHealth.status.warning%', 'custom-f489526f114a']);
+    expect(rows[1].slice(1, 4)).toEqual(['%nodeHealth.status.warning%', '—', 'dev-k8s-node01']);
     expect(rows[1][7]).toBe('%nodeHealth.rules.orphanNode.title%');
     expect(rows.slice(2).every((r) => r[1] === '%nodeHealth.status.healthy%' && r[7] === '')).toBe(true);
     expect(tab!.wrapper.find('[data-testid="node-health-count-error"]').text()).toMatch(/^1/);

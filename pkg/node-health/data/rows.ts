@@ -62,7 +62,8 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     status:          record.status,
     statusRank:      STATUS_ORDER.indexOf(record.status),
     statusColor:     STATUS_COLORS[record.status],
-    machine:         record.machineName ?? '',
+    // A Node's former machine (from its annotation) is gone: the column shows only machines that exist.
+    machine:         record.objects.machine ? record.machineName ?? '' : '',
     node:            record.nodeName ?? '',
     roleList,
     roles:           roleList.join(', '),
