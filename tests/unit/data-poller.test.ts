@@ -159,4 +159,28 @@ describe('createPoller', () => {
     await poller.refreshNow();
     expect(attempts).toBe(1);
   });
+
+  it('waits the interval after a failed first load instead of asking a failing API again at once', async() => {
+    const time = fakeTime();
+    let attempts = 0;
+    const poller = createPoller({
+      intervalMs: 15000,
+      now:        time.now,
+      setTimer:   time.setTimer,
+      clearTimer: time.clearTimer,
+      lastLoaded: () => null,
+      refresh:    () => {
+        attempts++;
+
+        return Promise.reject(new Error('500'));
+      },
+    });
+
+    poller.setVisible(true);
+    expect(time.pending()).toEqual([0]);
+    await poller.refreshNow();
+    expect(attempts).toBe(1);
+    expect(time.pending()).toEqual([15000]);
+    poller.stop();
+  });
 });

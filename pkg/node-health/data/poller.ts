@@ -32,6 +32,8 @@ export function createPoller(options: PollerOptions): Poller {
   let stopped = false;
   let timer: unknown = null;
   let inFlight: Promise<void> | null = null;
+  // When the last attempt ended, successful or not: a failing API must not be asked again at once.
+  let lastAttemptEnded: number | null = null;
 
   const cancelTimer = () => {
     if (timer !== null) {
@@ -45,7 +47,8 @@ export function createPoller(options: PollerOptions): Poller {
     if (stopped || !visible || inFlight) {
       return;
     }
-    const last = options.lastLoaded();
+    const loaded = options.lastLoaded();
+    const last = loaded === null ? lastAttemptEnded : Math.max(loaded, lastAttemptEnded ?? loaded);
     const interval = typeof options.intervalMs === 'function' ? options.intervalMs() : options.intervalMs;
     const wait = last === null ? 0 : Math.max(0, last + interval - now());
 
@@ -67,6 +70,7 @@ export function createPoller(options: PollerOptions): Poller {
         // Reported by refresh itself; polling carries on.
       } finally {
         inFlight = null;
+        lastAttemptEnded = now();
         schedule();
       }
     })();
