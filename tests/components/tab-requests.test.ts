@@ -33,7 +33,7 @@ describe('the requests the tab makes', () => {
     expect(decoded).toEqual([
       '/k8s/clusters/c-m-4qj7x2vd/v1/nodes?exclude=metadata.managedFields&exclude=status.images',
       '/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
-      '/v1/management.cattle.io.nodes/c-m-4qj7x2vd?exclude=metadata.managedFields&exclude=status.internalNodeStatus.images&exclude=status.nodeConfig',
+      '/v1/management.cattle.io.nodes/c-m-4qj7x2vd?exclude=metadata.managedFields&exclude=status.internalNodeStatus&exclude=status.nodeLabels&exclude=spec.internalNodeSpec&exclude=status.nodeConfig',
       '/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
       '/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&exclude=metadata.managedFields',
       [
