@@ -1,3 +1,6 @@
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+
 /** What a subcommand needs from the outside world, so tests can run it in-process. */
 export interface CliIo {
   stdout: (s: string) => void;
@@ -15,4 +18,24 @@ export function parseNow(value: string): string {
   }
 
   return new Date(Date.parse(value)).toISOString();
+}
+
+/**
+ * The options and paths of a subcommand, or null after writing the one-line usage error the command line
+ * promises for bad options (exit 2).
+ */
+export function parseCommandArgs(
+  command: string, usage: string, options: NonNullable<ParseArgsConfig['options']>, argv: string[], io: CliIo
+): { values: Record<string, unknown>; positionals: string[] } | null {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv, options, allowPositionals: true
+    });
+
+    return { values, positionals };
+  } catch (e: any) {
+    io.stderr(`node-health ${ command }: ${ String(e?.message ?? e).split('\n')[0] } (usage: ${ usage })`);
+
+    return null;
+  }
 }

@@ -3,14 +3,13 @@
  * bundle on their side and send it. Same redaction and pseudonyms as the tab; `node-health diagnose` reads
  * the bundle back and gives the same findings.
  */
-import { parseArgs } from 'node:util';
 import { createBundle, REDACTION_KINDS } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import extensionPackage from '../../pkg/node-health/package.json';
 import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseNow } from '../io';
+import { parseCommandArgs, parseNow } from '../io';
 
 export const BUNDLE_USAGE = 'node-health bundle [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file|-> PATH...';
 
@@ -23,22 +22,14 @@ export function bundleSummary(bundle: NodeHealthBundle): string {
 
 /** Exit 0 when the bundle was written, 2 for input or options that cannot be used. */
 export async function runBundle(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
+  const parsed = parseCommandArgs('bundle', BUNDLE_USAGE, {
+    now:       { type: 'string' },
+    obfuscate: { type: 'boolean', default: false },
+    output:    { type: 'string', short: 'o' },
+    lang:      { type: 'string', default: 'en-us' },
+  }, argv, io);
 
-  try {
-    parsed = parseArgs({
-      args:    argv,
-      options: {
-        now:       { type: 'string' },
-        obfuscate: { type: 'boolean', default: false },
-        output:    { type: 'string', short: 'o' },
-        lang:      { type: 'string', default: 'en-us' },
-      },
-      allowPositionals: true,
-    });
-  } catch (e: any) {
-    io.stderr(`node-health bundle: ${ e?.message ?? e } (usage: ${ BUNDLE_USAGE })`);
-
+  if (!parsed) {
     return 2;
   }
   const { values, positionals } = parsed;

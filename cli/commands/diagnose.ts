@@ -1,30 +1,21 @@
-import { parseArgs } from 'node:util';
 import { diagnose } from '../../pkg/node-health/engine';
 import { renderMarkdown, renderText, toJsonReport } from '../../pkg/node-health/report/render';
 import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseNow } from '../io';
+import { parseCommandArgs, parseNow } from '../io';
 
 export const DIAGNOSE_USAGE = 'node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] PATH...';
 
 /** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
 export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
+  const parsed = parseCommandArgs('diagnose', DIAGNOSE_USAGE, {
+    now:    { type: 'string' },
+    format: { type: 'string', default: 'text' },
+    lang:   { type: 'string', default: 'en-us' },
+  }, argv, io);
 
-  try {
-    parsed = parseArgs({
-      args:    argv,
-      options: {
-        now:    { type: 'string' },
-        format: { type: 'string', default: 'text' },
-        lang:   { type: 'string', default: 'en-us' },
-      },
-      allowPositionals: true,
-    });
-  } catch (e: any) {
-    io.stderr(`node-health diagnose: ${ e?.message ?? e } (usage: ${ DIAGNOSE_USAGE })`);
-
+  if (!parsed) {
     return 2;
   }
   const { values, positionals } = parsed;
