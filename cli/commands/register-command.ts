@@ -14,15 +14,13 @@ import {
 } from '../../pkg/node-health/registration';
 import type { Translate } from '../../pkg/node-health/report/translate';
 import { cliTranslator } from '../l10n';
+import type { CliIo } from '../io';
 import type {
   MessageArgs, NodeRole, ProblemField, RegistrationOptions, TargetOs, ValidationProblem
 } from '../../pkg/node-health/registration';
 
-export interface RegisterCommandIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  readFile: (path: string) => string;
-}
+/** Printing a command needs no file writes. */
+export type RegisterCommandIo = Pick<CliIo, 'stdout' | 'stderr' | 'readFile'>;
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 2;
