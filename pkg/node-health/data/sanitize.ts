@@ -4,10 +4,9 @@
  * `include`/`exclude`, a proxy that dropped them, or a secret of another type that matched the selector
  * still leaves nothing sensitive in the browser's memory beyond this function.
  */
-import { PLAN_SECRET_STATUS_KEYS } from '../engine';
+import { splitPlanSecretData } from '../engine';
 import type { KubeObject } from '../engine';
 
-const ALLOWED_DATA_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
 /** kubectl apply keeps the whole object, data included, in this annotation. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -28,14 +27,7 @@ export function sanitizePlanSecret(input: unknown): KubeObject {
   }
 
   if (isRecord(secret.data)) {
-    const data: Record<string, unknown> = {};
-
-    for (const [key, value] of Object.entries(secret.data)) {
-      if (ALLOWED_DATA_KEYS.has(key)) {
-        data[key] = value;
-      }
-    }
-    out.data = data;
+    out.data = splitPlanSecretData(secret.data).kept;
   }
 
   if (isRecord(secret.metadata)) {

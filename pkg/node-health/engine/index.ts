@@ -9,5 +9,7 @@ export {
 export {
   classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
 } from './objects';
-export { PLAN_SECRET_STATUS_KEYS, derivePlanStatus } from './plan-status';
+export {
+  PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData
+} from './plan-status';
 export { formatDuration, toEpochMs } from './time';

@@ -27,6 +27,29 @@ export const PLAN_SECRET_STATUS_KEYS = [
 
 export type PlanSecretStatusKey = typeof PLAN_SECRET_STATUS_KEYS[number];
 
+const STATUS_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
+
+/**
+ * The one whitelist of a machine-plan secret's data: what may be kept (status keys, values as they are)
+ * and the names of what must go. The tab's loader and every export apply it.
+ */
+export function splitPlanSecretData(data: unknown): { kept: Record<string, unknown>; dropped: string[] } {
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      if (STATUS_KEYS.has(key)) {
+        kept[key] = value;
+      } else {
+        dropped.push(key);
+      }
+    }
+  }
+
+  return { kept, dropped };
+}
+
 const MESSAGE_PATTERNS: { pattern: RegExp; state: PlanStatus['state'] }[] = [
   { pattern: /waiting for agent to check in and apply initial plan/i, state: 'waiting-for-agent' },
   { pattern: /waiting for probes/i, state: 'probes-failing' },

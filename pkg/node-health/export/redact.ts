@@ -12,7 +12,7 @@
  *   fields whose names say they are secret;
  * - no metadata.managedFields, no last-applied-configuration (a full copy of the object as applied).
  */
-import { PLAN_SECRET_STATUS_KEYS, PLAN_SECRET_TYPE, classify } from '../engine';
+import { PLAN_SECRET_TYPE, classify, splitPlanSecretData } from '../engine';
 import type { KubeObject } from '../engine';
 
 /** What replaces a redacted value. Plain text, so every reader sees that something was there. */
@@ -54,8 +54,6 @@ export function summaryCounter(summary: RedactionSummary): RedactionCounter {
 const ignore: RedactionCounter = () => undefined;
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
-
-const PLAN_STATUS_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
 
 /** Norman's names for the secret kinds it serves under /v3 (cloud credentials, registry credentials, ...). */
 const NORMAN_SECRET_TYPES = new Set([
@@ -335,16 +333,9 @@ export function redactObject(input: unknown, count: RedactionCounter = ignore): 
   if (kind !== 'planSecret') {
     return redactTree(top, count, kind === 'registrationToken') as KubeObject;
   }
-  const data = isPlainObject(top.data) ? top.data : {};
-  const kept: Record<string, unknown> = {};
+  const { kept, dropped } = splitPlanSecretData(top.data);
 
-  for (const key of Object.keys(data)) {
-    if (PLAN_STATUS_KEYS.has(key)) {
-      kept[key] = data[key];
-    } else {
-      count('planSecretData');
-    }
-  }
+  dropped.forEach(() => count('planSecretData'));
   if (top.stringData !== undefined) {
     Object.keys(isPlainObject(top.stringData) ? top.stringData : { stringData: 1 }).forEach(() => count('planSecretData'));
   }
