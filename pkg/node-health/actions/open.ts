@@ -61,11 +61,7 @@ export function toClusterRef(cluster: unknown): RegistrationClusterRef {
   };
 }
 
-export function openRemoveFinalizers(store: StoreLike, record: NodeRecord, context: ActionContext): Promise<void> {
-  const request: RemoveFinalizersRequest = {
-    record, context, focus: 'finalizers'
-  };
-
+function openFinalizerDialog(store: StoreLike, request: RemoveFinalizersRequest): Promise<void> {
   return store.dispatch('management/promptModal', {
     component:  REMOVE_FINALIZERS_DIALOG,
     resources:  [request],
@@ -74,20 +70,19 @@ export function openRemoveFinalizers(store: StoreLike, record: NodeRecord, conte
   });
 }
 
+export function openRemoveFinalizers(store: StoreLike, record: NodeRecord, context: ActionContext): Promise<void> {
+  return openFinalizerDialog(store, {
+    record, context, focus: 'finalizers'
+  });
+}
+
 /**
  * The etcd release lives in the same dialog as the finalizer cleanup, because it is the step to take
  * first; from the etcd finding the dialog opens on it.
  */
 export function openEtcdForceRemove(store: StoreLike, record: NodeRecord, context: ActionContext): Promise<void> {
-  const request: RemoveFinalizersRequest = {
+  return openFinalizerDialog(store, {
     record, context, focus: 'etcd'
-  };
-
-  return store.dispatch('management/promptModal', {
-    component:  REMOVE_FINALIZERS_DIALOG,
-    resources:  [request],
-    modalWidth: '760px',
-    testId:     'node-health-remove-finalizers-modal',
   });
 }
 
