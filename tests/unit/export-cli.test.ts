@@ -2,36 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { dump } from 'js-yaml';
-import { main } from '../../cli/main';
-import type { CliIo } from '../../cli/io';
+import { runCli } from './cli/run-cli';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import { kubectlObjects, scenario } from './export-fixtures';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout:    (s) => {
-      stdout += s;
-    },
-    stderr: (s) => {
-      stderr += s.endsWith('\n') ? s : `${ s }\n`;
-    },
-    readFile:  (p) => readFileSync(p, 'utf8'),
-    writeFile: (p, c) => writeFileSync(p, c),
-  };
-  const code = await main(argv, io);
-
-  return {
-    code, stdout, stderr
-  };
-}
+const run = runCli;
 
 /** kubectl output as support collects it: one List per resource, some JSON, some YAML. */
 function writeKubectlOutput(dir: string, name: string): string {

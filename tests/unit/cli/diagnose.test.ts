@@ -6,30 +6,11 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { main } from '../../../cli/main';
+import { runCli } from './run-cli';
 import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { toSteveCollection } from '../../../scenarios/steve';
-import type { CliIo } from '../../../cli/io';
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout:    (s) => {
-      stdout += s;
-    },
-    stderr:    (s) => {
-      stderr += s.endsWith('\n') ? s : `${ s }\n`;
-    },
-    readFile:  () => '',
-    writeFile: () => undefined,
-  };
-  const code = await main(argv, io);
-
-  return {
-    code, stdout, stderr
-  };
-}
+const run = (...argv: string[]) => runCli(argv);
 
 const dir = mkdtempSync(join(tmpdir(), 'node-health-cli-'));
 const ghost = buildScenario('ghost-etcd');
