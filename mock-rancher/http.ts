@@ -59,8 +59,11 @@ export function parseJsonBody(raw: string): unknown {
 }
 
 export function sendJson(ctx: RequestContext, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = JSON.stringify(body);
+  sendRawJson(ctx, status, JSON.stringify(body), headers);
+}
 
+/** A body that is already JSON text. */
+export function sendRawJson(ctx: RequestContext, status: number, text: string | Buffer, headers: Record<string, string | string[]> = {}): void {
   ctx.status = status;
   ctx.res.writeHead(status, {
     'content-type':      'application/json',

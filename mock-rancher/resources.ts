@@ -5,7 +5,9 @@
  */
 import type { KubeObject } from '../scenarios/types';
 import { toSteve } from '../scenarios/steve';
-import { forbidden, methodNotAllowed, RequestContext, sendJson } from './http';
+import {
+  forbidden, methodNotAllowed, RequestContext, sendJson, sendRawJson
+} from './http';
 import { parseListQuery, QueryError, runListQuery } from './query';
 import { ApiError, LOCAL_SCOPE, ObjectStore, PatchType } from './store';
 import type { TypeInfo } from './type-registry';
@@ -204,8 +206,52 @@ export function handleSteveResource(store: ObjectStore, ctx: RequestContext, use
       body.pagination = { ...(body.pagination as object || {}), next: next.toString() };
     }
   }
-  body.data = out.items.map((o) => toSteve(o, itemOptions));
-  sendJson(ctx, 200, body);
+  sendCollection(ctx, body, out.items.map((o) => steveJson(o, itemOptions)));
+}
+
+/**
+ * Each stored object's Steve form, serialised once per way of asking (links depend on the base URL, the
+ * cluster and the user's permissions; include/exclude shape the object). Steve answers lists from its
+ * cache too; formatting and encoding every object again on every request made a 2,000-item list take the
+ * better part of a second. The store replaces an object on every write (and bumps its resourceVersion), so
+ * an entry is only ever used for the object version it was made from.
+ */
+const steveJsonCache = new WeakMap<KubeObject, { resourceVersion: string | undefined, byOptions: Map<string, Buffer> }>();
+
+function steveJson(obj: KubeObject, options: ReturnType<typeof steveOptions> & { include?: string[], exclude?: string[] }): Buffer {
+  const resourceVersion = obj.metadata.resourceVersion;
+  let entry = steveJsonCache.get(obj);
+
+  if (!entry || entry.resourceVersion !== resourceVersion) {
+    entry = { resourceVersion, byOptions: new Map() };
+    steveJsonCache.set(obj, entry);
+  }
+  const key = JSON.stringify([options.baseUrl, options.clusterId, options.permissions, options.include, options.exclude]);
+  let json = entry.byOptions.get(key);
+
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify(toSteve(obj, options)));
+    entry.byOptions.set(key, json);
+  }
+
+  return json;
+}
+
+const COMMA = Buffer.from(',');
+
+/** The collection with its items already serialised, `data` last as Steve writes it. */
+function sendCollection(ctx: RequestContext, envelope: Record<string, unknown>, items: Buffer[]): void {
+  const head = JSON.stringify({ ...envelope, data: [] });
+  const parts: Buffer[] = [Buffer.from(head.slice(0, -2))];
+
+  items.forEach((item, i) => {
+    if (i > 0) {
+      parts.push(COMMA);
+    }
+    parts.push(item);
+  });
+  parts.push(Buffer.from(']}'));
+  sendRawJson(ctx, 200, Buffer.concat(parts));
 }
 
 /* ------------------------------------------------------------------------------------------------ */

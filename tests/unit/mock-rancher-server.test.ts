@@ -121,6 +121,47 @@ describe('Steve list semantics over HTTP', () => {
     }
     expect(JSON.stringify(secrets)).not.toContain('SECRET-VALUE');
   });
+
+  it('lists an object as it is after a write, not as an earlier list served it', async() => {
+    const listed = async() => (await call('GET', `${ MACHINES }?exclude=metadata.managedFields`)).body.data.find((m: any) => m.id === `${ NS }/${ GHOST_MACHINE }`);
+    const before = await listed();
+
+    expect(before.metadata.labels.team).toBeUndefined();
+    const res = await call('PATCH', GHOST_VIEW, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { team: 'blue' } } } });
+
+    expect(res.status).toBe(200);
+    const after = await listed();
+
+    expect(after.metadata.labels.team).toBe('blue');
+    expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
+    // The ghost machine is being deleted: without its finalizers it is gone.
+    const gone = await call('POST', '/mock/objects', {
+      user: 'admin',
+      body: {
+        cluster: 'local', type: 'cluster.x-k8s.io.machine', namespace: NS, name: GHOST_MACHINE, mergePatch: { metadata: { finalizers: null } }
+      }
+    });
+
+    expect(gone.status).toBe(200);
+    expect(await listed()).toBeUndefined();
+  });
+
+  it('shapes a listed object by each request\'s own include, exclude and user', async() => {
+    const ghostIn = (body: any) => body.data.find((m: any) => m.id === `${ NS }/${ GHOST_MACHINE }`);
+    const full = ghostIn((await call('GET', MACHINES)).body);
+    const trimmed = ghostIn((await call('GET', `${ MACHINES }?exclude=status&exclude=metadata.fields`)).body);
+    const asReader = ghostIn((await call('GET', MACHINES, { user: 'read-only' })).body);
+    const again = ghostIn((await call('GET', MACHINES)).body);
+
+    expect(full.status).toBeDefined();
+    expect(full.metadata.fields).toBeDefined();
+    expect(trimmed.status).toBeUndefined();
+    expect(trimmed.metadata.fields).toBeUndefined();
+    expect(trimmed.metadata.name).toBe(GHOST_MACHINE);
+    expect(full.links.update).toBeDefined();
+    expect(asReader.links.update).toBeUndefined();
+    expect(again).toStrictEqual(full);
+  });
 });
 
 describe('writes behave like the Kubernetes API server', () => {
