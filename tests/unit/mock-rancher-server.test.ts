@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'http';
+import { gunzipSync } from 'zlib';
 import { GHOST_MACHINE } from '../../scenarios/catalog';
 import { MockRancher, startMockRancher } from '../../mock-rancher/server';
 
@@ -89,6 +90,22 @@ describe('what the dashboard reads at start', () => {
     expect(nodes.data.length).toBeGreaterThan(10);
     expect(nodes.data[0].links.self).toContain(`/k8s/clusters/${ DOWNSTREAM }/v1/nodes/`);
     expect((await call('GET', '/k8s/clusters/c-m-nope/v1/nodes')).status).toBe(404);
+  });
+
+  it('compresses an answer with gzip when the client accepts it, as Rancher does', async() => {
+    const raw = await new Promise<{ encoding?: string, bytes: Buffer }>((resolve, reject) => {
+      httpRequest(`${ mock.url }${ MACHINES }`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+        const chunks: Buffer[] = [];
+
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+      }).on('error', reject).end();
+    });
+    const plain = await call('GET', MACHINES);
+
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(raw.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(raw.bytes).toString('utf8'))).toStrictEqual(plain.body);
   });
 });
 
