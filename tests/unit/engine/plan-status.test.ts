@@ -1,5 +1,5 @@
 import { derivePlanStatus } from '../../../pkg/node-health/engine';
-import { decodeBase64 } from '../../../pkg/node-health/engine/fields';
+import { base64Includes, decodeBase64, parseUnixDate } from '../../../pkg/node-health/engine/fields';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -130,5 +130,54 @@ describe('base64 status values', () => {
 
   it('gives null for text that is not base64', () => {
     expect(decodeBase64('not*base64')).toBeNull();
+  });
+
+  it('decodes values longer than its buffer, and short ones after them, alike', () => {
+    const long = `${ 'x'.repeat(9000) }é${ 'y'.repeat(5000) }`;
+    const ascii = 'z'.repeat(10000);
+
+    expect(decodeBase64(Buffer.from(long).toString('base64'))).toBe(long);
+    expect(decodeBase64(Buffer.from(ascii).toString('base64'))).toBe(ascii);
+    expect(decodeBase64(Buffer.from('ok').toString('base64'))).toBe('ok');
+  });
+
+  it('accepts line breaks and the URL-safe alphabet', () => {
+    const text = 'a>b?c~d';
+
+    expect(decodeBase64(Buffer.from(text).toString('base64').replace(/(.{4})/g, '$1\n'))).toBe(text);
+    expect(decodeBase64(Buffer.from(text).toString('base64url'))).toBe(text);
+  });
+
+  it.each([
+    ['{"kubelet":{"healthy":false}}', true],
+    ['{"kubelet":{"healthy":true}}', false],
+    ['fals', false],
+    ['false', true],
+    [' false', true],
+    ['  false', true],
+  ])('finds a word in %j without decoding it to text', (text, found) => {
+    expect(base64Includes(Buffer.from(text).toString('base64'), 'false')).toBe(found);
+  });
+
+  it('finds nothing in what is not base64', () => {
+    expect(base64Includes('ZmFsc2U*', 'false')).toBe(false);
+    expect(base64Includes(undefined, 'false')).toBe(false);
+  });
+});
+
+describe('last-apply-time', () => {
+  it.each([
+    ['Mon Jan 15 08:04:02 UTC 2026', '2026-01-15T08:04:02.000Z'],
+    ['Tue Feb  3 23:59:59 GMT 2026', '2026-02-03T23:59:59.000Z'],
+    ['Tue Feb  3 23:59:59 +0130 2026', '2026-02-03T22:29:59.000Z'],
+    ['Tue Feb  3 01:00:00 -0200 2026', '2026-02-03T03:00:00.000Z'],
+    ['Wed Dec 31 12:00:00 CET 2025', '2025-12-31T12:00:00.000Z'],
+    ['2026-01-15T08:04:02Z', '2026-01-15T08:04:02.000Z'],
+  ])('reads %j as Go writes it', (text, iso) => {
+    expect(new Date(parseUnixDate(text) as number).toISOString()).toBe(iso);
+  });
+
+  it.each(['Mon Foo 15 08:04:02 UTC 2026', 'yesterday', ''])('gives null for %j', (text) => {
+    expect(parseUnixDate(text)).toBeNull();
   });
 });
