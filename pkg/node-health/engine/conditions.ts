@@ -26,15 +26,17 @@ export function conditionPath(c: Condition): string {
 
 const LISTS = ['status.conditions', 'status.deprecated.v1beta1.conditions', 'status.v1beta2.conditions'] as const;
 
-function rawList(status: Record<string, any>, index: number): any[] {
+const NONE: readonly unknown[] = Object.freeze([]);
+
+function rawList(status: Record<string, any>, index: number): readonly any[] {
   if (index === 0) {
     return asArray(status.conditions);
   }
   if (index === 1) {
-    return status.deprecated ? asArray(asObject(asObject(status.deprecated).v1beta1).conditions) : [];
+    return status.deprecated ? asArray(asObject(asObject(status.deprecated).v1beta1).conditions) : NONE;
   }
 
-  return status.v1beta2 ? asArray(asObject(status.v1beta2).conditions) : [];
+  return status.v1beta2 ? asArray(asObject(status.v1beta2).conditions) : NONE;
 }
 
 function wrap(raw: unknown, list: string): Condition | null {
@@ -74,19 +76,18 @@ export function conditions(obj: KubeObject): Condition[] {
   return out;
 }
 
-/** The first condition of the first type present, top-level lists first. */
-export function getCondition(obj: KubeObject, ...types: string[]): Condition | null {
-  const status = statusOf(obj);
+function findCondition(status: Record<string, any>, type: string): Condition | null {
+  for (let i = 0; i < LISTS.length; i++) {
+    const list = rawList(status, i);
 
-  for (const type of types) {
-    for (let i = 0; i < LISTS.length; i++) {
-      for (const raw of rawList(status, i)) {
-        if (raw !== null && typeof raw === 'object' && raw.type === type) {
-          const c = wrap(raw, LISTS[i]);
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
 
-          if (c) {
-            return c;
-          }
+      if (raw !== null && typeof raw === 'object' && raw.type === type) {
+        const c = wrap(raw, LISTS[i]);
+
+        if (c) {
+          return c;
         }
       }
     }
@@ -95,12 +96,23 @@ export function getCondition(obj: KubeObject, ...types: string[]): Condition | n
   return null;
 }
 
+/** The condition of this type, else of the fallback type (the name it had in another API version); top-level lists first. */
+export function getCondition(obj: KubeObject, type: string, fallbackType?: string): Condition | null {
+  const status = statusOf(obj);
+
+  return findCondition(status, type) ?? (fallbackType ? findCondition(status, fallbackType) : null);
+}
+
 /** The first condition that is not True and matches; healthy conditions are skipped without wrapping. */
 export function findUnhealthyCondition(obj: KubeObject, test: (c: Condition) => boolean): Condition | null {
   const status = statusOf(obj);
 
   for (let i = 0; i < LISTS.length; i++) {
-    for (const raw of rawList(status, i)) {
+    const list = rawList(status, i);
+
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
+
       if (raw !== null && typeof raw === 'object' && raw.status === 'True') {
         continue;
       }

@@ -3,12 +3,12 @@
  * object shape it did not expect marks the record "unknown" with the reason instead of failing the report.
  */
 import type {
-  DiagnoseOptions, DiagnosisReport, Finding, NodeRecord, RecordStatus, Severity
+  DiagnoseOptions, DiagnosisReport, Finding, InputName, NodeRecord, RecordStatus, Severity
 } from './types';
 import { resolveConfig } from './config';
 import { join } from './join';
 import { RULES, ruleKey } from './rules';
-import type { RuleContext } from './rules';
+import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
 import { statusOf } from './fields';
 import { expectedNamesOfUnlinkedMachines } from './rules/nodes';
@@ -22,13 +22,17 @@ const SEVERITY_RANK: Record<Severity, number> = {
 
 export const STATUS_ORDER: RecordStatus[] = ['error', 'warning', 'unknown', 'healthy'];
 
-function judge(record: NodeRecord, ctx: RuleContext): void {
+/** Rules whose inputs were all read; availability is the same for every record of one diagnosis. */
+function applicableRules(ctx: RuleContext): Rule[] {
+  return RULES.filter((rule) => rule.needs.every((input) => ctx.availability[input] === 'ok'));
+}
+
+function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   const findings: Finding[] = [];
 
-  for (const rule of RULES) {
-    if (rule.needs.some((input) => ctx.availability[input] !== 'ok')) {
-      continue;
-    }
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+
     try {
       const hit = rule.check(record, ctx);
 
@@ -82,20 +86,23 @@ function hasFields(obj: Record<string, unknown>): boolean {
 }
 
 /** Why a record could not be judged fully; a record with such notes and no finding is "unknown". */
+function unreadable(ctx: RuleContext, input: InputName): boolean {
+  return ctx.availability[input] === 'forbidden' || ctx.availability[input] === 'error';
+}
+
 function addNotes(r: NodeRecord, ctx: RuleContext): void {
   const m = r.objects.machine;
-  const unreadable = (input: keyof typeof ctx.availability) => ctx.availability[input] === 'forbidden' || ctx.availability[input] === 'error';
 
   if (m && !hasFields(statusOf(m))) {
     r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
   }
-  if (m && !r.objects.planSecret && unreadable('planSecrets') && r.plan.state === 'unknown') {
+  if (m && !r.objects.planSecret && unreadable(ctx, 'planSecrets') && r.plan.state === 'unknown') {
     r.notes.push({ key: 'nodeHealth.notes.planUnreadable' });
   }
   if (!m && !r.objects.node && !r.objects.mgmtNode && !r.objects.planSecret) {
     r.notes.push({ key: 'nodeHealth.notes.nothingJoined' });
   }
-  if (m && !r.objects.node && unreadable('nodes') && r.nodeName) {
+  if (m && !r.objects.node && unreadable(ctx, 'nodes') && r.nodeName) {
     r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
   }
 }
@@ -111,8 +118,10 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
     healthy: 0, warning: 0, error: 0, unknown: 0
   };
 
+  const rules = applicableRules(ctx);
+
   for (const record of joined.records) {
-    judge(record, ctx);
+    judge(record, rules, ctx);
     counts[record.status]++;
   }
 

@@ -11,7 +11,7 @@ import {
   asArray, asObject, asString, annotation, label, metadata, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 import {
-  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, STEVE_TYPES, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks,
+  ANNOTATIONS, LABELS, STEVE_TYPES, saysInfrastructureGone, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks,
   failureMessage, finalizers, infrastructureRef, machineClusterName, machinePhase, machineRoles, nodeRefName,
   nodeRoles, operatingSystem, planSecretMachineName
 } from './objects';
@@ -23,12 +23,12 @@ export interface JoinContext {
   availability: InputAvailability;
   /** Per cluster, whether any CAPI machine was seen (machine checks apply) */
   clustersWithMachines: Set<ClusterInfo>;
-  /** cluster → lower-cased node name → Nodes, to explain name mismatches */
-  nodesByLowerName: Map<ClusterInfo | null, Map<string, KubeObject[]>>;
-  /** namespace/machine → machines whose plan secret says they joined it */
-  joinedTo: Map<string, string[]>;
-  /** Machines (namespace/name) known to exist, to tell orphans from records still being joined */
-  machineNames: Set<string>;
+  /** Nodes of a cluster whose lower-cased name is this, to explain name mismatches */
+  nodesNamedLike(cluster: ClusterInfo | null, lowerName: string): KubeObject[];
+  /** Machines whose plan secret says they joined the cluster through this machine */
+  machinesJoinedTo(namespace: string | null, machineName: string | null): string[];
+  /** Whether a machine is known to exist, to tell orphans from records still being joined */
+  hasMachine(namespace: string | null, machineName: string | null): boolean;
 }
 
 export interface JoinResult {
@@ -64,7 +64,8 @@ export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: 
   };
   const skipped: JoinResult['skipped'] = [];
 
-  for (const obj of objects) {
+  for (let i = 0; i < objects.length; i++) {
+    const obj = objects[i];
     const kind = classify(obj);
 
     if (!kind) {
@@ -148,22 +149,20 @@ export function nodeReadyCondition(node: KubeObject) {
   return getCondition(node, 'Ready');
 }
 
-function link(kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObject | undefined, type: string | null, extra?: Partial<ChainLink>): ChainLink {
-  const l: ChainLink = {
+/** Every link has the same fields in the same order: one object shape, however many records there are. */
+function link(
+  kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObject | undefined, type: string | null,
+  detail: string | null = null, clusterId: string | null = null, name: string | null = null, namespace: string | null = null
+): ChainLink {
+  return {
     kind,
     state,
-    name:      obj ? nameOf(obj) : null,
-    namespace: obj ? namespaceOf(obj) : null,
+    name:      obj ? nameOf(obj) : name,
+    namespace: obj ? namespaceOf(obj) : namespace,
     type,
-    clusterId: null,
-    detail:    null,
+    clusterId,
+    detail,
   };
-
-  if (extra) {
-    Object.assign(l, extra);
-  }
-
-  return l;
 }
 
 function unreadable(availability: InputAvailability, input: InputName): boolean {
@@ -172,10 +171,13 @@ function unreadable(availability: InputAvailability, input: InputName): boolean 
   return a === 'forbidden' || a === 'error';
 }
 
+function missingOr(availability: InputAvailability, input: InputName): ChainLink['state'] {
+  return unreadable(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
+}
+
 function buildChain(r: NodeRecord, availability: InputAvailability, machineManaged: boolean): ChainLink[] {
   const o = r.objects;
   const chain: ChainLink[] = [];
-  const missingOr = (input: InputName) => (unreadable(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing'));
 
   if (!machineManaged) {
     chain.push(link('machine', 'not-applicable', undefined, STEVE_TYPES.machine));
@@ -183,9 +185,9 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
     const phase = r.phase;
     const state = phase === 'Failed' || failureMessage(o.machine) ? 'failed' : (phase === 'Running' && !r.deleting ? 'present' : 'waiting');
 
-    chain.push(link('machine', state, o.machine, STEVE_TYPES.machine, { detail: r.deleting ? 'Deleting' : phase }));
+    chain.push(link('machine', state, o.machine, STEVE_TYPES.machine, r.deleting ? 'Deleting' : phase));
   } else {
-    chain.push(link('machine', 'missing', undefined, STEVE_TYPES.machine, { name: r.machineName, namespace: r.machineNamespace }));
+    chain.push(link('machine', 'missing', undefined, STEVE_TYPES.machine, null, null, r.machineName, r.machineNamespace));
   }
 
   if (!machineManaged) {
@@ -193,9 +195,9 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
   } else if (o.planSecret) {
     const state = r.plan.state === 'in-sync' ? 'present' : (r.plan.state === 'apply-failed' ? 'failed' : (r.plan.state === 'unknown' ? 'present' : 'waiting'));
 
-    chain.push(link('planSecret', state, o.planSecret, STEVE_TYPES.planSecret, { detail: r.plan.message ?? r.plan.state }));
+    chain.push(link('planSecret', state, o.planSecret, STEVE_TYPES.planSecret, r.plan.message ?? r.plan.state));
   } else {
-    chain.push(link('planSecret', missingOr('planSecrets'), undefined, STEVE_TYPES.planSecret, { name: r.host.planSecretName, namespace: r.machineNamespace }));
+    chain.push(link('planSecret', missingOr(availability, 'planSecrets'), undefined, STEVE_TYPES.planSecret, null, null, r.host.planSecretName, r.machineNamespace));
   }
 
   if (machineManaged && o.machine) {
@@ -204,7 +206,7 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
     if (o.bootstrap) {
       chain.push(link('bootstrap', 'present', o.bootstrap, STEVE_TYPES.bootstrap));
     } else if (ref && ref.kind === 'RKEBootstrap') {
-      chain.push(link('bootstrap', missingOr('bootstraps'), undefined, STEVE_TYPES.bootstrap, { name: ref.name, namespace: r.machineNamespace }));
+      chain.push(link('bootstrap', missingOr(availability, 'bootstraps'), undefined, STEVE_TYPES.bootstrap, null, null, ref.name, r.machineNamespace));
     }
   }
 
@@ -213,13 +215,13 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
     const infraType = ref?.group && ref.kind ? `${ ref.group }.${ ref.kind.toLowerCase() }` : null;
 
     if (o.infraMachine) {
-      const gone = findUnhealthyCondition(o.infraMachine, (c) => !!c.message && INFRASTRUCTURE_GONE.test(c.message));
+      const gone = findUnhealthyCondition(o.infraMachine, saysInfrastructureGone);
       const error = failureMessage(o.infraMachine) ?? gone?.message ?? null;
       const ready = asObject(statusOf(o.infraMachine)).ready;
 
-      chain.push(link('infraMachine', error ? 'failed' : (ready === false ? 'waiting' : 'present'), o.infraMachine, infraType, { detail: error }));
+      chain.push(link('infraMachine', error ? 'failed' : (ready === false ? 'waiting' : 'present'), o.infraMachine, infraType, error));
     } else if (ref) {
-      chain.push(link('infraMachine', missingOr('infraMachines'), undefined, infraType, { name: ref.name, namespace: r.machineNamespace }));
+      chain.push(link('infraMachine', missingOr(availability, 'infraMachines'), undefined, infraType, null, null, ref.name, r.machineNamespace));
     }
   }
 
@@ -228,17 +230,17 @@ function buildChain(r: NodeRecord, availability: InputAvailability, machineManag
   if (o.mgmtNode) {
     chain.push(link('mgmtNode', 'present', o.mgmtNode, STEVE_TYPES.mgmtNode));
   } else {
-    chain.push(link('mgmtNode', o.node || o.machine ? missingOr('mgmtNodes') : 'not-applicable', undefined, STEVE_TYPES.mgmtNode, { namespace: clusterId }));
+    chain.push(link('mgmtNode', o.node || o.machine ? missingOr(availability, 'mgmtNodes') : 'not-applicable', undefined, STEVE_TYPES.mgmtNode, null, null, null, clusterId));
   }
 
   if (o.node) {
     const ready = nodeReadyCondition(o.node);
 
-    chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, { clusterId, detail: ready ? `Ready=${ ready.status }` : null }));
+    chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, ready ? `Ready=${ ready.status }` : null, clusterId));
   } else if (availability.nodes !== 'ok') {
-    chain.push(link('node', missingOr('nodes'), undefined, STEVE_TYPES.node, { clusterId, name: r.nodeName }));
+    chain.push(link('node', missingOr(availability, 'nodes'), undefined, STEVE_TYPES.node, null, clusterId, r.nodeName));
   } else {
-    chain.push(link('node', o.machine && !nodeRefName(o.machine) ? 'waiting' : 'missing', undefined, STEVE_TYPES.node, { clusterId, name: r.nodeName }));
+    chain.push(link('node', o.machine && !nodeRefName(o.machine) ? 'waiting' : 'missing', undefined, STEVE_TYPES.node, null, clusterId, r.nodeName));
   }
 
   return chain;
@@ -269,6 +271,42 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     statusSince:      null,
     objects,
   };
+}
+
+/** A machine and what the join has found for it so far. */
+interface MachineEntry {
+  obj: KubeObject;
+  namespace: string | null;
+  name: string;
+  cluster: ClusterInfo | null;
+  node: NodeEntry | null;
+  /** How the node was matched: 3 machine uid label, 2 nodeRef, 1 annotation */
+  nodeStrength: number;
+  mgmtNode: KubeObject | undefined;
+}
+
+interface NodeEntry {
+  obj: KubeObject;
+  name: string;
+  cluster: ClusterInfo | null;
+  mgmtNode: KubeObject | undefined;
+  taken: boolean;
+}
+
+interface SecretEntry {
+  obj: KubeObject;
+  machineName: string | null;
+  used: boolean;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+
+  if (list) {
+    list.push(value);
+  } else {
+    map.set(key, [value]);
+  }
 }
 
 export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string): JoinResult {
@@ -328,211 +366,196 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
   const clusterKey = (c: ClusterInfo | null) => c?.mgmtId ?? c?.name ?? '';
 
-  // Machines.
-  const machineByUid = new Map<string, KubeObject>();
-  const machineByNsName = new ScopedIndex<KubeObject>();
-  const machineCluster = new Map<KubeObject, ClusterInfo | null>();
-  const machineByClusterNodeName = new ScopedIndex<KubeObject>();
+  // Machines. Each object is read once into an entry; the passes below fill the entries in, rather than
+  // keep one map per relation keyed by object.
+  const machines: MachineEntry[] = [];
+  const machineByUid = new Map<string, MachineEntry>();
   const clustersWithMachines = new Set<ClusterInfo>();
 
-  for (const m of buckets.machine) {
+  for (let i = 0; i < buckets.machine.length; i++) {
+    const m = buckets.machine[i];
     const ns = namespaceOf(m);
+    const name = nameOf(m) as string;
     const uid = asString(metadata(m).uid);
     const cluster = clusterForMachine(ns, machineClusterName(m)) ?? fallbackCluster();
+    const entry: MachineEntry = {
+      obj: m, namespace: ns, name, cluster, node: null, nodeStrength: 0, mgmtNode: undefined
+    };
 
-    machineCluster.set(m, cluster);
+    machines.push(entry);
     if (cluster) {
       clustersWithMachines.add(cluster);
     }
     if (uid) {
-      machineByUid.set(uid, m);
-    }
-    machineByNsName.set(ns, nameOf(m), m);
-    const refName = nodeRefName(m);
-
-    if (refName) {
-      machineByClusterNodeName.set(clusterKey(cluster), refName, m);
+      machineByUid.set(uid, entry);
     }
   }
+  // Nodes nearly always carry their machine's uid; the weaker keys are indexed only when one does not.
+  const machineByNsName = lazily(() => {
+    const index = new ScopedIndex<MachineEntry>();
+
+    for (const entry of machines) {
+      index.set(entry.namespace, entry.name, entry);
+    }
+
+    return index;
+  });
+  const machineByClusterNodeName = lazily(() => {
+    const index = new ScopedIndex<MachineEntry>();
+
+    for (const entry of machines) {
+      const refName = nodeRefName(entry.obj);
+
+      if (refName) {
+        index.set(clusterKey(entry.cluster), refName, entry);
+      }
+    }
+
+    return index;
+  });
 
   // Plan secrets, bootstraps and infrastructure machines, by namespace and machine name.
-  const secretByMachine = new ScopedIndex<KubeObject>();
+  const secrets: SecretEntry[] = [];
+  const secretByMachine = new ScopedIndex<SecretEntry>();
 
-  for (const s of buckets.planSecret) {
-    secretByMachine.set(namespaceOf(s), planSecretMachineName(s), s);
+  for (let i = 0; i < buckets.planSecret.length; i++) {
+    const s = buckets.planSecret[i];
+    const entry: SecretEntry = {
+      obj: s, machineName: planSecretMachineName(s), used: false
+    };
+
+    secrets.push(entry);
+    secretByMachine.set(namespaceOf(s), entry.machineName, entry);
   }
   const bootstrapByNsName = new ScopedIndex<KubeObject>();
 
-  for (const b of buckets.bootstrap) {
+  for (let i = 0; i < buckets.bootstrap.length; i++) {
+    const b = buckets.bootstrap[i];
+
     bootstrapByNsName.set(namespaceOf(b), nameOf(b), b);
   }
   // Infrastructure machines of different kinds may share a name; the reference's kind picks one.
   const infraByNsName = new ScopedIndex<KubeObject[]>();
 
-  for (const i of buckets.infraMachine) {
-    const same = infraByNsName.get(namespaceOf(i), nameOf(i));
+  for (let i = 0; i < buckets.infraMachine.length; i++) {
+    const infra = buckets.infraMachine[i];
+    const ns = namespaceOf(infra);
+    const name = nameOf(infra);
+    const same = infraByNsName.get(ns, name);
 
     if (same) {
-      same.push(i);
+      same.push(infra);
     } else {
-      infraByNsName.set(namespaceOf(i), nameOf(i), [i]);
+      infraByNsName.set(ns, name, [infra]);
     }
   }
   const infraFor = (ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined => {
     const candidates = ref ? infraByNsName.get(ns, ref.name) : undefined;
 
-    return candidates?.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates?.[0];
+    if (!candidates || candidates.length === 1) {
+      return candidates?.[0];
+    }
+
+    return candidates.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates[0];
   };
 
   // Downstream Nodes: which cluster each belongs to, and which machine, by the strongest key.
-  const nodeCluster = new Map<KubeObject, ClusterInfo | null>();
-  const nodeOfMachine = new Map<KubeObject, { node: KubeObject; strength: number }>();
-  const nodesByLowerName: JoinContext['nodesByLowerName'] = new Map();
-  const nodeByClusterName = new ScopedIndex<KubeObject>();
+  const nodes: NodeEntry[] = [];
+  const nodeByClusterName = new ScopedIndex<NodeEntry>();
 
-  for (const n of buckets.node) {
+  for (let i = 0; i < buckets.node.length; i++) {
+    const n = buckets.node[i];
     const annotatedCluster = annotation(n, ANNOTATIONS.capiClusterName);
     const cluster = clusterForMgmtId(downstreamClusterIdFromLinks(n)) ??
       (annotatedCluster ? clustersByNsName.get(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster) ?? null : null) ??
       fallbackCluster();
-
-    nodeCluster.set(n, cluster);
     const name = nameOf(n) as string;
+    const entry: NodeEntry = {
+      obj: n, name, cluster, mgmtNode: undefined, taken: false
+    };
 
-    nodeByClusterName.set(clusterKey(cluster), name, n);
-    let byName = nodesByLowerName.get(cluster);
-
-    if (!byName) {
-      byName = new Map();
-      nodesByLowerName.set(cluster, byName);
-    }
-    const lower = name.toLowerCase();
-
-    const sameName = byName.get(lower);
-
-    if (sameName) {
-      sameName.push(n);
-    } else {
-      byName.set(lower, [n]);
-    }
+    nodes.push(entry);
+    nodeByClusterName.set(clusterKey(cluster), name, entry);
 
     const uid = label(n, LABELS.machineUid);
-    let machine: KubeObject | undefined;
-    let strength = 0;
+    let machine = uid ? machineByUid.get(uid) : undefined;
+    let strength = 3;
 
-    if (uid && machineByUid.has(uid)) {
-      machine = machineByUid.get(uid);
-      strength = 3;
-    } else if (machineByClusterNodeName.get(clusterKey(cluster), name)) {
-      machine = machineByClusterNodeName.get(clusterKey(cluster), name);
+    if (!machine) {
+      machine = machineByClusterNodeName().get(clusterKey(cluster), name);
       strength = 2;
-    } else {
-      const annotated = annotation(n, ANNOTATIONS.capiMachine);
-      const ns = annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null;
-
-      if (annotated && machineByNsName.get(ns, annotated)) {
-        machine = machineByNsName.get(ns, annotated);
-        strength = 1;
-      }
     }
-    if (machine) {
-      const current = nodeOfMachine.get(machine);
+    if (!machine) {
+      const annotated = annotation(n, ANNOTATIONS.capiMachine);
 
-      if (!current || current.strength < strength) {
-        nodeOfMachine.set(machine, { node: n, strength });
-      }
+      machine = annotated ? machineByNsName().get(annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null, annotated) : undefined;
+      strength = 1;
+    }
+    if (machine && machine.nodeStrength < strength) {
+      machine.node = entry;
+      machine.nodeStrength = strength;
     }
   }
-  const nodeTaken = new Set<KubeObject>();
+  for (let i = 0; i < machines.length; i++) {
+    const node = machines[i].node;
 
-  for (const { node } of nodeOfMachine.values()) {
-    nodeTaken.add(node);
+    if (node) {
+      node.taken = true;
+    }
   }
 
   // Management nodes: to their downstream Node by name, else to a machine by the mirrored annotation.
-  const mgmtOfNode = new Map<KubeObject, KubeObject>();
-  const mgmtOfMachine = new Map<KubeObject, KubeObject>();
   const lonelyMgmtNodes: KubeObject[] = [];
 
-  for (const mn of buckets.mgmtNode) {
+  for (let i = 0; i < buckets.mgmtNode.length; i++) {
+    const mn = buckets.mgmtNode[i];
     const cluster = clusterForMgmtId(namespaceOf(mn));
     const nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName);
     const node = nodeName ? nodeByClusterName.get(clusterKey(cluster), nodeName) : undefined;
 
     if (node) {
-      mgmtOfNode.set(node, mn);
+      node.mgmtNode = mn;
       continue;
     }
     const machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
-    const machine = machineName ? machineByNsName.get(cluster?.namespace ?? null, machineName) : undefined;
+    const machine = machineName ? machineByNsName().get(cluster?.namespace ?? null, machineName) : undefined;
 
-    if (machine && !mgmtOfMachine.has(machine)) {
-      mgmtOfMachine.set(machine, mn);
+    if (machine && !machine.mgmtNode) {
+      machine.mgmtNode = mn;
     } else {
       lonelyMgmtNodes.push(mn);
     }
   }
 
-  // Which machines joined the cluster through which server: a deleting etcd machine waits for them.
-  // rke.cattle.io/joined-to holds the server's join URL, which that server's own secret carries as join-url.
-  const machineByJoinUrl = new ScopedIndex<string>();
-
-  for (const s of buckets.planSecret) {
-    const url = annotation(s, ANNOTATIONS.joinUrl);
-    const machine = planSecretMachineName(s);
-
-    if (url && machine) {
-      machineByJoinUrl.set(namespaceOf(s), url, machine);
-    }
-  }
-  const joinedTo = new Map<string, string[]>();
-
-  for (const s of buckets.planSecret) {
-    const joinedUrl = annotation(s, ANNOTATIONS.joinedTo);
-    const target = joinedUrl ? machineByJoinUrl.get(namespaceOf(s), joinedUrl) ?? joinedUrl : null;
-    const source = planSecretMachineName(s);
-
-    if (target && source && target !== source) {
-      const key = nsName(namespaceOf(s), target);
-      const list = joinedTo.get(key);
-
-      if (list) {
-        list.push(source);
-      } else {
-        joinedTo.set(key, [source]);
-      }
-    }
-  }
-
   const records: NodeRecord[] = [];
-  const usedSecrets = new Set<KubeObject>();
 
-  for (const m of buckets.machine) {
-    const ns = namespaceOf(m);
-    const name = nameOf(m) as string;
-    const cluster = machineCluster.get(m) ?? null;
-    const node = nodeOfMachine.get(m)?.node;
-    const planSecret = secretByMachine.get(ns, name);
+  for (let i = 0; i < machines.length; i++) {
+    const {
+      obj: m, namespace: ns, name, cluster
+    } = machines[i];
+    const nodeEntry = machines[i].node;
+    const node = nodeEntry?.obj;
+    const secret = secretByMachine.get(ns, name);
+    const planSecret = secret?.obj;
     const bRef = bootstrapRef(m);
-    const iRef = infrastructureRef(m);
     const objects: JoinedObjects = {
       cluster:      cluster ? clusterObjects.get(cluster) : undefined,
       machine:      m,
       planSecret,
       bootstrap:    bootstrapByNsName.get(ns, bRef?.name ?? name),
-      infraMachine: infraFor(ns, iRef),
-      mgmtNode:     (node ? mgmtOfNode.get(node) : undefined) ?? mgmtOfMachine.get(m),
+      infraMachine: infraFor(ns, infrastructureRef(m)),
+      mgmtNode:     nodeEntry?.mgmtNode ?? machines[i].mgmtNode,
       node,
     };
 
-    if (planSecret) {
-      usedSecrets.add(planSecret);
+    if (secret) {
+      secret.used = true;
     }
     const r = emptyRecord(`machine:${ nsName(ns, name) }`, cluster, objects);
 
     r.machineName = name;
     r.machineNamespace = ns;
-    r.nodeName = (node ? nameOf(node) : null) ?? nodeRefName(m) ?? (objects.mgmtNode ? asString(statusOf(objects.mgmtNode).nodeName) : null);
+    r.nodeName = (nodeEntry ? nodeEntry.name : null) ?? nodeRefName(m) ?? (objects.mgmtNode ? asString(statusOf(objects.mgmtNode).nodeName) : null);
     r.roles = machineRoles(m);
     if (r.roles.length === 0 && planSecret) {
       r.roles = machineRoles(planSecret);
@@ -543,11 +566,9 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.os = operatingSystem(m, planSecret, node);
     r.addresses = addressesOf(planSecret, node);
     r.phase = machinePhase(m);
-    r.host = {
-      planSecretName: planSecret ? nameOf(planSecret) : `${ name }-machine-plan`,
-      machineId:      label(m, LABELS.machineId),
-      hostname:       label(m, LABELS.nodeName) ?? (objects.mgmtNode ? asString(specOf(objects.mgmtNode).requestedHostname) : null) ?? (node ? label(node, 'kubernetes.io/hostname') : null),
-    };
+    r.host.planSecretName = planSecret ? nameOf(planSecret) : `${ name }-machine-plan`;
+    r.host.machineId = label(m, LABELS.machineId);
+    r.host.hostname = label(m, LABELS.nodeName) ?? (objects.mgmtNode ? asString(specOf(objects.mgmtNode).requestedHostname) : null) ?? (node ? label(node, 'kubernetes.io/hostname') : null);
     r.created = asString(metadata(m).creationTimestamp);
     r.deleting = deletionTimestamp(m);
     r.finalizers = finalizers(m);
@@ -555,19 +576,22 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     records.push(r);
   }
 
-  for (const n of buckets.node) {
-    if (nodeTaken.has(n)) {
+  for (let i = 0; i < nodes.length; i++) {
+    const {
+      obj: n, name, cluster, taken
+    } = nodes[i];
+
+    if (taken) {
       continue;
     }
-    const cluster = nodeCluster.get(n) ?? null;
     const objects: JoinedObjects = {
       cluster:  cluster ? clusterObjects.get(cluster) : undefined,
       node:     n,
-      mgmtNode: mgmtOfNode.get(n),
+      mgmtNode: nodes[i].mgmtNode,
     };
-    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ nameOf(n) }`, cluster, objects);
+    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects);
 
-    r.nodeName = nameOf(n);
+    r.nodeName = name;
     r.roles = nodeRoles(n);
     r.os = operatingSystem(n);
     r.addresses = addressesOf(undefined, n);
@@ -596,12 +620,13 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     records.push(r);
   }
 
-  for (const s of buckets.planSecret) {
-    if (usedSecrets.has(s)) {
+  for (let i = 0; i < secrets.length; i++) {
+    const { obj: s, machineName, used } = secrets[i];
+
+    if (used) {
       continue;
     }
     const ns = namespaceOf(s);
-    const machineName = planSecretMachineName(s);
     const cluster = clusterForMachine(ns, label(s, LABELS.rkeClusterName) ?? label(s, LABELS.capiClusterName)) ?? fallbackCluster();
     const objects: JoinedObjects = {
       cluster:    cluster ? clusterObjects.get(cluster) : undefined,
@@ -621,14 +646,9 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     records.push(r);
   }
 
-  const machineNames = new Set<string>();
-
-  for (const m of buckets.machine) {
-    machineNames.add(nsName(namespaceOf(m), nameOf(m)));
-  }
   for (const info of clusters) {
     if (info.blockingMessage) {
-      resolveBlockingMachines(info, buckets.machine.filter((m) => machineCluster.get(m) === info).map((m) => nameOf(m) as string));
+      resolveBlockingMachines(info, machines.filter((m) => m.cluster === info).map((m) => m.name));
     }
     if (clustersWithMachines.has(info)) {
       info.kind = 'provisioned';
@@ -640,7 +660,75 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     records,
     skipped,
     context: {
-      availability, clustersWithMachines, nodesByLowerName, joinedTo, machineNames
+      availability,
+      clustersWithMachines,
+      nodesNamedLike:   lazyNodesByLowerName(nodes),
+      machinesJoinedTo: lazyJoinedTo(secrets),
+      hasMachine:       (namespace, machineName) => !!machineByNsName().get(namespace, machineName),
     },
   };
+}
+
+/** A value built on first use: indexes that only some inputs need. */
+function lazily<T>(build: () => T): () => T {
+  let value: { built: T } | null = null;
+
+  return () => {
+    value ??= { built: build() };
+
+    return value.built;
+  };
+}
+
+/** Only the name-mismatch rule asks, and only for machines without a Node. */
+function lazyNodesByLowerName(nodes: NodeEntry[]): JoinContext['nodesNamedLike'] {
+  const index = lazily(() => {
+    const byCluster = new Map<ClusterInfo | null, Map<string, KubeObject[]>>();
+
+    for (const { obj, name, cluster } of nodes) {
+      let byName = byCluster.get(cluster);
+
+      if (!byName) {
+        byName = new Map();
+        byCluster.set(cluster, byName);
+      }
+      pushTo(byName, name.toLowerCase(), obj);
+    }
+
+    return byCluster;
+  });
+
+  return (cluster, lowerName) => index().get(cluster)?.get(lowerName) ?? [];
+}
+
+/**
+ * Which machines joined the cluster through which server: a deleting etcd machine waits for them.
+ * rke.cattle.io/joined-to holds the server's join URL, which that server's own secret carries as join-url.
+ * Only a deleting etcd machine asks.
+ */
+function lazyJoinedTo(secrets: SecretEntry[]): JoinContext['machinesJoinedTo'] {
+  const index = lazily(() => {
+    const joinedTo = new Map<string, string[]>();
+    const machineByJoinUrl = new ScopedIndex<string>();
+
+    for (const { obj, machineName } of secrets) {
+      const url = annotation(obj, ANNOTATIONS.joinUrl);
+
+      if (url && machineName) {
+        machineByJoinUrl.set(namespaceOf(obj), url, machineName);
+      }
+    }
+    for (const { obj, machineName: source } of secrets) {
+      const joinedUrl = annotation(obj, ANNOTATIONS.joinedTo);
+      const target = joinedUrl ? machineByJoinUrl.get(namespaceOf(obj), joinedUrl) ?? joinedUrl : null;
+
+      if (target && source && target !== source) {
+        pushTo(joinedTo, nsName(namespaceOf(obj), target), source);
+      }
+    }
+
+    return joinedTo;
+  });
+
+  return (namespace, machineName) => index().get(nsName(namespace, machineName)) ?? [];
 }

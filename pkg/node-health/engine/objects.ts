@@ -12,6 +12,11 @@ export const PLAN_SECRET_TYPE = 'rke.cattle.io/machine-plan';
 /** The wording node drivers and clouds use when the VM or instance behind a machine is gone. */
 export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find|unable to find)( the)? (vm|virtual machine|instance)\b|\b(vm|virtual machine|instance)\b[^.;]{0,80}\b(not found|does not exist|was deleted|no longer exists)\b|InvalidInstanceID\.NotFound|InstanceNotFound|not found in vcenter/i;
 
+/** Whether a condition (or anything with a message) says the VM or instance is gone. */
+export function saysInfrastructureGone(c: { message: string | null }): boolean {
+  return !!c.message && INFRASTRUCTURE_GONE.test(c.message);
+}
+
 export const LABELS = {
   capiClusterName:   'cluster.x-k8s.io/cluster-name',
   rkeClusterName:    'rke.cattle.io/cluster-name',
@@ -237,12 +242,27 @@ export function planSecretMachineName(secret: KubeObject): string | null {
   return name && name.endsWith('-machine-plan') ? name.slice(0, -'-machine-plan'.length) : null;
 }
 
+const CLUSTER_PROXY = '/k8s/clusters/';
+
 /** Management id (c-m-xxxx) of a downstream object loaded through /k8s/clusters/<id>/v1, if Steve tells. */
 export function downstreamClusterIdFromLinks(obj: KubeObject): string | null {
   const self = asString(asObject(asObject(obj).links).self);
-  const m = self ? /\/k8s\/clusters\/([^/]+)\//.exec(self) : null;
+  const start = self ? self.indexOf(CLUSTER_PROXY) : -1;
 
-  return m ? decodeURIComponent(m[1]) : null;
+  if (!self || start < 0) {
+    return null;
+  }
+  const end = self.indexOf('/', start + CLUSTER_PROXY.length);
+  const id = end < 0 ? '' : self.slice(start + CLUSTER_PROXY.length, end);
+
+  if (!id) {
+    return null;
+  }
+  try {
+    return id.includes('%') ? decodeURIComponent(id) : id;
+  } catch {
+    return null;
+  }
 }
 
 export function machinePhase(machine: KubeObject): string | null {

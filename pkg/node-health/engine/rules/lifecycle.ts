@@ -125,7 +125,7 @@ export const etcdRemovalHookBlocked: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const joined = ctx.joinedTo.get(`${ r.machineNamespace ?? '' }/${ r.machineName ?? '' }`) ?? [];
+    const joined = ctx.machinesJoinedTo(r.machineNamespace, r.machineName);
     const joinUrl = r.objects.planSecret ? annotation(r.objects.planSecret, ANNOTATIONS.joinUrl) : null;
     const bootstrap = r.objects.bootstrap;
     const forced = bootstrap ? annotation(bootstrap, ANNOTATIONS.etcdForceRemove) : null;

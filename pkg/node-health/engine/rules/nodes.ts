@@ -9,7 +9,7 @@ import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
 import {
-  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, failureMessage, infrastructureRef, nodeRefName
+  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
 } from '../objects';
 import { nodeReadyCondition } from '../join';
 import {
@@ -25,32 +25,32 @@ function downstreamNodesStep(r: NodeRecord) {
   return commonStep('listNodes', { cluster: r.cluster?.name ?? '?' }, 'kubectl get nodes -o wide');
 }
 
-/** Infrastructure failure on the machine or its infrastructure machine, with where it was read. */
-export function infrastructureFailure(r: NodeRecord): Evidence | null {
-  const candidates: [string, KubeObject | undefined][] = [['infraMachine', r.objects.infraMachine], ['machine', r.objects.machine]];
+function infrastructureFailureOf(kind: 'infraMachine' | 'machine', obj: KubeObject | undefined): Evidence | null {
+  if (!obj) {
+    return null;
+  }
+  const message = failureMessage(obj);
 
-  for (const [kind, obj] of candidates) {
-    if (!obj) {
-      continue;
-    }
-    const message = failureMessage(obj);
+  if (message && INFRASTRUCTURE_GONE.test(message)) {
+    return evidence(objectLabel(kind, obj), 'status.failureMessage', message);
+  }
+  const c = findUnhealthyCondition(obj, saysInfrastructureGone);
 
-    if (message && INFRASTRUCTURE_GONE.test(message)) {
-      return evidence(objectLabel(kind as any, obj), 'status.failureMessage', message);
-    }
-    const c = findUnhealthyCondition(obj, (x) => !!x.message && INFRASTRUCTURE_GONE.test(x.message));
+  if (c) {
+    return evidence(objectLabel(kind, obj), `${ conditionPath(c) }.message`, c.message);
+  }
+  const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
 
-    if (c) {
-      return evidence(objectLabel(kind as any, obj), `${ conditionPath(c) }.message`, c.message);
-    }
-    const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
-
-    if (stateMessage && INFRASTRUCTURE_GONE.test(stateMessage)) {
-      return evidence(objectLabel(kind as any, obj), 'metadata.state.message', stateMessage);
-    }
+  if (stateMessage && INFRASTRUCTURE_GONE.test(stateMessage)) {
+    return evidence(objectLabel(kind, obj), 'metadata.state.message', stateMessage);
   }
 
   return null;
+}
+
+/** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */
+export function infrastructureFailure(r: NodeRecord): Evidence | null {
+  return infrastructureFailureOf('infraMachine', r.objects.infraMachine) ?? infrastructureFailureOf('machine', r.objects.machine);
 }
 
 /** The name a machine's host is expected to register as, and where that expectation comes from. */
@@ -245,7 +245,7 @@ export const nodeNameMismatch: Rule = {
       return null;
     }
     const lower = expected.name.toLowerCase();
-    const candidates = (ctx.nodesByLowerName.get(r.cluster) ?? new Map()).get(lower) ?? [];
+    const candidates = ctx.nodesNamedLike(r.cluster, lower);
     const registered = candidates.find((n: KubeObject) => nameOf(n) !== expected.name);
 
     if (!registered && lower === expected.name) {
@@ -436,7 +436,7 @@ export const machineMissing: Rule = {
         evidence(objectLabel('node', n), `metadata.labels[${ LABELS.machineUid }]`, null),
       ];
     } else {
-      if (!r.machineName || ctx.machineNames.has(`${ r.machineNamespace ?? '' }/${ r.machineName }`)) {
+      if (!r.machineName || ctx.hasMachine(r.machineNamespace, r.machineName)) {
         return null;
       }
       const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
