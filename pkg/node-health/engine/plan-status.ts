@@ -77,23 +77,30 @@ export function probesFromMessage(message: string | null): string[] {
   return m ? m[1].split(/,\s*/).map((s) => s.trim()).filter(Boolean) : [];
 }
 
-/** Reads one whitelisted status key of a plan secret, decoded. */
-export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretStatusKey): string | null {
-  if (!secret) {
-    return null;
-  }
-  const raw = asObject(asObject(secret).data)[key];
+function secretData(secret: KubeObject | undefined): Record<string, any> {
+  return secret ? asObject(asObject(secret).data) : asObject(null);
+}
+
+function statusValue(data: Record<string, any>, key: PlanSecretStatusKey): string | null {
+  const raw = data[key];
 
   return raw === undefined || raw === null ? null : decodeBase64(raw);
+}
+
+/** Reads one whitelisted status key of a plan secret, decoded. */
+export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretStatusKey): string | null {
+  return secret ? statusValue(secretData(secret), key) : null;
 }
 
 export function unhealthyProbesFromSecret(secret: KubeObject | undefined): string[] {
   // Only a literal false can make a probe unhealthy. Nearly every secret reports all probes healthy, and on
   // a large cluster decoding and parsing each of them was a good part of the diagnosis.
-  if (!secret || !base64Includes(asObject(asObject(secret).data)['probe-statuses'], 'false')) {
+  const data = secretData(secret);
+
+  if (!base64Includes(data['probe-statuses'], 'false')) {
     return [];
   }
-  const raw = planSecretValue(secret, 'probe-statuses');
+  const raw = statusValue(data, 'probe-statuses');
 
   if (!raw) {
     return [];
@@ -108,17 +115,18 @@ export function unhealthyProbesFromSecret(secret: KubeObject | undefined): strin
 }
 
 export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined): PlanStatus {
+  const data = secretData(secret);
   const status: PlanStatus = {
     state:            'unknown',
     message:          null,
     source:           'none',
     unhealthyProbes:  [],
-    failureCount:     asNumber(planSecretValue(secret, 'failure-count')),
+    failureCount:     asNumber(statusValue(data, 'failure-count')),
     lastApplyTime:    null,
     planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,
     since:            null,
   };
-  const lastApply = parseUnixDate(planSecretValue(secret, 'last-apply-time'));
+  const lastApply = parseUnixDate(statusValue(data, 'last-apply-time'));
 
   status.lastApplyTime = lastApply === null ? null : new Date(lastApply).toISOString();
 
@@ -147,11 +155,11 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
   }
 
   if (secret) {
-    const planState = asString(planSecretValue(secret, 'plan-state'));
-    const appliedChecksum = planSecretValue(secret, 'applied-checksum');
-    const failedChecksum = planSecretValue(secret, 'failed-checksum');
-    const successCount = asNumber(planSecretValue(secret, 'success-count'));
-    const failureThreshold = asNumber(planSecretValue(secret, 'failure-threshold')) ?? asNumber(planSecretValue(secret, 'max-failures'));
+    const planState = asString(statusValue(data, 'plan-state'));
+    const appliedChecksum = statusValue(data, 'applied-checksum');
+    const failedChecksum = statusValue(data, 'failed-checksum');
+    const successCount = asNumber(statusValue(data, 'success-count'));
+    const failureThreshold = asNumber(statusValue(data, 'failure-threshold')) ?? asNumber(statusValue(data, 'max-failures'));
     // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
     // kubectl output all give the same answer.
     const neverApplied = !appliedChecksum && !lastApply && !successCount && !!status.planLastUpdated;
