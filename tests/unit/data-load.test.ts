@@ -230,6 +230,73 @@ describe('loadClusterData', () => {
     };
 
     await loadClusterData(dispatch, target);
-    expect(urls.length).toBe(5);
+    // Five collections and the infrastructure kind the cluster's machine pool names, each asked for once.
+    expect(urls.length).toBe(6);
+    expect(new Set(urls).size).toBe(6);
+  });
+
+  describe('infrastructure machines', () => {
+    it('are asked for alongside the machines, of the kinds the cluster names, not after the machines came in', async() => {
+      for (const s of [ghostEtcd(), windowsNodeRef()]) {
+        const steve = fakeSteve(s);
+        const asked: string[] = [];
+        let releaseMachines = () => undefined as void;
+        const machinesHeld = new Promise<void>((resolve) => {
+          releaseMachines = resolve;
+        });
+        const dispatch = async(type: string, payload: any) => {
+          asked.push(payload.url);
+          if (payload.url.includes('cluster.x-k8s.io.machines')) {
+            await machinesHeld;
+          }
+
+          return steve.dispatch(type, payload);
+        };
+        const loading = loadClusterData(dispatch, targetOf(s), { now: () => Date.parse(s.now) });
+
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(asked).toHaveLength(6);
+        releaseMachines();
+        const result = await loading;
+        const alone = await load(s);
+
+        expect(asked).toHaveLength(6);
+        expect(result.availability.infraMachines).toBe('ok');
+        expect(result.objects).toEqual(alone.result.objects);
+      }
+    });
+
+    it('of a kind the cluster names but no machine uses are left out, answer and failure alike', async() => {
+      const s = windowsNodeRef();
+      const target = targetOf(s);
+      const pools = target.cluster.spec.rkeConfig.machinePools;
+
+      target.cluster.spec.rkeConfig.machinePools = [...pools, {
+        ...pools[0], name: 'spare', machineConfigRef: { kind: 'Amazonec2Config', name: 'nc-spare' }
+      }];
+      const steve = fakeSteve(s, { fail: { infraMachines: { status: 500, message: 'boom' } } });
+      const dispatch = (type: string, payload: any) => (payload.url.includes('amazonec2machines') ? steve.dispatch(type, payload) : fakeSteve(s).dispatch(type, payload));
+      const result = await loadClusterData(dispatch, target, { now: () => Date.parse(s.now) });
+      const alone = await load(s);
+
+      expect(pathsOf(result.requests.map((r) => r.url))).toContain('/v1/rke-machine.cattle.io.amazonec2machines/fleet-default');
+      expect(result.availability).toEqual(alone.result.availability);
+      expect(result.issues).toEqual(alone.result.issues);
+      expect(result.objects).toEqual(alone.result.objects);
+    });
+
+    it('of a kind no pool names are still asked for once the machines show them', async() => {
+      const s = windowsNodeRef();
+      const target = targetOf(s);
+
+      target.cluster.spec.rkeConfig.machinePools = [];
+      target.custom = false;
+      const steve = fakeSteve(s);
+      const result = await loadClusterData(steve.dispatch, target, { now: () => Date.parse(s.now) });
+      const alone = await load(s);
+
+      expect(pathsOf(steve.urls)).toContain('/v1/rke-machine.cattle.io.vmwarevspheremachines/fleet-default');
+      expect(result.objects).toEqual(alone.result.objects);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { PLAN_SECRET_STATUS_KEYS } from '../../pkg/node-health/engine';
 import {
-  PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, infraKindsOf, initialRequests, planSecretsRequest, sanitizePlanSecret
+  PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, expectedInfraKinds, infraKindsOf, initialRequests, planSecretsRequest, sanitizePlanSecret
 } from '../../pkg/node-health/data';
 import type { ClusterTarget } from '../../pkg/node-health/data';
 
@@ -84,6 +84,19 @@ describe('infrastructure kinds', () => {
       { group: 'rke-machine.cattle.io', kind: 'VmwarevsphereMachine' },
       { group: 'rke.cattle.io', kind: 'CustomMachine' },
     ]);
+  });
+
+  it('are expected from the cluster: CustomMachine for a custom cluster, each pool\'s driver machine otherwise', () => {
+    const pool = (kind: unknown) => ({ name: 'p', machineConfigRef: { kind, name: 'nc-p' } });
+    const pooled = (...pools: unknown[]) => target({ custom: false, cluster: { spec: { rkeConfig: { machinePools: pools } } } });
+
+    expect(expectedInfraKinds(target())).toEqual([{ group: 'rke.cattle.io', kind: 'CustomMachine' }]);
+    expect(expectedInfraKinds(pooled(pool('VmwarevsphereConfig'), pool('HarvesterConfig'), pool('VmwarevsphereConfig')))).toEqual([
+      { group: 'rke-machine.cattle.io', kind: 'VmwarevsphereMachine' },
+      { group: 'rke-machine.cattle.io', kind: 'HarvesterMachine' },
+    ]);
+    expect(expectedInfraKinds(pooled(pool('../secretsConfig'), pool('Config'), pool(7), pool('VmwarevsphereTemplate'), {}, null))).toEqual([]);
+    expect(expectedInfraKinds(target({ machineManaged: false, custom: false }))).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ export * from './types';
 export { loadClusterData } from './load';
 export type { LoadOptions } from './load';
 export {
-  PLAN_SECRET_SENSITIVE_KEYS, initialRequests, infraKindsOf, infraMachinesRequest, infraType, machinesRequest, planSecretsRequest,
+  PLAN_SECRET_SENSITIVE_KEYS, initialRequests, expectedInfraKinds, infraKindsOf, infraMachinesRequest, infraType, machinesRequest, planSecretsRequest,
   bootstrapsRequest, mgmtNodesRequest, nodesRequest
 } from './requests';
 export type { PlannedRequest, InfraKind } from './requests';

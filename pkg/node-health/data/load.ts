@@ -8,8 +8,10 @@ import { LABELS, PLAN_SECRET_TYPE } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
 import { describeFailure } from './errors';
 import type { RequestFailure } from './errors';
-import { infraKindsOf, infraMachinesRequest, initialRequests, infraType } from './requests';
-import type { PlannedRequest } from './requests';
+import {
+  expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType
+} from './requests';
+import type { InfraKind, PlannedRequest } from './requests';
 import { sanitizePlanSecret } from './sanitize';
 import type {
   ClusterTarget, Dispatch, LoadIssue, LoadResult, RequestRecord
@@ -101,19 +103,24 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
     return { request, result: settle(fetchCollection(dispatch, request, requests, transform)) };
   });
   const machinesFetch = fetches.find((f) => f.request.input === 'machines');
+  const fetchInfra = (kind: InfraKind) => {
+    const request = infraMachinesRequest(target, kind);
 
-  // Infrastructure machines: one request per kind the machines use, started as soon as the machines are in.
+    return settle(fetchCollection(dispatch, request, requests)).then((result) => ({ request, result }));
+  };
+  // The kinds the cluster's spec says its machines use are asked for at once, alongside the machines:
+  // waiting for the machines first put a second round trip on every load.
+  const early = new Map(machinesFetch ? expectedInfraKinds(target).map((kind) => [infraType(kind), fetchInfra(kind)]) : []);
+
+  // Infrastructure machines: one request per kind the machines use. An early answer for a kind no machine
+  // uses is left out, as if it had not been asked for.
   const infraFetch = machinesFetch ? machinesFetch.result.then(async(machines) => {
     if (!machines.ok) {
       return [];
     }
     const kinds = infraKindsOf(machines.value.filter((m) => belongsToCluster(m, target, LABELS.capiClusterName)));
 
-    return Promise.all(kinds.map(async(kind) => {
-      const request = infraMachinesRequest(target, kind);
-
-      return { request, result: await settle(fetchCollection(dispatch, request, requests)) };
-    }));
+    return Promise.all(kinds.map((kind) => early.get(infraType(kind)) ?? fetchInfra(kind)));
   }) : Promise.resolve([]);
 
   const settled = await Promise.all(fetches.map(async(f) => ({ request: f.request, result: await f.result })));

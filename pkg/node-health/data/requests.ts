@@ -25,6 +25,8 @@ const PLAN_SECRET_INCLUDE_ROOTS = ['apiVersion', 'kind', 'id', 'type', '_type', 
 /** Infrastructure machines the engine understands; anything else in a machine's infrastructureRef is not requested. */
 const INFRA_GROUPS = new Set(['rke.cattle.io', 'rke-machine.cattle.io']);
 const KIND_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
+/** A node driver's machine config kind (VmwarevsphereConfig), its driver's name captured */
+const MACHINE_CONFIG_KIND = /^([A-Za-z][A-Za-z0-9]*)Config$/;
 
 export interface InfraKind {
   group: string;
@@ -135,6 +137,37 @@ export function infraKindsOf(machines: unknown[]): InfraKind[] {
   }
 
   return [...seen.values()].sort((a, b) => infraType(a).localeCompare(infraType(b)));
+}
+
+/**
+ * The infrastructure kinds a cluster's machines are expected to use, read from the cluster itself: a custom
+ * cluster's machines are CustomMachines, a machine pool's are the machine kind of its node driver's config
+ * (rke-machine-config.cattle.io VmwarevsphereConfig: rke-machine.cattle.io VmwarevsphereMachine). Only an
+ * expectation, so that they can be asked for together with the machines instead of after them; which kinds
+ * count is still decided by the machines' infrastructureRefs.
+ */
+export function expectedInfraKinds(target: ClusterTarget): InfraKind[] {
+  if (!target.machineManaged) {
+    return [];
+  }
+  if (target.custom) {
+    return [{ group: 'rke.cattle.io', kind: 'CustomMachine' }];
+  }
+  const seen = new Map<string, InfraKind>();
+  const pools = target.cluster.spec?.rkeConfig?.machinePools;
+
+  for (const pool of Array.isArray(pools) ? pools : []) {
+    const configKind = pool?.machineConfigRef?.kind;
+    const driver = typeof configKind === 'string' ? MACHINE_CONFIG_KIND.exec(configKind)?.[1] : undefined;
+
+    if (driver) {
+      const kind = `${ driver }Machine`;
+
+      seen.set(kind, { group: 'rke-machine.cattle.io', kind });
+    }
+  }
+
+  return [...seen.values()];
 }
 
 /** The requests that do not depend on another answer. */
