@@ -2,10 +2,11 @@ import { importTypes } from '@rancher/auto-import';
 import { IPlugin, TabLocation } from '@shell/core/types';
 import { _DETAIL } from '@shell/config/query-params';
 import { CAPI } from '@shell/config/types';
+import { NODE_HEALTH_TAB_NAME } from './tab-name';
 
 /** The Node Health tab, in the shape plugin.addTab takes; loaded on first use. */
 export const NODE_HEALTH_TAB = {
-  name:       'node-health',
+  name:       NODE_HEALTH_TAB_NAME,
   labelKey:   'nodeHealth.tabLabel',
   weight:     -10,
   showHeader: false,

@@ -85,8 +85,11 @@ export async function settle(): Promise<void> {
   }
 }
 
-/** Mounts the tab on a scenario's cluster, with the clock at the scenario's time. */
-export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}, resource = clusterResource(scenario)): MountedTab {
+/**
+ * Mounts the tab on a scenario's cluster, with the clock at the scenario's time; `route` is the page's route
+ * (its hash names the tab the page was opened on).
+ */
+export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}, resource = clusterResource(scenario), route?: { hash: string }): MountedTab {
   const steve = fakeSteve(scenario, steveOptions);
   const store = testStore(steve);
 
@@ -100,7 +103,7 @@ export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}
     attachTo: document.body,
     global:   {
       plugins:    [store],
-      mocks:      { $store: store },
+      mocks:      { $store: store, ...(route ? { $route: route } : {}) },
       stubs:      { 'router-link': RouterLinkStub },
       // Registered globally by the dashboard; SortableTable uses them.
       directives: {

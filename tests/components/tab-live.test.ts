@@ -80,4 +80,24 @@ describe('live updates', () => {
     await tab.settle();
     expect(tab.steve.urls.length).toBe(2 * requests);
   });
+
+  it('start the first load at once when the page was opened on the tab, and only one', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s, {}, undefined, { hash: '#node-health' });
+    // Asked for while mounting, before any visibility report.
+    expect(tab.steve.urls).toHaveLength(6);
+    await tab.settle();
+    expect(tab.wrapper.findAll('tr.main-row').length).toBeGreaterThan(0);
+    await tab.show();
+    expect(tab.steve.urls).toHaveLength(6);
+  });
+
+  it('wait to be shown when the page was opened on another tab', async() => {
+    tab = mountTab(ghostEtcd(), {}, undefined, { hash: '#machine-pools' });
+    await tab.settle();
+    expect(tab.steve.urls).toHaveLength(0);
+    await tab.show();
+    expect(tab.steve.urls).toHaveLength(6);
+  });
 });

@@ -26,4 +26,4 @@ export { chainLinkLocation } from './links';
 export type { RouteLocation } from './links';
 export { createPoller } from './poller';
 export type { Poller, PollerOptions } from './poller';
-export { watchVisibility } from './visibility';
+export { openedOnTab, watchVisibility } from './visibility';

@@ -37,3 +37,11 @@ export function watchVisibility(el: Element, onChange: (visible: boolean) => voi
     document.removeEventListener('visibilitychange', report);
   };
 }
+
+/**
+ * Whether the page was opened on the named tab (its `#<name>` in the URL) and the browser shows it: the shell
+ * then selects the tab as soon as the page is drawn.
+ */
+export function openedOnTab(hash: string | undefined | null, name: string): boolean {
+  return hash === `#${ name }` && (typeof document === 'undefined' || document.visibilityState !== 'hidden');
+}
