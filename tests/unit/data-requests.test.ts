@@ -45,7 +45,8 @@ describe('the requests of one load', () => {
     ]);
     expect(p.getAll('include').filter((i) => i === 'data' || PLAN_SECRET_SENSITIVE_KEYS.some((k) => i === `data.${ k }`))).toEqual([]);
     expect(p.getAll('exclude')).toEqual([
-      'data.plan', 'data.appliedPlan', 'data.applied-output', 'data.failed-output', 'data.applied-periodic-output', 'metadata.managedFields',
+      'data.plan', 'data.appliedPlan', 'data.applied-output', 'data.failed-output', 'data.applied-periodic-output',
+      'metadata.managedFields', 'metadata.fields', 'metadata.relationships',
     ]);
     // The whitelist and the blacklist never overlap.
     expect(PLAN_SECRET_SENSITIVE_KEYS.filter((k) => (PLAN_SECRET_STATUS_KEYS as readonly string[]).includes(k))).toEqual([]);

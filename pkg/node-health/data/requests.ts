@@ -50,7 +50,12 @@ function path(...segments: string[]): string {
   return `/${ segments.map((s) => encodeURIComponent(s)).join('/') }`;
 }
 
-const NO_MANAGED_FIELDS: Param = ['exclude', 'metadata.managedFields'];
+/**
+ * Left out of every object: the API server's field ownership records, and what Steve adds for its own tables
+ * (metadata.fields: the table columns; metadata.relationships). Nothing here reads them; on a big cluster they
+ * are megabytes the browser would otherwise receive and parse on every load.
+ */
+const UNUSED_FIELDS: Param[] = [['exclude', 'metadata.managedFields'], ['exclude', 'metadata.fields'], ['exclude', 'metadata.relationships']];
 
 export function clusterSelector(target: ClusterTarget): string {
   return `${ LABELS.capiClusterName }=${ target.name }`;
@@ -63,7 +68,7 @@ export function planSecretSelector(target: ClusterTarget): string {
 export function machinesRequest(target: ClusterTarget): PlannedRequest {
   return {
     input: 'machines',
-    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
   };
 }
 
@@ -74,7 +79,7 @@ export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
     ...PLAN_SECRET_INCLUDE_ROOTS.map((p): Param => ['include', p]),
     ...PLAN_SECRET_STATUS_KEYS.map((k): Param => ['include', `data.${ k }`]),
     ...PLAN_SECRET_SENSITIVE_KEYS.map((k): Param => ['exclude', `data.${ k }`]),
-    NO_MANAGED_FIELDS,
+    ...UNUSED_FIELDS,
   ];
 
   return { input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }` };
@@ -83,7 +88,7 @@ export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
 export function bootstrapsRequest(target: ClusterTarget): PlannedRequest {
   return {
     input: 'bootstraps',
-    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
   };
 }
 
@@ -97,7 +102,7 @@ export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind): P
   return {
     input: 'infraMachines',
     infra,
-    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], NO_MANAGED_FIELDS]) }`,
+    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
   };
 }
 
@@ -105,7 +110,7 @@ export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
   // nodeConfig can hold an RKE1 node's SSH key. The rest is Rancher's copy of the downstream Node, which
   // the tab loads itself: leaving it out halves the largest response of a big cluster.
   const params: Param[] = [
-    NO_MANAGED_FIELDS,
+    ...UNUSED_FIELDS,
     ['exclude', 'status.internalNodeStatus'],
     ['exclude', 'status.nodeLabels'],
     ['exclude', 'spec.internalNodeSpec'],
@@ -118,7 +123,7 @@ export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
 export function nodesRequest(mgmtId: string): PlannedRequest {
   return {
     input: 'nodes',
-    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString([NO_MANAGED_FIELDS, ['exclude', 'status.images']]) }`,
+    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString([...UNUSED_FIELDS, ['exclude', 'status.images']]) }`,
   };
 }
 
