@@ -1,4 +1,4 @@
-import { PLAN_SECRET_STATUS_KEYS } from '../../pkg/node-health/engine';
+import { linkChain, PLAN_SECRET_STATUS_KEYS } from '../../pkg/node-health/engine';
 import { PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, diagnoseLoad, loadClusterData } from '../../pkg/node-health/data';
 import type { ClusterTarget } from '../../pkg/node-health/data';
 import {
@@ -192,7 +192,7 @@ describe('loadClusterData', () => {
 
       expect(ghost?.status).toBe('error');
       expect(ghost?.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['agent-never-checked-in', 'blocking-cluster-operation']));
-      expect(ghost?.chain.find((l) => l.kind === 'planSecret')?.state).toBe('unreadable');
+      expect(linkChain(ghost as NonNullable<typeof ghost>).find((l) => l.kind === 'planSecret')?.state).toBe('unreadable');
       // No record claims a missing plan secret it could not see.
       expect(report.records.flatMap((r) => r.findings.map((f) => f.rule))).not.toContain('plan-secret-missing');
     });

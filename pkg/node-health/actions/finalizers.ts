@@ -5,7 +5,7 @@
  * Patch atomically: if the Machine (or RKEBootstrap) changed after the dialog read it, a test fails,
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
-import { ANNOTATIONS, formatDuration, STEVE_TYPES } from '../engine';
+import { ANNOTATIONS, formatDuration, linkChain, STEVE_TYPES } from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
 
@@ -216,7 +216,7 @@ export function stuckFacts(record: NodeRecord, nowMs: number): Message[] {
   if (record?.plan?.state === 'waiting-for-agent') {
     facts.push({ key: `${ KEY }.fact.agentNeverCheckedIn` });
   }
-  const nodeLink = (record?.chain ?? []).find((link) => link.kind === 'node');
+  const nodeLink = record?.objects ? linkChain(record).find((link) => link.kind === 'node') : undefined;
 
   if (nodeLink?.state === 'missing') {
     facts.push({ key: `${ KEY }.fact.nodeGone`, args: { node: nodeLink.name ?? record.nodeName ?? '-' } });

@@ -2,6 +2,7 @@
 export * from './types';
 export { diagnose, STATUS_ORDER } from './diagnose';
 export { join, settleAvailability } from './join';
+export { linkChain } from './chain';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {
   RULES, RULE_IDS, ruleKey

@@ -5,19 +5,17 @@
  * Produces one record per Machine, and one per Node (or management Node, or plan secret) that has none.
  */
 import type {
-  ChainLink, ClusterInfo, InputAvailability, InputName, JoinedObjects, KubeObject, NodeRecord, ObjectKind
+  ClusterInfo, InputAvailability, InputName, JoinedObjects, KubeObject, NodeRecord, ObjectKind
 } from './types';
 import {
   asArray, asObject, asString, annotation, label, metadata, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 import {
-  ANNOTATIONS, LABELS, STEVE_TYPES, saysInfrastructureGone, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks,
-  failureMessage, finalizers, infrastructureRef, machineClusterName, machinePhase, machineRoles, nodeRefName,
-  nodeRoles, operatingSystem, planSecretMachineName
+  ANNOTATIONS, LABELS, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks, finalizers, infrastructureRef,
+  machineClusterName, machinePhase, machineRoles, nodeRefName, nodeRoles, operatingSystem, planSecretMachineName
 } from './objects';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
-import { findUnhealthyCondition, getCondition } from './conditions';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -145,108 +143,7 @@ function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addres
   return { external: external || null, internal: internal || null };
 }
 
-export function nodeReadyCondition(node: KubeObject) {
-  return getCondition(node, 'Ready');
-}
-
-/** Every link has the same fields in the same order: one object shape, however many records there are. */
-function link(
-  kind: ChainLink['kind'], state: ChainLink['state'], obj: KubeObject | undefined, type: string | null,
-  detail: string | null = null, clusterId: string | null = null, name: string | null = null, namespace: string | null = null
-): ChainLink {
-  return {
-    kind,
-    state,
-    name:      obj ? nameOf(obj) : name,
-    namespace: obj ? namespaceOf(obj) : namespace,
-    type,
-    clusterId,
-    detail,
-  };
-}
-
-function unreadable(availability: InputAvailability, input: InputName): boolean {
-  const a = availability[input];
-
-  return a === 'forbidden' || a === 'error';
-}
-
-function missingOr(availability: InputAvailability, input: InputName): ChainLink['state'] {
-  return unreadable(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
-}
-
-function buildChain(r: NodeRecord, availability: InputAvailability, machineManaged: boolean): ChainLink[] {
-  const o = r.objects;
-  const chain: ChainLink[] = [];
-
-  if (!machineManaged) {
-    chain.push(link('machine', 'not-applicable', undefined, STEVE_TYPES.machine));
-  } else if (o.machine) {
-    const phase = r.phase;
-    const state = phase === 'Failed' || failureMessage(o.machine) ? 'failed' : (phase === 'Running' && !r.deleting ? 'present' : 'waiting');
-
-    chain.push(link('machine', state, o.machine, STEVE_TYPES.machine, r.deleting ? 'Deleting' : phase));
-  } else {
-    chain.push(link('machine', 'missing', undefined, STEVE_TYPES.machine, null, null, r.machineName, r.machineNamespace));
-  }
-
-  if (!machineManaged) {
-    chain.push(link('planSecret', 'not-applicable', undefined, STEVE_TYPES.planSecret));
-  } else if (o.planSecret) {
-    const state = r.plan.state === 'in-sync' ? 'present' : (r.plan.state === 'apply-failed' ? 'failed' : (r.plan.state === 'unknown' ? 'present' : 'waiting'));
-
-    chain.push(link('planSecret', state, o.planSecret, STEVE_TYPES.planSecret, r.plan.message ?? r.plan.state));
-  } else {
-    chain.push(link('planSecret', missingOr(availability, 'planSecrets'), undefined, STEVE_TYPES.planSecret, null, null, r.host.planSecretName, r.machineNamespace));
-  }
-
-  if (machineManaged && o.machine) {
-    const ref = bootstrapRef(o.machine);
-
-    if (o.bootstrap) {
-      chain.push(link('bootstrap', 'present', o.bootstrap, STEVE_TYPES.bootstrap));
-    } else if (ref && ref.kind === 'RKEBootstrap') {
-      chain.push(link('bootstrap', missingOr(availability, 'bootstraps'), undefined, STEVE_TYPES.bootstrap, null, null, ref.name, r.machineNamespace));
-    }
-  }
-
-  if (machineManaged && o.machine) {
-    const ref = infrastructureRef(o.machine);
-    const infraType = ref?.group && ref.kind ? `${ ref.group }.${ ref.kind.toLowerCase() }` : null;
-
-    if (o.infraMachine) {
-      const gone = findUnhealthyCondition(o.infraMachine, saysInfrastructureGone);
-      const error = failureMessage(o.infraMachine) ?? gone?.message ?? null;
-      const ready = asObject(statusOf(o.infraMachine)).ready;
-
-      chain.push(link('infraMachine', error ? 'failed' : (ready === false ? 'waiting' : 'present'), o.infraMachine, infraType, error));
-    } else if (ref) {
-      chain.push(link('infraMachine', missingOr(availability, 'infraMachines'), undefined, infraType, null, null, ref.name, r.machineNamespace));
-    }
-  }
-
-  const clusterId = r.cluster?.mgmtId ?? null;
-
-  if (o.mgmtNode) {
-    chain.push(link('mgmtNode', 'present', o.mgmtNode, STEVE_TYPES.mgmtNode));
-  } else {
-    chain.push(link('mgmtNode', o.node || o.machine ? missingOr(availability, 'mgmtNodes') : 'not-applicable', undefined, STEVE_TYPES.mgmtNode, null, null, null, clusterId));
-  }
-
-  if (o.node) {
-    const ready = nodeReadyCondition(o.node);
-
-    chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, ready ? `Ready=${ ready.status }` : null, clusterId));
-  } else if (availability.nodes !== 'ok') {
-    chain.push(link('node', missingOr(availability, 'nodes'), undefined, STEVE_TYPES.node, null, clusterId, r.nodeName));
-  } else {
-    chain.push(link('node', o.machine && !nodeRefName(o.machine) ? 'waiting' : 'missing', undefined, STEVE_TYPES.node, null, clusterId, r.nodeName));
-  }
-
-  return chain;
-}
-
-function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects): NodeRecord {
+function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
   return {
     key,
     cluster,
@@ -258,7 +155,8 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     addresses:        { external: null, internal: null },
     phase:            null,
     plan:             derivePlanStatus(objects.machine, objects.planSecret),
-    chain:            [],
+    machineManaged:   true,
+    inputs,
     host:             {
       planSecretName: null, machineId: null, hostname: null
     },
@@ -551,7 +449,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     if (secret) {
       secret.used = true;
     }
-    const r = emptyRecord(`machine:${ nsName(ns, name) }`, cluster, objects);
+    const r = emptyRecord(`machine:${ nsName(ns, name) }`, cluster, objects, availability);
 
     r.machineName = name;
     r.machineNamespace = ns;
@@ -572,7 +470,6 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.created = asString(metadata(m).creationTimestamp);
     r.deleting = deletionTimestamp(m);
     r.finalizers = finalizers(m);
-    r.chain = buildChain(r, availability, true);
     records.push(r);
   }
 
@@ -589,7 +486,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       node:     n,
       mgmtNode: nodes[i].mgmtNode,
     };
-    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects);
+    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects, availability);
 
     r.nodeName = name;
     r.roles = nodeRoles(n);
@@ -601,14 +498,14 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.finalizers = finalizers(n);
     r.machineName = annotation(n, ANNOTATIONS.capiMachine);
     r.machineNamespace = r.machineName ? (annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null) : null;
-    r.chain = buildChain(r, availability, !!cluster && clustersWithMachines.has(cluster));
+    r.machineManaged = !!cluster && clustersWithMachines.has(cluster);
     records.push(r);
   }
 
   for (const mn of lonelyMgmtNodes) {
     const cluster = clusterForMgmtId(namespaceOf(mn));
     const objects: JoinedObjects = { cluster: cluster ? clusterObjects.get(cluster) : undefined, mgmtNode: mn };
-    const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects);
+    const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects, availability);
 
     r.nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName) ?? asString(specOf(mn).requestedHostname);
     r.os = operatingSystem(mn);
@@ -616,7 +513,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.created = asString(metadata(mn).creationTimestamp);
     r.machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
     r.machineNamespace = r.machineName ? cluster?.namespace ?? null : null;
-    r.chain = buildChain(r, availability, !!cluster && clustersWithMachines.has(cluster));
+    r.machineManaged = !!cluster && clustersWithMachines.has(cluster);
     records.push(r);
   }
 
@@ -633,7 +530,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       planSecret: s,
       bootstrap:  bootstrapByNsName.get(ns, machineName),
     };
-    const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects);
+    const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects, availability);
 
     r.machineName = machineName;
     r.machineNamespace = ns;
@@ -642,7 +539,6 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.addresses = addressesOf(s);
     r.host.planSecretName = nameOf(s);
     r.created = asString(metadata(s).creationTimestamp);
-    r.chain = buildChain(r, availability, true);
     records.push(r);
   }
 

@@ -128,7 +128,10 @@ export interface NodeRecord {
   addresses: { external: string | null; internal: string | null };
   phase: string | null;
   plan: PlanStatus;
-  chain: ChainLink[];
+  /** Whether Cluster API machines manage the record's cluster, so that its chain has a machine and a plan secret */
+  machineManaged: boolean;
+  /** What the diagnosis could read, shared by all its records: a link not found is missing only if it was read */
+  inputs: InputAvailability;
   /** Facts support needs on the host */
   host: { planSecretName: string | null; machineId: string | null; hostname: string | null };
   created: string | null;

@@ -4,7 +4,7 @@
  * if asked, with pseudonyms for hosts and addresses), so that `node-health diagnose <bundle>` gives the same
  * records and findings again. The command line's loader reads `objects`, `createdAt` and `availability`.
  */
-import { diagnose, settleAvailability } from '../engine';
+import { diagnose, linkChain, settleAvailability } from '../engine';
 import type {
   ActionId, ChainLink, ClusterInfo, DiagnosisReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
@@ -190,8 +190,13 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
     clusterOf.set(c, deep(c));
   }
   const records: NodeRecord[] = report.records.map((r) => {
-    const { objects, cluster, ...rest } = r;
+    // inputs is the engine's own vocabulary (ok, forbidden...), shared by all records: not cluster text.
+    const {
+      objects, cluster, inputs, ...rest
+    } = r;
     const out = deep(rest) as NodeRecord;
+
+    out.inputs = inputs;
     const outObjects: NodeRecord['objects'] = {};
 
     for (const [kind, obj] of Object.entries(objects) as [keyof NodeRecord['objects'], unknown][]) {
@@ -239,7 +244,7 @@ export function bundleRecords(report: DiagnosisReport, t: Translate): BundleReco
     addresses:        { ...r.addresses },
     host:             { ...r.host },
     planStatus:       { ...r.plan, unhealthyProbes: [...r.plan.unhealthyProbes] },
-    chain:            r.chain.map((c) => ({ ...c })),
+    chain:            linkChain(r),
     findings:         json[i].findings.map((f, j) => ({ ...f, actions: [...r.findings[j].actions] })),
   }));
 }

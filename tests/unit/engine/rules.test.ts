@@ -3,7 +3,9 @@
  * before its threshold, with the input it needs unreadable, or with the one field that makes it a problem
  * put right.
  */
-import { diagnose, RULES, RULE_IDS, DEFAULT_CONFIG } from '../../../pkg/node-health/engine';
+import {
+  diagnose, linkChain, RULES, RULE_IDS, DEFAULT_CONFIG
+} from '../../../pkg/node-health/engine';
 import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario, findingsByName } from './helpers';
 
@@ -197,7 +199,7 @@ describe('unreadable inputs', () => {
 
     expect(found.get('custom-1e0c8f3a5b21')).toContain('agent-never-checked-in');
     expect([...found.values()].flat()).not.toContain('plan-secret-missing');
-    const chain = report.records.find((r) => r.machineName === 'custom-1e0c8f3a5b21')!.chain.find((l) => l.kind === 'planSecret')!;
+    const chain = linkChain(report.records.find((r) => r.machineName === 'custom-1e0c8f3a5b21')!).find((l) => l.kind === 'planSecret')!;
 
     expect(chain.state).toBe('unreadable');
   });

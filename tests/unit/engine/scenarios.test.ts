@@ -7,6 +7,7 @@ import {
   buildScenario, SCENARIO_NAMES, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE
 } from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
+import { linkChain } from '../../../pkg/node-health/engine';
 import { diagnoseScenario, findingsByName, recordName, Shape } from './helpers';
 
 /** Findings that may accompany a root cause because they are its visible symptoms. */
@@ -106,7 +107,7 @@ describe('seed case 1: the ghost etcd machine', () => {
   });
 
   it('shows the chain with the missing Node and the plan secret waiting', () => {
-    const chain = Object.fromEntries(ghost.chain.map((l) => [l.kind, l.state]));
+    const chain = Object.fromEntries(linkChain(ghost).map((l) => [l.kind, l.state]));
 
     expect(chain).toMatchObject({
       machine: 'waiting', planSecret: 'waiting', node: 'waiting'
@@ -127,7 +128,7 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
     const infra = record.findings.find((f) => f.rule === 'infrastructure-missing')!;
 
     expect(String(infra.evidence[0].value)).toMatch(/vm/i);
-    expect(record.chain.find((l) => l.kind === 'infraMachine')).toMatchObject({ state: 'failed', detail: infra.evidence[0].value });
+    expect(linkChain(record).find((l) => l.kind === 'infraMachine')).toMatchObject({ state: 'failed', detail: infra.evidence[0].value });
   });
 
   it('explains the upper-case host name and the lower-case Node', () => {

@@ -11,7 +11,7 @@ import {
 import {
   ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
 } from '../objects';
-import { nodeReadyCondition } from '../join';
+import { nodeReadyCondition } from '../chain';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
 } from './rule';
