@@ -7,7 +7,7 @@
 import type { KubeObject, PlanStatus } from './types';
 import { getCondition } from './conditions';
 import {
-  asNumber, asObject, asString, base64Includes, decodeBase64, annotation, parseUnixDate
+  asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, parseUnixDate
 } from './fields';
 import { ANNOTATIONS } from './objects';
 
@@ -121,7 +121,7 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     message:          null,
     source:           'none',
     unhealthyProbes:  [],
-    failureCount:     asNumber(statusValue(data, 'failure-count')),
+    failureCount:     base64Number(data['failure-count']),
     lastApplyTime:    null,
     planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,
     since:            null,
@@ -155,32 +155,34 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
   }
 
   if (secret) {
-    const planState = asString(statusValue(data, 'plan-state'));
-    const appliedChecksum = statusValue(data, 'applied-checksum');
-    const failedChecksum = statusValue(data, 'failed-checksum');
-    const successCount = asNumber(statusValue(data, 'success-count'));
-    const failureThreshold = asNumber(statusValue(data, 'failure-threshold')) ?? asNumber(statusValue(data, 'max-failures'));
+    const planState = data['plan-state'];
+    const applied = base64NonEmpty(data['applied-checksum']);
     // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
     // kubectl output all give the same answer.
-    const neverApplied = !appliedChecksum && !lastApply && !successCount && !!status.planLastUpdated;
+    const neverApplied = !applied && !lastApply && !base64Number(data['success-count']) && !!status.planLastUpdated;
+    const failedOther = () => base64NonEmpty(data['failed-checksum']) && !base64Equal(data['failed-checksum'], data['applied-checksum']);
+    const thresholdReached = () => {
+      const threshold = base64Number(data['failure-threshold']) ?? base64Number(data['max-failures']);
+
+      return threshold === null || (status.failureCount ?? 0) >= threshold;
+    };
 
     status.unhealthyProbes = unhealthyProbesFromSecret(secret);
 
     if (status.source === 'none' || status.state === 'in-sync') {
       let fromSecret: PlanStatus['state'] | null = null;
 
-      if (planState === 'failed') {
+      if (base64Is(planState, 'failed')) {
         fromSecret = 'apply-failed';
-      } else if (planState === 'pending' || planState === 'in-progress') {
+      } else if (base64Is(planState, 'pending') || base64Is(planState, 'in-progress')) {
         fromSecret = 'applying';
       } else if (neverApplied) {
         fromSecret = 'waiting-for-agent';
-      } else if ((status.failureCount ?? 0) > 0 && failedChecksum && failedChecksum !== appliedChecksum &&
-        (failureThreshold === null || (status.failureCount ?? 0) >= failureThreshold)) {
+      } else if ((status.failureCount ?? 0) > 0 && failedOther() && thresholdReached()) {
         fromSecret = 'apply-failed';
       } else if (status.unhealthyProbes.length > 0) {
         fromSecret = 'probes-failing';
-      } else if (appliedChecksum && status.source === 'none') {
+      } else if (applied && status.source === 'none') {
         fromSecret = 'in-sync';
       }
       if (fromSecret && (status.source === 'none' || fromSecret !== 'in-sync')) {

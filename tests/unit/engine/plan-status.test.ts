@@ -1,5 +1,7 @@
 import { derivePlanStatus } from '../../../pkg/node-health/engine';
-import { base64Includes, decodeBase64, parseUnixDate } from '../../../pkg/node-health/engine/fields';
+import {
+  base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, parseUnixDate
+} from '../../../pkg/node-health/engine/fields';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -86,6 +88,24 @@ describe('plan status, as Rancher\'s planner words it', () => {
     expect(s.state).not.toBe('apply-failed');
   });
 
+  it('without a threshold any failure of another checksum is a failed plan, and max-failures stands in for it', () => {
+    const failures = (extra: Record<string, string>) => derivePlanStatus(undefined, secret({
+      'applied-checksum': 'abc', 'failed-checksum': 'def', 'failure-count': '2', ...extra
+    })).state;
+
+    expect(failures({})).toBe('apply-failed');
+    expect(failures({ 'max-failures': '5' })).not.toBe('apply-failed');
+    expect(failures({ 'max-failures': '2' })).toBe('apply-failed');
+  });
+
+  it('a failure of the checksum that was applied since is not a failed plan', () => {
+    const s = derivePlanStatus(undefined, secret({
+      'applied-checksum': 'abc', 'failed-checksum': 'abc', 'failure-count': '3', 'failure-threshold': '1'
+    }));
+
+    expect(s.state).toBe('in-sync');
+  });
+
   it('unhealthy probes in probe-statuses are named', () => {
     const s = derivePlanStatus(undefined, secret({ 'applied-checksum': 'abc', 'probe-statuses': JSON.stringify({ kubelet: { healthy: false }, 'kube-apiserver': { healthy: true } }) }));
 
@@ -162,6 +182,38 @@ describe('base64 status values', () => {
   it('finds nothing in what is not base64', () => {
     expect(base64Includes('ZmFsc2U*', 'false')).toBe(false);
     expect(base64Includes(undefined, 'false')).toBe(false);
+  });
+});
+
+describe('reading status values without making text of them', () => {
+  it.each([
+    ['3', 3], ['0', 0], ['007', 7], [' 12 ', 12], ['-1', -1], ['1e3', 1000], ['123456789012345678', 123456789012345680], ['', null], ['three', null],
+  ])('reads %j as the number %j', (text, n) => {
+    expect(base64Number(b64(text))).toBe(n);
+  });
+
+  it('reads no number from what is not base64', () => {
+    expect(base64Number('***')).toBeNull();
+    expect(base64Number(undefined)).toBeNull();
+  });
+
+  it.each([
+    ['failed', 'failed', true], ['failed', 'fail', false], ['failedx', 'failed', false], ['', 'failed', false],
+  ])('%j is %j: %j', (text, word, same) => {
+    expect(base64Is(b64(text), word)).toBe(same);
+  });
+
+  it('tells empty, invalid and present values apart', () => {
+    expect(base64NonEmpty(b64('abc'))).toBe(true);
+    expect(base64NonEmpty('')).toBe(false);
+    expect(base64NonEmpty('***')).toBe(false);
+    expect(base64NonEmpty(null)).toBe(false);
+  });
+
+  it('compares decoded bytes, whatever the line breaks', () => {
+    expect(base64Equal(b64('sum-1'), b64('sum-1'))).toBe(true);
+    expect(base64Equal(b64('sum-1'), `${ b64('sum-1').slice(0, 4) }\n${ b64('sum-1').slice(4) }`)).toBe(true);
+    expect(base64Equal(b64('sum-1'), b64('sum-2'))).toBe(false);
   });
 });
 
