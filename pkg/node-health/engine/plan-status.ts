@@ -114,6 +114,17 @@ export function unhealthyProbesFromSecret(secret: KubeObject | undefined): strin
   }
 }
 
+/** The agent failed a plan other than the one it applied last. */
+function failedOtherChecksum(data: Record<string, any>): boolean {
+  return base64NonEmpty(data['failed-checksum']) && !base64Equal(data['failed-checksum'], data['applied-checksum']);
+}
+
+function failureThresholdReached(data: Record<string, any>, failures: number): boolean {
+  const threshold = base64Number(data['failure-threshold']) ?? base64Number(data['max-failures']);
+
+  return threshold === null || failures >= threshold;
+}
+
 export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined): PlanStatus {
   const data = secretData(secret);
   const status: PlanStatus = {
@@ -160,12 +171,6 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
     // kubectl output all give the same answer.
     const neverApplied = !applied && !lastApply && !base64Number(data['success-count']) && !!status.planLastUpdated;
-    const failedOther = () => base64NonEmpty(data['failed-checksum']) && !base64Equal(data['failed-checksum'], data['applied-checksum']);
-    const thresholdReached = () => {
-      const threshold = base64Number(data['failure-threshold']) ?? base64Number(data['max-failures']);
-
-      return threshold === null || (status.failureCount ?? 0) >= threshold;
-    };
 
     status.unhealthyProbes = unhealthyProbesFromSecret(secret);
 
@@ -178,7 +183,7 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
         fromSecret = 'applying';
       } else if (neverApplied) {
         fromSecret = 'waiting-for-agent';
-      } else if ((status.failureCount ?? 0) > 0 && failedOther() && thresholdReached()) {
+      } else if ((status.failureCount ?? 0) > 0 && failedOtherChecksum(data) && failureThresholdReached(data, status.failureCount ?? 0)) {
         fromSecret = 'apply-failed';
       } else if (status.unhealthyProbes.length > 0) {
         fromSecret = 'probes-failing';
