@@ -11,6 +11,7 @@
  * (rancher pkg/controllers/dashboard/clusterregistrationtoken). The values are read by splitting the
  * command into words, not by position, so extra spaces or quoting do not matter.
  */
+import { decodeBase64 } from '../engine/fields';
 import { isHostname, isIPv4, isIPv6 } from './syntax';
 import type { EnvVar, MessageArgs, RegistrationToken, TokenReadError } from './types';
 
@@ -110,15 +111,6 @@ function itemsOf(input: unknown): unknown[] {
 
 function isSecret(obj: Obj): boolean {
   return str(obj.kind) === 'Secret' || str(obj.type) === 'secret';
-}
-
-function decodeBase64(value: string): string | null {
-  try {
-    // atob is global in browsers and Node 16+; tokens are ASCII
-    return atob(value.replace(/\s+/g, ''));
-  } catch {
-    return null;
-  }
 }
 
 function tokenFromSecret(items: unknown[], fields: TokenFields): string {
