@@ -10,6 +10,7 @@ import {
   STEVE_TYPES, bootstrapRef, failureMessage, infrastructureRef, nodeRefName, saysInfrastructureGone
 } from './objects';
 import { findUnhealthyCondition, getCondition } from './conditions';
+import { unreadableInput } from './join';
 
 export function nodeReadyCondition(node: KubeObject) {
   return getCondition(node, 'Ready');
@@ -31,14 +32,8 @@ function link(
   };
 }
 
-function unreadable(availability: InputAvailability, input: InputName): boolean {
-  const a = availability[input];
-
-  return a === 'forbidden' || a === 'error';
-}
-
 function missingOr(availability: InputAvailability, input: InputName): ChainLink['state'] {
-  return unreadable(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
+  return unreadableInput(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
 }
 
 /**

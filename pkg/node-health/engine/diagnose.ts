@@ -3,10 +3,10 @@
  * object shape it did not expect marks the record "unknown" with the reason instead of failing the report.
  */
 import type {
-  DiagnoseOptions, DiagnosisReport, Finding, InputName, NodeRecord, RecordStatus, Severity
+  DiagnoseOptions, DiagnosisReport, Finding, NodeRecord, RecordStatus, Severity
 } from './types';
 import { resolveConfig } from './config';
-import { join } from './join';
+import { join, unreadableInput } from './join';
 import { RULES, ruleKey } from './rules';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
@@ -86,23 +86,19 @@ function hasFields(obj: Record<string, unknown>): boolean {
 }
 
 /** Why a record could not be judged fully; a record with such notes and no finding is "unknown". */
-function unreadable(ctx: RuleContext, input: InputName): boolean {
-  return ctx.availability[input] === 'forbidden' || ctx.availability[input] === 'error';
-}
-
 function addNotes(r: NodeRecord, ctx: RuleContext): void {
   const m = r.objects.machine;
 
   if (m && !hasFields(statusOf(m))) {
     r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
   }
-  if (m && !r.objects.planSecret && unreadable(ctx, 'planSecrets') && r.plan.state === 'unknown') {
+  if (m && !r.objects.planSecret && unreadableInput(ctx.availability, 'planSecrets') && r.plan.state === 'unknown') {
     r.notes.push({ key: 'nodeHealth.notes.planUnreadable' });
   }
   if (!m && !r.objects.node && !r.objects.mgmtNode && !r.objects.planSecret) {
     r.notes.push({ key: 'nodeHealth.notes.nothingJoined' });
   }
-  if (m && !r.objects.node && unreadable(ctx, 'nodes') && r.nodeName) {
+  if (m && !r.objects.node && unreadableInput(ctx.availability, 'nodes') && r.nodeName) {
     r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
   }
 }

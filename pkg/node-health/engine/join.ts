@@ -92,6 +92,13 @@ export function effectiveAvailability(buckets: Buckets, given: InputAvailability
   return out;
 }
 
+/** An input that was asked for and could not be read, as opposed to one that was read or never given. */
+export function unreadableInput(availability: InputAvailability, input: InputName): boolean {
+  const a = availability[input];
+
+  return a === 'forbidden' || a === 'error';
+}
+
 /** Availability as a diagnosis of these objects settles it, for callers that record it (bundles). */
 export function settleAvailability(objects: unknown[], given: InputAvailability = {}): InputAvailability {
   return effectiveAvailability(bucketObjects(Array.isArray(objects) ? objects : []).buckets, given);
