@@ -90,6 +90,20 @@ nh_bootstrap() {
   fi
 }
 
+# The browser tests' Chromium: Debian's package, installed with apt-get when running as root; sets
+# chromium_path, or stops with how to get it. $1 labels the messages.
+nh_require_chromium() {
+  chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  if [ ! -x "$chromium_path" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[$1] installing chromium (apt-get)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  if [ ! -x "$chromium_path" ]; then
+    echo "[$1] $chromium_path not found: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH" >&2
+    exit 2
+  fi
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   nh_bootstrap
 fi

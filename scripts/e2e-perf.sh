@@ -6,10 +6,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 nh_bootstrap
 cd "$NH_ROOT"
-chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium_path" ]; then
-  echo "[e2e:perf] $chromium_path not found: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH" >&2
-  exit 2
-fi
+nh_require_chromium e2e:perf
 unset API
 exec tsx tests/e2e/perf.ts "$@"

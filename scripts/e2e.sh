@@ -9,24 +9,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 nh_bootstrap
 cd "$NH_ROOT"
 
-chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium_path" ]; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "[e2e] installing chromium (apt-get)" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2 && apt-get install -y -qq chromium >/dev/null
-  fi
-fi
+nh_require_chromium e2e
 # Screenshots of the 简体中文 state need a CJK font (the tests read the page's text either way).
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && command -v fc-list >/dev/null 2>&1 \
   && [ -z "$(fc-list :lang=zh 2>/dev/null | head -1)" ]; then
   echo "[e2e] installing a CJK font for the screenshots (apt-get install fonts-wqy-zenhei)" >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-zenhei >/dev/null 2>&1 \
     || echo "[e2e] no CJK font: Chinese text shows as boxes in screenshots" >&2
-fi
-if [ ! -x "$chromium_path" ]; then
-  echo "[e2e] $chromium_path not found: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH" >&2
-  exit 2
 fi
 if [ ! -d node_modules/playwright-core ]; then
   echo "[e2e] playwright-core is not installed (it is a devDependency: run yarn install)" >&2
