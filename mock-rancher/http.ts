@@ -3,6 +3,7 @@
  * API renders them: Kubernetes `Status` objects, Steve's and Norman's `{type: "error"}`.
  */
 import type { IncomingMessage, ServerResponse } from 'http';
+import { createHash } from 'crypto';
 import { gzip } from 'zlib';
 import { ApiError } from './store';
 import type { MockUser } from './users';
@@ -94,16 +95,61 @@ export function sendRawJson(ctx: RequestContext, status: number, text: string | 
 
     return;
   }
-  gzip(body, (err, zipped) => {
+  compressed(body, (err, zipped) => {
     if (!ctx.res.writableEnded) {
       // The headers already promise gzip: a failure to compress can only drop the connection.
-      if (err) {
-        ctx.res.destroy(err);
+      if (err || !zipped) {
+        ctx.res.destroy(err ?? undefined);
       } else {
         ctx.res.end(zipped);
       }
     }
   });
+}
+
+/**
+ * Compressed bodies by content digest, newest last. The dashboard and the tab ask for the same big lists
+ * again and again (every poll, every visit), and compressing a 2,000-object list costs this process tens
+ * to hundreds of milliseconds; a digest of it costs a few. Real Rancher runs on its own machine, this
+ * stand-in shares one with the browser, so time spent here would be charged to whatever the browser is
+ * measuring.
+ */
+const gzipCache = new Map<string, Buffer>();
+const GZIP_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+let gzipCacheBytes = 0;
+
+function compressed(body: Buffer, done: (err: Error | null, zipped?: Buffer) => void): void {
+  const key = createHash('sha1').update(body).digest('base64');
+  const hit = gzipCache.get(key);
+
+  if (hit) {
+    gzipCache.delete(key);
+    gzipCache.set(key, hit);
+    done(null, hit);
+
+    return;
+  }
+  gzip(body, (err, zipped) => {
+    if (!err) {
+      remember(key, zipped);
+    }
+    done(err, zipped);
+  });
+}
+
+function remember(key: string, zipped: Buffer): void {
+  if (zipped.length > GZIP_CACHE_MAX_BYTES || gzipCache.has(key)) {
+    return;
+  }
+  gzipCache.set(key, zipped);
+  gzipCacheBytes += zipped.length;
+  for (const [oldKey, old] of gzipCache) {
+    if (gzipCacheBytes <= GZIP_CACHE_MAX_BYTES) {
+      break;
+    }
+    gzipCache.delete(oldKey);
+    gzipCacheBytes -= old.length;
+  }
 }
 
 const STEVE_CODES: Record<number, string> = {

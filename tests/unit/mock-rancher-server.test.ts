@@ -107,6 +107,27 @@ describe('what the dashboard reads at start', () => {
     expect(raw.encoding).toBe('gzip');
     expect(JSON.parse(gunzipSync(raw.bytes).toString('utf8'))).toStrictEqual(plain.body);
   });
+
+  it('never answers a compressed list from before a write', async() => {
+    const gzipped = () => new Promise<any>((resolve, reject) => {
+      httpRequest(`${ mock.url }${ MACHINES }/${ GHOST_MACHINE }`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8'))));
+      }).on('error', reject).end();
+    });
+    const before = await gzipped();
+
+    expect(await gzipped()).toStrictEqual(before);
+    const patched = await call('PATCH', GHOST_VIEW, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { compressed: 'after-write' } } } });
+
+    expect(patched.status).toBe(200);
+    const after = await gzipped();
+
+    expect(after.metadata.labels.compressed).toBe('after-write');
+    expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+  });
 });
 
 describe('Steve list semantics over HTTP', () => {
