@@ -101,3 +101,56 @@ describe('live updates', () => {
     expect(tab.steve.urls).toHaveLength(6);
   });
 });
+
+describe('poll pacing', () => {
+  const original = (window as any).PerformanceObserver;
+
+  afterEach(() => {
+    (window as any).PerformanceObserver = original;
+    jest.restoreAllMocks();
+  });
+
+  /** The delays of the timers the tab set that are long enough to be its next poll. */
+  async function nextPollDelays(longTaskMs: number | null): Promise<number[]> {
+    if (longTaskMs !== null) {
+      // The browser reports that receiving and diagnosing the lists blocked the page for longTaskMs.
+      (window as any).PerformanceObserver = class {
+        static supportedEntryTypes = ['longtask'];
+        observing = false;
+        observe() {
+          this.observing = true;
+        }
+
+        takeRecords() {
+          return this.observing ? [{ duration: longTaskMs }] : [];
+        }
+
+        disconnect() {
+          this.observing = false;
+        }
+      };
+    }
+    const timers = jest.spyOn(window, 'setTimeout');
+
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+
+    return timers.mock.calls.map(([, ms]) => Number(ms)).filter((ms) => ms >= 10000);
+  }
+
+  it('waits 15 s between polls after a light refresh', async() => {
+    const delays = await nextPollDelays(10);
+
+    expect(delays.length).toBeGreaterThan(0);
+    expect(Math.min(...delays)).toBeGreaterThan(14000);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(15000);
+  });
+
+  it('waits longer after a refresh that blocked the page for seconds', async() => {
+    const delays = await nextPollDelays(2500);
+
+    expect(delays.length).toBeGreaterThan(0);
+    expect(Math.max(...delays)).toBeGreaterThan(45000);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(50000);
+  });
+});

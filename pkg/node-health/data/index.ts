@@ -24,6 +24,10 @@ export {
 export type { ActionOffer } from './detail';
 export { chainLinkLocation } from './links';
 export type { RouteLocation } from './links';
-export { createPoller } from './poller';
+export {
+  createPoller, pollInterval, POLL_INTERVAL_MS, IDLE_TO_BUSY
+} from './poller';
+export { startBusyMeter } from './busy-time';
+export type { BusyMeter } from './busy-time';
 export type { Poller, PollerOptions } from './poller';
 export { openedOnTab, watchVisibility } from './visibility';

@@ -3,6 +3,21 @@
  * after the previous finished, nothing while the tab or the browser tab is hidden, and an immediate
  * refresh on coming back when the data has grown older than the interval.
  */
+/** Fixed-count requests every 15 s while the tab is visible: cheap for Rancher, fresh enough for a stuck node. */
+export const POLL_INTERVAL_MS = 15000;
+
+/**
+ * A refresh blocks the page while the browser receives and parses the lists and the engine diagnoses them;
+ * on a big cluster that is a second or more. The pause between polls grows with it, so that the page is
+ * free at least this many times longer than it is busy.
+ */
+export const IDLE_TO_BUSY = 20;
+
+/** The pause after a refresh that kept the page busy for `busyMs`. */
+export function pollInterval(busyMs: number): number {
+  return Math.max(POLL_INTERVAL_MS, IDLE_TO_BUSY * (Number.isFinite(busyMs) && busyMs > 0 ? busyMs : 0));
+}
+
 export interface PollerOptions {
   /** Pause between the end of one refresh and the start of the next; read before each wait */
   intervalMs: number | (() => number);

@@ -1,0 +1,81 @@
+import { IDLE_TO_BUSY, POLL_INTERVAL_MS, pollInterval, startBusyMeter } from '../../pkg/node-health/data';
+
+type Callback = (list: { getEntries: () => { duration: number }[] }) => void;
+
+/** A stand-in for the browser's PerformanceObserver that the test feeds long tasks by hand. */
+class FakeObserver {
+  static supportedEntryTypes: string[] = ['longtask'];
+  static last: FakeObserver | null = null;
+  observed: unknown = null;
+  disconnected = false;
+  pending: { duration: number }[] = [];
+
+  constructor(private callback: Callback) {
+    FakeObserver.last = this;
+  }
+
+  observe(options: unknown) {
+    this.observed = options;
+  }
+
+  deliver(...durations: number[]) {
+    this.callback({ getEntries: () => durations.map((duration) => ({ duration })) });
+  }
+
+  takeRecords() {
+    const out = this.pending;
+
+    this.pending = [];
+
+    return out;
+  }
+
+  disconnect() {
+    this.disconnected = true;
+  }
+}
+
+const original = (globalThis as any).PerformanceObserver;
+
+afterEach(() => {
+  (globalThis as any).PerformanceObserver = original;
+  FakeObserver.supportedEntryTypes = ['longtask'];
+  FakeObserver.last = null;
+});
+
+describe('startBusyMeter', () => {
+  it('adds up the long tasks delivered and those still queued, and stops observing', () => {
+    (globalThis as any).PerformanceObserver = FakeObserver;
+    const meter = startBusyMeter();
+    const observer = FakeObserver.last as FakeObserver;
+
+    expect(observer.observed).toEqual({ type: 'longtask' });
+    observer.deliver(120, 80.4);
+    observer.pending = [{ duration: 300 }];
+
+    expect(meter.stop()).toBe(500);
+    expect(observer.disconnected).toBe(true);
+    observer.deliver(1000);
+    expect(meter.stop()).toBe(500);
+  });
+
+  it('says it cannot tell where the browser does not report long tasks', () => {
+    (globalThis as any).PerformanceObserver = undefined;
+    expect(startBusyMeter().stop()).toBeNull();
+
+    (globalThis as any).PerformanceObserver = FakeObserver;
+    FakeObserver.supportedEntryTypes = ['resource'];
+    expect(startBusyMeter().stop()).toBeNull();
+    expect(FakeObserver.last).toBeNull();
+  });
+});
+
+describe('pollInterval', () => {
+  it('keeps the base interval for a light refresh and stretches it for a heavy one', () => {
+    expect(pollInterval(0)).toBe(POLL_INTERVAL_MS);
+    expect(pollInterval(POLL_INTERVAL_MS / IDLE_TO_BUSY - 1)).toBe(POLL_INTERVAL_MS);
+    expect(pollInterval(1300)).toBe(1300 * IDLE_TO_BUSY);
+    expect(pollInterval(Number.NaN)).toBe(POLL_INTERVAL_MS);
+    expect(pollInterval(-5)).toBe(POLL_INTERVAL_MS);
+  });
+});
