@@ -78,7 +78,8 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
 
     expect(wrapper.find('[data-testid="nh-target"]').text()).toBe(`Machine ${ NS }/${ MACHINE }`);
     expect(facts).toEqual([
-      '%nodeHealth.actions.fact.deleting% {"duration":"2h","since":"2024-05-02T10:00:00Z"}',
+      // The duration in the user's language: this test's translator echoes the unit key and its count.
+      '%nodeHealth.actions.fact.deleting% {"duration":"%nodeHealth.unit.h% {\\"n\\":2}","since":"2024-05-02T10:00:00Z"}',
       '%nodeHealth.actions.fact.nodeGone% {"node":"node-1"}',
     ]);
     const rows = wrapper.findAll('[data-testid="nh-evidence-row"]').map((tr) => tr.findAll('td').map((td) => td.text()));

@@ -3,10 +3,11 @@
  * actions the user may run (Steve drops `links.update` from an object the user may not change), and
  * the evidence as display text.
  */
-import { formatDuration } from '../engine';
 import type {
   ActionId, ChainLink, Evidence, Finding, NodeRecord
 } from '../engine';
+import { sayDurationMs } from './durations';
+import type { Translate } from './rows';
 
 export const LINK_STATE_COLORS: Record<ChainLink['state'], string> = {
   present:          'bg-success',
@@ -67,12 +68,12 @@ export function evidenceValue(e: Evidence): string {
   return e.value === null ? '—' : String(e.value);
 }
 
-/** "2h 5m" from an RFC3339 time to the report's time, or null when unknown. */
-export function durationSince(since: string | null, nowMs: number): string | null {
+/** "2h 5m" from an RFC3339 time to the report's time, in the user's language, or null when unknown. */
+export function durationSince(since: string | null, nowMs: number, t: Translate): string | null {
   if (!since) {
     return null;
   }
-  const t = Date.parse(since);
+  const at = Date.parse(since);
 
-  return Number.isNaN(t) ? null : formatDuration(Math.max(0, nowMs - t));
+  return Number.isNaN(at) ? null : sayDurationMs(Math.max(0, nowMs - at), t);
 }

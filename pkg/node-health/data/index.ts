@@ -22,6 +22,9 @@ export {
   actionOffers, evidenceValue, durationSince, LINK_STATE_COLORS
 } from './detail';
 export type { ActionOffer } from './detail';
+export {
+  localizeDurations, sayDuration, sayDurationMs
+} from './durations';
 export { chainLinkLocation } from './links';
 export type { RouteLocation } from './links';
 export {

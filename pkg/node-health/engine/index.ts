@@ -13,4 +13,7 @@ export {
 export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData
 } from './plan-status';
-export { formatDuration, toEpochMs } from './time';
+export {
+  durationParts, formatDuration, parseDuration, toEpochMs
+} from './time';
+export type { DurationPart, DurationUnit } from './time';

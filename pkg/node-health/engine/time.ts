@@ -1,7 +1,15 @@
 /** Durations for messages: compact and language-neutral ("2h 5m"), so both locales can show them as-is. */
-export function formatDuration(ms: number): string {
+export type DurationUnit = 'd' | 'h' | 'm' | 's';
+
+export interface DurationPart {
+  value: number;
+  unit: DurationUnit;
+}
+
+/** The largest unit of a duration and, below a day or an hour, the next one: 2d 4h, 3h 58m, 40m, 12s. */
+export function durationParts(ms: number): DurationPart[] {
   if (!Number.isFinite(ms) || ms < 0) {
-    return '0s';
+    return [{ value: 0, unit: 's' }];
   }
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400);
@@ -9,16 +17,43 @@ export function formatDuration(ms: number): string {
   const m = Math.floor((s % 3600) / 60);
 
   if (d > 0) {
-    return h > 0 ? `${ d }d ${ h }h` : `${ d }d`;
+    return h > 0 ? [{ value: d, unit: 'd' }, { value: h, unit: 'h' }] : [{ value: d, unit: 'd' }];
   }
   if (h > 0) {
-    return m > 0 ? `${ h }h ${ m }m` : `${ h }h`;
+    return m > 0 ? [{ value: h, unit: 'h' }, { value: m, unit: 'm' }] : [{ value: h, unit: 'h' }];
   }
   if (m > 0) {
-    return `${ m }m`;
+    return [{ value: m, unit: 'm' }];
   }
 
-  return `${ s }s`;
+  return [{ value: s, unit: 's' }];
+}
+
+/** A duration in the compact form of the command line and the report: 2d 4h, 3h 58m, 40m, 12s. */
+export function formatDuration(ms: number): string {
+  return durationParts(ms).map((p) => `${ p.value }${ p.unit }`).join(' ');
+}
+
+const COMPACT_DURATION = /^(\d+)([dhms])(?: (\d+)([hm]))?$/;
+
+/**
+ * Reads formatDuration's output back into its parts, or null for any other text. Findings carry their
+ * durations as text (the command line prints them as they are); the tab reads them back to say them in
+ * the user's language.
+ */
+export function parseDuration(text: string): DurationPart[] | null {
+  const m = COMPACT_DURATION.exec(text);
+
+  if (!m) {
+    return null;
+  }
+  const parts: DurationPart[] = [{ value: Number(m[1]), unit: m[2] as DurationUnit }];
+
+  if (m[3] !== undefined) {
+    parts.push({ value: Number(m[3]), unit: m[4] as DurationUnit });
+  }
+
+  return parts;
 }
 
 export function toEpochMs(value: string | number | Date): number {
