@@ -6,7 +6,7 @@
 import type {
   ActionId, ChainLink, Evidence, Finding, NodeRecord
 } from '../engine';
-import { sayDurationMs } from './durations';
+import { sayDurationMs } from '../report/durations';
 import type { Translate } from './rows';
 
 export const LINK_STATE_COLORS: Record<ChainLink['state'], string> = {

@@ -23,8 +23,8 @@ export {
 } from './detail';
 export type { ActionOffer } from './detail';
 export {
-  localizeDurations, sayDuration, sayDurationMs
-} from './durations';
+  localizeDurations, sayDuration, sayDurationMs, withLocalDurations
+} from '../report/durations';
 export { chainLinkLocation } from './links';
 export type { RouteLocation } from './links';
 export {

@@ -4,6 +4,7 @@
  */
 import type { DiagnosisReport, Finding, NodeRecord, RecordStatus } from '../engine';
 import { STATUS_ORDER } from '../engine';
+import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
@@ -48,7 +49,9 @@ export function sortRecords(records: NodeRecord[]): NodeRecord[] {
     name(a).localeCompare(name(b)));
 }
 
-export function findingToJson(f: Finding, t: Translate): JsonFinding {
+export function findingToJson(f: Finding, translate: Translate): JsonFinding {
+  const t = withLocalDurations(translate);
+
   return {
     rule:     f.rule,
     severity: f.severity,
@@ -97,7 +100,8 @@ function countsLine(report: DiagnosisReport, t: Translate): string {
 }
 
 /** Plain text for a terminal: problems first, healthy nodes summarised in one line. */
-export function renderText(report: DiagnosisReport, t: Translate): string {
+export function renderText(report: DiagnosisReport, translate: Translate): string {
+  const t = withLocalDurations(translate);
   const out: string[] = [];
 
   out.push(`${ t('nodeHealth.report.title') } (${ report.now })`);
@@ -156,7 +160,8 @@ function mdCode(value: string): string {
 }
 
 /** Markdown for a ticket: a summary table, then per finding its cause, evidence and fix steps. */
-export function renderMarkdown(report: DiagnosisReport, t: Translate): string {
+export function renderMarkdown(report: DiagnosisReport, translate: Translate): string {
+  const t = withLocalDurations(translate);
   const out: string[] = [];
   const sorted = sortRecords(report.records);
 

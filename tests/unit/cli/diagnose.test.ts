@@ -88,6 +88,10 @@ describe('node-health diagnose', () => {
 
     expect(zh.stdout).toContain('节点健康报告');
     expect(zh.stdout).toContain('阻塞整个集群');
+    // Durations in the language of the report: days and hours in Chinese, the compact form in English.
+    expect(zh.stdout).toMatch(/\d+天(\d+小时)?/);
+    expect(zh.stdout).not.toMatch(/\b\d+d( \d+h)?\b/);
+    expect(md.stdout).toMatch(/\b\d+d( \d+h)?\b/);
   });
 
   it('reads Steve collections as the browser saw them', async() => {

@@ -1,24 +1,14 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
-import IntlMessageFormat from 'intl-messageformat';
 import { durationParts, formatDuration, parseDuration } from '../../pkg/node-health/engine';
-import { localizeDurations, sayDurationMs } from '../../pkg/node-health/data';
-import type { Translate } from '../../pkg/node-health/data';
+import { localizeDurations, sayDurationMs } from '../../pkg/node-health/report/durations';
+import { createTranslator } from '../../pkg/node-health/report/translate';
+import type { Translate } from '../../pkg/node-health/report/translate';
 
-/** The extension's own messages, formatted as the shell's translator formats them. */
+/** The extension's own messages in one language, formatted as the shell's translator formats them. */
 function translator(locale: 'en-us' | 'zh-hans'): Translate {
-  const tree = load(readFileSync(join(__dirname, `../../pkg/node-health/l10n/${ locale }.yaml`), 'utf8'));
-
-  return (key, args) => {
-    const text = key.split('.').reduce((node: any, part) => node?.[part], tree);
-
-    if (typeof text !== 'string') {
-      throw new Error(`no message ${ key } in ${ locale }`);
-    }
-
-    return String(new IntlMessageFormat(text, locale).format(args));
-  };
+  return createTranslator(load(readFileSync(join(__dirname, `../../pkg/node-health/l10n/${ locale }.yaml`), 'utf8')), locale);
 }
 
 const MIN = 60_000;

@@ -1,10 +1,10 @@
 /**
- * Durations in the user's language. The engine writes them compactly (2d 4h), as the command line prints
- * them; the tab says them with the units of the language the user chose (2天4小时).
+ * Durations in the reader's language. The engine writes them compactly into findings (2d 4h); the tab,
+ * the reports and the command line say them with the units of the chosen language (2天4小时).
  */
 import { durationParts, parseDuration } from '../engine';
 import type { DurationPart, MessageArgs } from '../engine';
-import type { Translate } from './rows';
+import type { Translate } from './translate';
 
 export function sayDuration(parts: DurationPart[], t: Translate): string {
   const words = parts.map((p) => t(`nodeHealth.unit.${ p.unit }`, { n: p.value }));
@@ -22,4 +22,9 @@ export function localizeDurations(args: MessageArgs | undefined, t: Translate): 
   const parts = typeof text === 'string' ? parseDuration(text) : null;
 
   return parts ? { ...args, duration: sayDuration(parts, t) } : args;
+}
+
+/** A translator that also says the durations in its messages' arguments in its own language. */
+export function withLocalDurations(t: Translate): Translate {
+  return (key, args) => t(key, localizeDurations(args, t));
 }
