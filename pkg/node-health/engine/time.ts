@@ -1,4 +1,7 @@
-/** Durations for messages: compact and language-neutral ("2h 5m"), so both locales can show them as-is. */
+/**
+ * Durations for messages. Findings carry them compactly ("2h 5m"), as the command line prints them by
+ * default; the tab and the reports say them in the reader's language from their parts (report/durations.ts).
+ */
 export type DurationUnit = 'd' | 'h' | 'm' | 's';
 
 export interface DurationPart {
