@@ -1,5 +1,5 @@
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
-import { mountTab } from './tab-harness';
+import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -34,14 +34,14 @@ describe('the blocking banner', () => {
   it('opens the machine\'s row, clearing the filters that hid it', async() => {
     tab = mountTab(ghostEtcd());
     await tab.show();
-    await tab.wrapper.find('[data-testid="node-health-filter-status"]').setValue('healthy');
+    await chooseFilter(tab.wrapper, 'status', 'healthy');
     await tab.wrapper.find('[data-testid="node-health-search"]').setValue('node02');
     expect(visibleKeys(tab)).toEqual(['machine:fleet-default/custom-3524fa7f0d71']);
 
     await banner(tab).find(`[data-testid="node-health-blocking-${ GHOST_MACHINE }"]`).trigger('click');
     await tab.settle();
     expect((tab.wrapper.find('[data-testid="node-health-search"]').element as HTMLInputElement).value).toBe('');
-    expect((tab.wrapper.find('[data-testid="node-health-filter-status"]').element as HTMLSelectElement).value).toBe('all');
+    expect(filterValue(tab.wrapper, 'status')).toBe('all');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { large, windowsNodeRef, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE } from '../../scenarios/catalog';
-import { mountTab } from './tab-harness';
+import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -35,16 +35,17 @@ describe('search and filters', () => {
   it('filter by status and by role, together', async() => {
     const all = machines(tab!).length;
 
-    await tab!.wrapper.find('[data-testid="node-health-filter-role"]').setValue('etcd');
+    await chooseFilter(tab!.wrapper, 'role', 'etcd');
     expect(machines(tab!)).toHaveLength(3);
     expect(tab!.wrapper.findAll('tr.main-row').every((tr) => tr.text().includes('%nodeHealth.registration.role.etcd%'))).toBe(true);
-    await tab!.wrapper.find('[data-testid="node-health-filter-status"]').setValue('error');
+    await chooseFilter(tab!.wrapper, 'status', 'error');
+    expect(tab!.wrapper.find('[data-testid="node-health-filter-status"] .vs__selected').text()).toBe('%nodeHealth.status.error%');
     expect(machines(tab!)).toEqual([]);
-    await tab!.wrapper.find('[data-testid="node-health-filter-role"]').setValue('worker');
+    await chooseFilter(tab!.wrapper, 'role', 'worker');
     expect(machines(tab!)).toContain(WINDOWS_VM_GONE_MACHINE);
     expect(tab!.wrapper.findAll('tr.main-row').every((tr) => tr.text().includes('%nodeHealth.status.error%'))).toBe(true);
-    await tab!.wrapper.find('[data-testid="node-health-filter-role"]').setValue('all');
-    await tab!.wrapper.find('[data-testid="node-health-filter-status"]').setValue('all');
+    await chooseFilter(tab!.wrapper, 'role', 'all');
+    await chooseFilter(tab!.wrapper, 'status', 'all');
     expect(machines(tab!)).toHaveLength(all);
   });
 
@@ -54,7 +55,7 @@ describe('search and filters', () => {
 
     await tab!.wrapper.find('[data-testid="node-health-count-error"]').trigger('click');
     expect(machines(tab!)).toHaveLength(errors);
-    expect((tab!.wrapper.find('[data-testid="node-health-filter-status"]').element as HTMLSelectElement).value).toBe('error');
+    expect(filterValue(tab!.wrapper, 'status')).toBe('error');
     expect(tab!.wrapper.find('[data-testid="node-health-count-error"]').attributes('aria-pressed')).toBe('true');
     await tab!.wrapper.find('[data-testid="node-health-count-error"]').trigger('click');
     expect(machines(tab!)).toHaveLength(all);

@@ -5,6 +5,7 @@
  */
 import { flushPromises, mount, RouterLinkStub, VueWrapper } from '@vue/test-utils';
 import { createStore, Store } from 'vuex';
+import Select from '@shell/components/form/Select';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
 import type { Scenario } from '../../scenarios/types';
 import { clusterResource, fakeSteve } from './tab-steve';
@@ -125,4 +126,30 @@ export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}
     },
     settle,
   };
+}
+
+type FilterName = 'status' | 'role';
+
+function filterSelect(wrapper: VueWrapper<any>, name: FilterName): VueWrapper<any> {
+  const select = wrapper.findAllComponents(Select).find((c) => c.vm.$attrs['data-testid'] === `node-health-filter-${ name }`);
+
+  if (!select) {
+    throw new Error(`no ${ name } filter`);
+  }
+
+  return select as VueWrapper<any>;
+}
+
+/** Picks an option of one of the table's filters (the shell's Select), as choosing it in the list does. */
+export async function chooseFilter(wrapper: VueWrapper<any>, name: FilterName, value: string): Promise<void> {
+  const select = filterSelect(wrapper, name);
+
+  expect(select.props('options').map((o: { value: string }) => o.value)).toContain(value);
+  select.vm.$emit('update:value', value);
+  await settle();
+}
+
+/** The option a filter shows as chosen. */
+export function filterValue(wrapper: VueWrapper<any>, name: FilterName): string {
+  return filterSelect(wrapper, name).props('value');
 }

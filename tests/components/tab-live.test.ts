@@ -1,5 +1,5 @@
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
-import { mountTab } from './tab-harness';
+import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -42,7 +42,7 @@ describe('live updates', () => {
     tab = mountTab(s);
     await tab.show();
     // The user's view: etcd nodes only, sorted by machine name descending, the ghost machine open.
-    await tab.wrapper.find('[data-testid="node-health-filter-role"]').setValue('etcd');
+    await chooseFilter(tab.wrapper, 'role', 'etcd');
     await sortBy(tab, 'nodeHealth.tab.table.machine');
     await sortBy(tab, 'nodeHealth.tab.table.machine');
     await tab.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`).trigger('click');
@@ -61,7 +61,7 @@ describe('live updates', () => {
 
     expect(after.map((r) => r.machine)).toEqual(before.map((r) => r.machine));
     expect(after.find((r) => r.machine === MASTER)?.status).not.toBe('%nodeHealth.status.healthy%');
-    expect((tab.wrapper.find('[data-testid="node-health-filter-role"]').element as HTMLSelectElement).value).toBe('etcd');
+    expect(filterValue(tab.wrapper, 'role')).toBe('etcd');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(true);
     expect(tab.wrapper.findAll('[data-testid="node-health-detail"]')).toHaveLength(1);
   });

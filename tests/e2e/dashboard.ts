@@ -9,6 +9,8 @@ export const NH = {
   summary:      '[data-testid="node-health-summary"]',
   blocking:     '[data-testid="node-health-blocking"]',
   search:       '[data-testid="node-health-search"]',
+  filter:       (name: 'status' | 'role') => `[data-testid="node-health-filter-${ name }"]`,
+  rows:         '[data-testid="node-health-tab"] [data-testid^="node-health-table-"][data-testid$="-row"]',
   detail:       '[data-testid="node-health-detail"]',
   export:       '[data-testid="nh-export"]',
   download:     '[data-testid="nh-export-download"]',
@@ -64,6 +66,13 @@ export async function routerPush(page: Page, path: string): Promise<void> {
 export async function openNodeHealthTab(page: Page): Promise<void> {
   await page.locator(NH.tabButton).click();
   await page.locator(NH.summary).waitFor({ state: 'visible', timeout: 60000 });
+}
+
+/** Chooses an option of one of the table's filters (the shell's Select): opens its list and clicks the option. */
+export async function chooseFilter(page: Page, name: 'status' | 'role', label: string): Promise<void> {
+  await page.locator(NH.filter(name)).click();
+  await page.locator('.vs__dropdown-menu .vs__dropdown-option', { hasText: label }).first().click();
+  await page.locator(`${ NH.filter(name) } .vs__selected`, { hasText: label }).waitFor({ state: 'visible', timeout: 10000 });
 }
 
 /** The row toggle of a Machine (record key `machine:<ns>/<name>`). */

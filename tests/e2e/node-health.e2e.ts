@@ -10,7 +10,7 @@ import { buildScenario, GHOST_MACHINE, WINDOWS_CASE_MACHINE, XSS_PAYLOAD } from 
 import { registrationTokenValue } from '../../scenarios/builders';
 import { control, ROOT } from './harness';
 import {
-  gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale
+  chooseFilter, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale
 } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
@@ -146,6 +146,16 @@ export const TESTS: E2eTest[] = [
 
       await openTab(t, page, WINDOWS.cluster);
       const expected = buildScenario('windows-node-ref').expected;
+      const allRows = await page.locator(NH.rows).count();
+
+      // The status filter narrows the table to the rows in error, and back.
+      await chooseFilter(page, 'status', 'Error');
+      const statuses = await page.locator(`${ NH.rows } td:nth-child(2)`).allInnerTexts();
+
+      assert(statuses.length > 0 && statuses.length < allRows && statuses.every((s) => s.trim() === 'Error'), `status filter Error shows: ${ statuses.join(', ') }`);
+      await t.shot(page, 'status filter');
+      await chooseFilter(page, 'status', 'All');
+      assert(await page.locator(NH.rows).count() === allRows, 'choosing All again does not show every row');
 
       for (const [name, rules] of Object.entries(expected)) {
         await expectFindings(page, name, rules);
