@@ -9,12 +9,8 @@ import { asObject, nameOf, namespaceOf, statusOf } from './fields';
 import {
   STEVE_TYPES, bootstrapRef, failureMessage, infrastructureRef, nodeRefName, saysInfrastructureGone
 } from './objects';
-import { findUnhealthyCondition, getCondition } from './conditions';
+import { findUnhealthyCondition, nodeReadyCondition } from './conditions';
 import { unreadableInput } from './join';
-
-export function nodeReadyCondition(node: KubeObject) {
-  return getCondition(node, 'Ready');
-}
 
 /** Every link has the same fields in the same order: one object shape, however many records there are. */
 function link(

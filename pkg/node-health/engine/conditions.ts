@@ -134,3 +134,8 @@ export function isFalse(c: Condition | null): boolean {
 export function isTrue(c: Condition | null): boolean {
   return !!c && c.status === 'True';
 }
+
+/** A Node's Ready condition: what the kubelet last reported. */
+export function nodeReadyCondition(node: KubeObject): Condition | null {
+  return getCondition(node, 'Ready');
+}

@@ -4,14 +4,15 @@
  * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditionPath, conditions, findUnhealthyCondition, getCondition } from '../conditions';
+import {
+  conditionPath, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
+} from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
 import {
   ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
 } from '../objects';
-import { nodeReadyCondition } from '../chain';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
 } from './rule';
