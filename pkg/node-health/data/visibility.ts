@@ -2,10 +2,13 @@
  * Whether the tab can be seen. Rancher keeps every tab of a page mounted and hides the inactive ones
  * with display:none, and the browser tab may be in the background; either way nothing should be polled.
  */
+function pageVisible(): boolean {
+  return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+}
+
 export function watchVisibility(el: Element, onChange: (visible: boolean) => void): () => void {
   let onScreen = typeof IntersectionObserver === 'undefined';
   let last: boolean | null = null;
-  const pageVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden';
   const report = () => {
     const visible = onScreen && pageVisible();
 
@@ -43,5 +46,5 @@ export function watchVisibility(el: Element, onChange: (visible: boolean) => voi
  * then selects the tab as soon as the page is drawn.
  */
 export function openedOnTab(hash: string | undefined | null, name: string): boolean {
-  return hash === `#${ name }` && (typeof document === 'undefined' || document.visibilityState !== 'hidden');
+  return hash === `#${ name }` && pageVisible();
 }
