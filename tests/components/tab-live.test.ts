@@ -1,6 +1,7 @@
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
 import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
+import { FakeLongTaskObserver, installLongTaskObserver } from '../fakes/long-task-observer';
 
 let tab: MountedTab | null = null;
 
@@ -103,33 +104,21 @@ describe('live updates', () => {
 });
 
 describe('poll pacing', () => {
-  const original = (window as any).PerformanceObserver;
+  let restore: () => void = () => undefined;
 
   afterEach(() => {
-    (window as any).PerformanceObserver = original;
+    restore();
     jest.restoreAllMocks();
   });
 
   /** The delays of the timers the tab set that are long enough to be its next poll. */
-  async function nextPollDelays(longTaskMs: number | null): Promise<number[]> {
-    if (longTaskMs !== null) {
-      // The browser reports that receiving and diagnosing the lists blocked the page for longTaskMs.
-      (window as any).PerformanceObserver = class {
-        static supportedEntryTypes = ['longtask'];
-        observing = false;
-        observe() {
-          this.observing = true;
-        }
-
-        takeRecords() {
-          return this.observing ? [{ duration: longTaskMs }] : [];
-        }
-
-        disconnect() {
-          this.observing = false;
-        }
-      };
-    }
+  async function nextPollDelays(longTaskMs: number): Promise<number[]> {
+    // The browser reports that receiving and diagnosing the lists blocked the page for longTaskMs.
+    restore = installLongTaskObserver(class extends FakeLongTaskObserver {
+      takeRecords() {
+        return this.disconnected ? [] : [{ duration: longTaskMs }];
+      }
+    });
     const timers = jest.spyOn(window, 'setTimeout');
 
     tab = mountTab(ghostEtcd());

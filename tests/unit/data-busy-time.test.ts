@@ -1,51 +1,13 @@
 import { IDLE_TO_BUSY, POLL_INTERVAL_MS, pollInterval, startBusyMeter } from '../../pkg/node-health/data';
+import { FakeLongTaskObserver as FakeObserver, installLongTaskObserver } from '../fakes/long-task-observer';
 
-type Callback = (list: { getEntries: () => { duration: number }[] }) => void;
+let restore: () => void = () => undefined;
 
-/** A stand-in for the browser's PerformanceObserver that the test feeds long tasks by hand. */
-class FakeObserver {
-  static supportedEntryTypes: string[] = ['longtask'];
-  static last: FakeObserver | null = null;
-  observed: unknown = null;
-  disconnected = false;
-  pending: { duration: number }[] = [];
-
-  constructor(private callback: Callback) {
-    FakeObserver.last = this;
-  }
-
-  observe(options: unknown) {
-    this.observed = options;
-  }
-
-  deliver(...durations: number[]) {
-    this.callback({ getEntries: () => durations.map((duration) => ({ duration })) });
-  }
-
-  takeRecords() {
-    const out = this.pending;
-
-    this.pending = [];
-
-    return out;
-  }
-
-  disconnect() {
-    this.disconnected = true;
-  }
-}
-
-const original = (globalThis as any).PerformanceObserver;
-
-afterEach(() => {
-  (globalThis as any).PerformanceObserver = original;
-  FakeObserver.supportedEntryTypes = ['longtask'];
-  FakeObserver.last = null;
-});
+afterEach(() => restore());
 
 describe('startBusyMeter', () => {
   it('adds up the long tasks delivered and those still queued, and stops observing', () => {
-    (globalThis as any).PerformanceObserver = FakeObserver;
+    restore = installLongTaskObserver(FakeObserver);
     const meter = startBusyMeter();
     const observer = FakeObserver.last as FakeObserver;
 
@@ -60,10 +22,11 @@ describe('startBusyMeter', () => {
   });
 
   it('says it cannot tell where the browser does not report long tasks', () => {
-    (globalThis as any).PerformanceObserver = undefined;
+    restore = installLongTaskObserver(undefined);
     expect(startBusyMeter().stop()).toBeNull();
 
-    (globalThis as any).PerformanceObserver = FakeObserver;
+    restore();
+    restore = installLongTaskObserver(FakeObserver);
     FakeObserver.supportedEntryTypes = ['resource'];
     expect(startBusyMeter().stop()).toBeNull();
     expect(FakeObserver.last).toBeNull();
