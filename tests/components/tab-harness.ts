@@ -11,8 +11,12 @@ import type { Scenario } from '../../scenarios/types';
 import { clusterResource, fakeSteve } from './tab-steve';
 import type { FakeSteve, FakeSteveOptions } from './tab-steve';
 
-export function testStore(steve: FakeSteve): Store<any> {
+/** Per Steve type, the complete lists the dashboard store holds (the cluster page's own findAll). */
+export type StoreHolds = Record<string, unknown[]>;
+
+export function testStore(steve: FakeSteve, holds: StoreHolds = {}): Store<any> {
   return createStore({
+    state:   { holds },
     getters: {
       'prefs/get':                                 () => () => undefined,
       'resource-fetch/isTooManyItemsToAutoUpdate': () => false,
@@ -25,7 +29,8 @@ export function testStore(steve: FakeSteve): Store<any> {
       'management/byId':                           () => () => undefined,
       'rancher/byId':                              () => () => undefined,
       'features/get':                              () => () => false,
-      'management/all':                            () => () => [],
+      'management/all':                            (state) => (type: string) => state.holds[type] ?? [],
+      'management/haveAll':                        (state) => (type: string) => type in state.holds,
     },
     actions: {
       'management/request':     (_ctx, payload) => steve.dispatch('management/request', payload),
@@ -88,11 +93,14 @@ export async function settle(): Promise<void> {
 
 /**
  * Mounts the tab on a scenario's cluster, with the clock at the scenario's time; `route` is the page's route
- * (its hash names the tab the page was opened on).
+ * (its hash names the tab the page was opened on); `storeHolds` what the dashboard store already holds.
  */
-export function mountTab(scenario: Scenario, steveOptions: FakeSteveOptions = {}, resource = clusterResource(scenario), route?: { hash: string }): MountedTab {
+export function mountTab(
+  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds } = {}, resource = clusterResource(scenario), route?: { hash: string }
+): MountedTab {
+  const { storeHolds, ...steveOptions } = options;
   const steve = fakeSteve(scenario, steveOptions);
-  const store = testStore(steve);
+  const store = testStore(steve, storeHolds);
 
   jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));
   observers.length = 0;

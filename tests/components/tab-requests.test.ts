@@ -1,6 +1,9 @@
-import { ghostEtcd, large } from '../../scenarios/catalog';
+import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
+import { steveType, toSteve } from '../../scenarios/steve';
+import type { KubeObject } from '../../scenarios/types';
 import { mountTab } from './tab-harness';
-import type { MountedTab } from './tab-harness';
+import type { MountedTab, StoreHolds } from './tab-harness';
+import { inputOfUrl } from './tab-steve';
 
 let tab: MountedTab | null = null;
 
@@ -74,5 +77,79 @@ describe('the requests the tab makes', () => {
     await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
     await tab.settle();
     expect(tab.steve.urls.slice(first.length).sort()).toEqual([...first].sort());
+  });
+});
+
+describe('lists the cluster page already holds in the store', () => {
+  /** The store as the cluster page leaves it: every machine and management Node, as Steve sent them to findAll. */
+  function pageStore(s: ReturnType<typeof ghostEtcd>): StoreHolds {
+    const holds: StoreHolds = {};
+
+    for (const obj of s.objects) {
+      const type = steveType(obj);
+
+      if (type === 'cluster.x-k8s.io.machine' || type === 'management.cattle.io.node') {
+        (holds[type] ||= []).push(toSteve(obj));
+      }
+    }
+
+    return holds;
+  }
+
+  it('are not asked for again, and the rows are the same', async() => {
+    const s = ghostEtcd();
+    const plain = mountTab(s);
+
+    await plain.show();
+    const expected = plain.wrapper.findAll('tr.main-row').map((tr) => tr.text());
+
+    plain.wrapper.unmount();
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    await tab.show();
+
+    expect(tab.steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    expect(tab.wrapper.findAll('tr.main-row').map((tr) => tr.text())).toEqual(expected);
+    expect(expected.some((row) => row.includes(GHOST_MACHINE))).toBe(true);
+  });
+
+  it('are asked of Steve right after one of the tab\'s own writes, which the watch may not have reported yet', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    await tab.show();
+    const key = `machine:fleet-default/${ GHOST_MACHINE }`;
+
+    await tab.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+    await tab.wrapper.find(`[data-testid="node-health-detail-row-${ key }"] [data-testid="node-health-action-remove-finalizers"]`).trigger('click');
+    const modal = tab.steve.actions.find((a) => a.type === 'management/promptModal')?.payload;
+    const inputsOf = (from: number) => tab!.steve.urls.slice(from).map(inputOfUrl).sort();
+    let seen = tab.steve.urls.length;
+
+    modal.resources[0].context.onDone();
+    await tab.settle();
+    expect(inputsOf(seen)).toEqual(['bootstraps', 'infraMachines', 'machines', 'mgmtNodes', 'nodes', 'planSecrets']);
+
+    seen = tab.steve.urls.length;
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+    expect(inputsOf(seen)).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+  });
+
+  it('are read again on every refresh, so a machine the watch removed from the store is gone', async() => {
+    const s = ghostEtcd();
+    const holds = pageStore(s);
+
+    tab = mountTab(s, { storeHolds: holds });
+    await tab.show();
+    expect(tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(true);
+
+    const machines = tab.store.state.holds['cluster.x-k8s.io.machine'] as KubeObject[];
+
+    machines.splice(machines.findIndex((m) => m.metadata.name === GHOST_MACHINE), 1);
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+
+    expect(tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(false);
+    expect(tab.steve.urls.map(inputOfUrl)).not.toContain('machines');
   });
 });

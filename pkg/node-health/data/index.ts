@@ -8,6 +8,10 @@ export {
 } from './requests';
 export type { PlannedRequest, InfraKind } from './requests';
 export { sanitizePlanSecret } from './sanitize';
+export { storeLists, STORE_TYPES } from './store-lists';
+export type {
+  StoreGetters, StoreInput, StoreLists
+} from './store-lists';
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
 export {

@@ -1,8 +1,9 @@
 /**
  * Loads everything the diagnosis needs for one cluster: a fixed set of Steve collections read in
  * parallel through the store's `management/request` (raw JSON, nothing is cached in the store), each
- * followed through its pages. Says per input whether it could be read, so the engine keeps quiet where
- * it cannot judge and the tab can say what is missing and why.
+ * followed through its pages, apart from the lists the caller already has from the store (store-lists.ts).
+ * Says per input whether it could be read, so the engine keeps quiet where it cannot judge and the tab
+ * can say what is missing and why.
  */
 import { LABELS, PLAN_SECRET_TYPE } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
@@ -13,6 +14,7 @@ import {
 } from './requests';
 import type { InfraKind, PlannedRequest } from './requests';
 import { sanitizePlanSecret } from './sanitize';
+import type { StoreLists } from './store-lists';
 import type {
   ClusterTarget, Dispatch, LoadIssue, LoadResult, RequestRecord
 } from './types';
@@ -24,6 +26,8 @@ const ALL_INPUTS: InputName[] = ['machines', 'planSecrets', 'bootstraps', 'infra
 
 export interface LoadOptions {
   now?: () => number;
+  /** complete lists the store holds (storeLists): these inputs are not requested */
+  fromStore?: StoreLists;
 }
 
 class UnexpectedAnswer extends Error {}
@@ -98,6 +102,11 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
 
   const planned = initialRequests(target);
   const fetches = planned.map((request) => {
+    const stored = options.fromStore?.[request.input as keyof StoreLists];
+
+    if (stored) {
+      return { request, result: Promise.resolve<Settled<KubeObject[]>>({ ok: true, value: stored }) };
+    }
     const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
 
     return { request, result: settle(fetchCollection(dispatch, request, requests, transform)) };

@@ -55,7 +55,15 @@ function path(...segments: string[]): string {
  * (metadata.fields: the table columns; metadata.relationships). Nothing here reads them; on a big cluster they
  * are megabytes the browser would otherwise receive and parse on every load.
  */
-const UNUSED_FIELDS: Param[] = [['exclude', 'metadata.managedFields'], ['exclude', 'metadata.fields'], ['exclude', 'metadata.relationships']];
+export const UNUSED_FIELD_PATHS = ['metadata.managedFields', 'metadata.fields', 'metadata.relationships'];
+
+/**
+ * Also left out of a management Node: nodeConfig can hold an RKE1 node's SSH key. The rest is Rancher's copy of
+ * the downstream Node, which the tab loads itself: leaving it out halves the largest response of a big cluster.
+ */
+export const MGMT_NODE_LEFT_OUT_PATHS = ['status.internalNodeStatus', 'status.nodeLabels', 'spec.internalNodeSpec', 'status.nodeConfig'];
+
+const UNUSED_FIELDS: Param[] = UNUSED_FIELD_PATHS.map((p): Param => ['exclude', p]);
 
 export function clusterSelector(target: ClusterTarget): string {
   return `${ LABELS.capiClusterName }=${ target.name }`;
@@ -107,15 +115,7 @@ export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind): P
 }
 
 export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
-  // nodeConfig can hold an RKE1 node's SSH key. The rest is Rancher's copy of the downstream Node, which
-  // the tab loads itself: leaving it out halves the largest response of a big cluster.
-  const params: Param[] = [
-    ...UNUSED_FIELDS,
-    ['exclude', 'status.internalNodeStatus'],
-    ['exclude', 'status.nodeLabels'],
-    ['exclude', 'spec.internalNodeSpec'],
-    ['exclude', 'status.nodeConfig'],
-  ];
+  const params: Param[] = [...UNUSED_FIELDS, ...MGMT_NODE_LEFT_OUT_PATHS.map((p): Param => ['exclude', p])];
 
   return { input: 'mgmtNodes', url: `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(params) }` };
 }

@@ -1,0 +1,141 @@
+import { isProxy, reactive, toRaw } from 'vue';
+import {
+  clusterTarget, diagnoseLoad, loadClusterData, storeLists, STORE_TYPES
+} from '../../pkg/node-health/data';
+import type { ClusterTarget, StoreGetters } from '../../pkg/node-health/data';
+import { ghostEtcd, healthy, imported, GHOST_MACHINE } from '../../scenarios/catalog';
+import { steveType, toSteve } from '../../scenarios/steve';
+import type { KubeObject, Scenario } from '../../scenarios/types';
+import { clusterResource, fakeSteve, inputOfUrl } from '../components/tab-steve';
+
+function targetOf(s: Scenario): ClusterTarget {
+  const t = clusterTarget(clusterResource(s, s.clusters[0].name));
+
+  if (!t) {
+    throw new Error('no target');
+  }
+
+  return t;
+}
+
+/**
+ * The dashboard store as the cluster page leaves it: every object of the listed types, as Steve sends them to
+ * the shell's findAll (table fields and relationships included), in reactive state, with the store's markers.
+ */
+function dashboardStore(objects: KubeObject[], complete: string[]): { getters: StoreGetters, lists: Record<string, any[]> } {
+  const lists: Record<string, any[]> = {};
+
+  for (const obj of objects) {
+    const type = steveType(obj);
+
+    if (complete.includes(type)) {
+      (lists[type] ||= []).push({ ...toSteve(obj), __rehydrate: 'management' });
+    }
+  }
+  const state = reactive(lists);
+
+  return {
+    lists:   state,
+    getters: {
+      'management/haveAll': (type: string) => complete.includes(type),
+      'management/all':     (type: string) => state[type] ?? [],
+    },
+  };
+}
+
+const BOTH = [STORE_TYPES.machines, STORE_TYPES.mgmtNodes];
+
+describe('storeLists', () => {
+  it('gives the target\'s machines and management Nodes as plain objects shaped like the loader\'s own answers', () => {
+    const s = ghostEtcd();
+    const other = healthy();
+    const target = targetOf(s);
+    const { getters, lists } = dashboardStore([...s.objects, ...other.objects], BOTH);
+    const got = storeLists(getters, target, toRaw);
+    const names = (objects: KubeObject[], type: string, namespace: string) => objects
+      .filter((o) => steveType(o) === type && o.metadata.namespace === namespace)
+      .map((o) => o.metadata.name)
+      .sort();
+
+    // Machines: the namespace's, both clusters' (the loader keeps the cluster's own, as it does with Steve's answers).
+    expect(got.machines?.map((m) => m.metadata.name).sort()).toEqual(names([...s.objects, ...other.objects], STORE_TYPES.machines, target.namespace));
+    expect(got.machines?.length).toBeGreaterThan(names(s.objects, STORE_TYPES.machines, target.namespace).length);
+    // Management Nodes: each cluster has its own namespace, and only the target's are given.
+    expect(got.mgmtNodes?.map((n) => n.metadata.name).sort()).toEqual(names(s.objects, STORE_TYPES.mgmtNodes, target.mgmtId as string));
+    expect(got.mgmtNodes?.length).toBeGreaterThan(0);
+
+    for (const obj of [...got.machines ?? [], ...got.mgmtNodes ?? []]) {
+      expect(isProxy(obj)).toBe(false);
+      expect(isProxy(obj.metadata)).toBe(false);
+      expect(Object.keys(obj)).not.toContain('__rehydrate');
+      expect(Object.keys(obj.metadata)).not.toContain('fields');
+      expect(Object.keys(obj.metadata)).not.toContain('relationships');
+    }
+    // Copies: the store keeps its own objects whole.
+    expect(Object.keys(lists[STORE_TYPES.machines][0].metadata)).toContain('fields');
+  });
+
+  it('leaves out a management Node\'s nodeConfig (it can hold an SSH key), as the request does', () => {
+    const s = ghostEtcd();
+    const target = targetOf(s);
+    const objects = s.objects.map((o) => (steveType(o) === STORE_TYPES.mgmtNodes ? { ...o, status: { ...(o.status as object), nodeConfig: { sshKey: 'PRIVATE-KEY-MATERIAL' } } } : o));
+    const { getters, lists } = dashboardStore(objects, BOTH);
+    const got = storeLists(getters, target, toRaw);
+
+    expect(got.mgmtNodes?.length).toBeGreaterThan(0);
+    expect(JSON.stringify(got.mgmtNodes)).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(JSON.stringify(lists[STORE_TYPES.mgmtNodes])).toContain('PRIVATE-KEY-MATERIAL');
+  });
+
+  it('gives nothing the store does not hold completely, and no machines for a cluster without them', () => {
+    const s = ghostEtcd();
+    const target = targetOf(s);
+
+    expect(storeLists(dashboardStore(s.objects, []).getters, target)).toEqual({});
+    expect(Object.keys(storeLists(dashboardStore(s.objects, [STORE_TYPES.machines]).getters, target))).toEqual(['machines']);
+    // A store without these getters at all (another host page) is not an error.
+    expect(storeLists({}, target)).toEqual({});
+
+    const i = imported();
+
+    expect(Object.keys(storeLists(dashboardStore(i.objects, BOTH).getters, targetOf(i)))).toEqual(['mgmtNodes']);
+  });
+});
+
+describe('loadClusterData with lists from the store', () => {
+  it('does not ask Steve for them, and the diagnosis is the same as from its own requests', async() => {
+    const s = ghostEtcd();
+    const target = targetOf(s);
+    const now = () => Date.parse(s.now);
+    const alone = fakeSteve(s);
+    const own = await loadClusterData(alone.dispatch, target, { now });
+    const steve = fakeSteve(s);
+    const { getters } = dashboardStore(s.objects, BOTH);
+    const shared = await loadClusterData(steve.dispatch, target, { now, fromStore: storeLists(getters, target, toRaw) });
+
+    expect(alone.urls.map(inputOfUrl)).toEqual(expect.arrayContaining(['machines', 'mgmtNodes']));
+    expect(steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    expect(shared.requests.map((r) => r.input).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    expect(shared.availability).toEqual(own.availability);
+
+    const verdicts = (load: typeof own) => diagnoseLoad(target, load).records
+      .map((r) => `${ r.key } ${ r.status } ${ r.findings.map((f) => f.rule).join(',') }`)
+      .sort();
+
+    expect(verdicts(shared)).toEqual(verdicts(own));
+    // The seed case itself: the ghost machine, read from the store, is still found out.
+    expect(verdicts(shared).find((v) => v.includes(GHOST_MACHINE))).toMatch(/ error \S+/);
+  });
+
+  it('still calls management Nodes hidden when the store holds none of the cluster\'s', async() => {
+    const s = ghostEtcd();
+    const target = targetOf(s);
+    const steve = fakeSteve(s);
+    const withoutMgmtNodes = s.objects.filter((o) => steveType(o) !== STORE_TYPES.mgmtNodes);
+    const { getters } = dashboardStore(withoutMgmtNodes, BOTH);
+    const result = await loadClusterData(steve.dispatch, target, { fromStore: storeLists(getters, target, toRaw) });
+
+    expect(result.availability.mgmtNodes).toBe('forbidden');
+    expect(result.issues).toContainEqual(expect.objectContaining({ input: 'mgmtNodes', kind: 'hidden' }));
+  });
+});
