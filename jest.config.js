@@ -28,7 +28,11 @@ const shared = {
   transformIgnorePatterns:  ['/node_modules/(?!(@rancher/shell|@rancher/components|color[^/]*|clipboard-polyfill)/)'],
   testPathIgnorePatterns:   ['/node_modules/', '<rootDir>/dist/', '<rootDir>/dist-pkg/', '<rootDir>/tests/e2e/', '<rootDir>/.tools/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/dist-pkg/', '<rootDir>/.tools/', '<rootDir>/pkg/.*/\\.shell/'],
-  globals:                  { 'ts-jest': { isolatedModules: true } },
+  globals:                  {
+    'ts-jest':  { isolatedModules: true },
+    // The dashboard's own build compiles templates keeping white space (shell vue.config.js); tests see the same text.
+    'vue-jest': { compilerOptions: { whitespace: 'preserve' } },
+  },
 };
 
 module.exports = {
