@@ -16,4 +16,5 @@ export {
 export {
   durationParts, formatDuration, parseDuration, toEpochMs
 } from './time';
+export { decodeBase64 } from './fields';
 export type { DurationPart, DurationUnit } from './time';

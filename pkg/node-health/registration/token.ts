@@ -11,7 +11,7 @@
  * (rancher pkg/controllers/dashboard/clusterregistrationtoken). The values are read by splitting the
  * command into words, not by position, so extra spaces or quoting do not matter.
  */
-import { decodeBase64 } from '../engine/fields';
+import { decodeBase64 } from '../engine';
 import { isHostname, isIPv4, isIPv6 } from './syntax';
 import type { EnvVar, MessageArgs, RegistrationToken, TokenReadError } from './types';
 
