@@ -93,8 +93,8 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
     const finalizers = wrapper.findAll('[data-testid="nh-finalizer"]').map((li) => li.text());
 
     expect(finalizers).toEqual([
-      'machine.cluster.x-k8s.io: %nodeHealth.actions.finalizer.capiMachine%',
-      'example.com/backup: %nodeHealth.actions.finalizer.unknown% {"finalizer":"example.com/backup"}',
+      'machine.cluster.x-k8s.io%nodeHealth.colon%%nodeHealth.actions.finalizer.capiMachine%',
+      'example.com/backup%nodeHealth.colon%%nodeHealth.actions.finalizer.unknown% {"finalizer":"example.com/backup"}',
     ]);
     expect(wrapper.find('[data-testid="nh-risk"]').text()).toContain('%nodeHealth.dialog.removeFinalizers.risk%');
     expect(wrapper.find('[data-testid="nh-risk"]').text()).not.toContain('riskEtcd');

@@ -29,7 +29,7 @@ describe('a user who may not read secrets', () => {
     expect(banner.exists()).toBe(true);
     // The input, then straight away its colon (no stray space when no kinds are listed), then the reason;
     // white space as the browser shows it.
-    expect(banner.text().replace(/\s+/g, ' ')).toContain(`%nodeHealth.tab.unavailable.input.planSecrets%: %nodeHealth.tab.unavailable.reason.${ reason }%`);
+    expect(banner.text().replace(/\s+/g, ' ')).toContain(`%nodeHealth.tab.unavailable.input.planSecrets%%nodeHealth.colon%%nodeHealth.tab.unavailable.reason.${ reason }%`);
     expect(banner.text()).toContain('%nodeHealth.tab.unavailable.impact.planSecrets%');
     if (reason === 'forbidden') {
       expect(banner.text()).toContain('cannot list resource "secrets"');
