@@ -1,7 +1,6 @@
 import { isProxy, reactive, toRaw } from 'vue';
-import {
-  clusterTarget, diagnoseLoad, loadClusterData, storeLists, STORE_TYPES
-} from '../../pkg/node-health/data';
+import { STEVE_TYPES } from '../../pkg/node-health/engine';
+import { clusterTarget, diagnoseLoad, loadClusterData, storeLists } from '../../pkg/node-health/data';
 import type { ClusterTarget, StoreGetters } from '../../pkg/node-health/data';
 import { ghostEtcd, healthy, imported, GHOST_MACHINE } from '../../scenarios/catalog';
 import { steveType, toSteve } from '../../scenarios/steve';
@@ -43,7 +42,7 @@ function dashboardStore(objects: KubeObject[], complete: string[]): { getters: S
   };
 }
 
-const BOTH = [STORE_TYPES.machines, STORE_TYPES.mgmtNodes];
+const BOTH = [STEVE_TYPES.machine, STEVE_TYPES.mgmtNode];
 
 describe('storeLists', () => {
   it('gives the target\'s machines and management Nodes as plain objects shaped like the loader\'s own answers', () => {
@@ -58,10 +57,10 @@ describe('storeLists', () => {
       .sort();
 
     // Machines: the namespace's, both clusters' (the loader keeps the cluster's own, as it does with Steve's answers).
-    expect(got.machines?.map((m) => m.metadata.name).sort()).toEqual(names([...s.objects, ...other.objects], STORE_TYPES.machines, target.namespace));
-    expect(got.machines?.length).toBeGreaterThan(names(s.objects, STORE_TYPES.machines, target.namespace).length);
+    expect(got.machines?.map((m) => m.metadata.name).sort()).toEqual(names([...s.objects, ...other.objects], STEVE_TYPES.machine, target.namespace));
+    expect(got.machines?.length).toBeGreaterThan(names(s.objects, STEVE_TYPES.machine, target.namespace).length);
     // Management Nodes: each cluster has its own namespace, and only the target's are given.
-    expect(got.mgmtNodes?.map((n) => n.metadata.name).sort()).toEqual(names(s.objects, STORE_TYPES.mgmtNodes, target.mgmtId as string));
+    expect(got.mgmtNodes?.map((n) => n.metadata.name).sort()).toEqual(names(s.objects, STEVE_TYPES.mgmtNode, target.mgmtId as string));
     expect(got.mgmtNodes?.length).toBeGreaterThan(0);
 
     for (const obj of [...got.machines ?? [], ...got.mgmtNodes ?? []]) {
@@ -72,19 +71,19 @@ describe('storeLists', () => {
       expect(Object.keys(obj.metadata)).not.toContain('relationships');
     }
     // Copies: the store keeps its own objects whole.
-    expect(Object.keys(lists[STORE_TYPES.machines][0].metadata)).toContain('fields');
+    expect(Object.keys(lists[STEVE_TYPES.machine][0].metadata)).toContain('fields');
   });
 
   it('leaves out a management Node\'s nodeConfig (it can hold an SSH key), as the request does', () => {
     const s = ghostEtcd();
     const target = targetOf(s);
-    const objects = s.objects.map((o) => (steveType(o) === STORE_TYPES.mgmtNodes ? { ...o, status: { ...(o.status as object), nodeConfig: { sshKey: 'PRIVATE-KEY-MATERIAL' } } } : o));
+    const objects = s.objects.map((o) => (steveType(o) === STEVE_TYPES.mgmtNode ? { ...o, status: { ...(o.status as object), nodeConfig: { sshKey: 'PRIVATE-KEY-MATERIAL' } } } : o));
     const { getters, lists } = dashboardStore(objects, BOTH);
     const got = storeLists(getters, target, toRaw);
 
     expect(got.mgmtNodes?.length).toBeGreaterThan(0);
     expect(JSON.stringify(got.mgmtNodes)).not.toContain('PRIVATE-KEY-MATERIAL');
-    expect(JSON.stringify(lists[STORE_TYPES.mgmtNodes])).toContain('PRIVATE-KEY-MATERIAL');
+    expect(JSON.stringify(lists[STEVE_TYPES.mgmtNode])).toContain('PRIVATE-KEY-MATERIAL');
   });
 
   it('gives nothing the store does not hold completely, and no machines for a cluster without them', () => {
@@ -92,7 +91,7 @@ describe('storeLists', () => {
     const target = targetOf(s);
 
     expect(storeLists(dashboardStore(s.objects, []).getters, target)).toEqual({});
-    expect(Object.keys(storeLists(dashboardStore(s.objects, [STORE_TYPES.machines]).getters, target))).toEqual(['machines']);
+    expect(Object.keys(storeLists(dashboardStore(s.objects, [STEVE_TYPES.machine]).getters, target))).toEqual(['machines']);
     // A store without these getters at all (another host page) is not an error.
     expect(storeLists({}, target)).toEqual({});
 
@@ -131,7 +130,7 @@ describe('loadClusterData with lists from the store', () => {
     const s = ghostEtcd();
     const target = targetOf(s);
     const steve = fakeSteve(s);
-    const withoutMgmtNodes = s.objects.filter((o) => steveType(o) !== STORE_TYPES.mgmtNodes);
+    const withoutMgmtNodes = s.objects.filter((o) => steveType(o) !== STEVE_TYPES.mgmtNode);
     const { getters } = dashboardStore(withoutMgmtNodes, BOTH);
     const result = await loadClusterData(steve.dispatch, target, { fromStore: storeLists(getters, target, toRaw) });
 

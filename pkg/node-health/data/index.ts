@@ -8,7 +8,7 @@ export {
 } from './requests';
 export type { PlannedRequest, InfraKind } from './requests';
 export { sanitizePlanSecret } from './sanitize';
-export { storeLists, STORE_TYPES } from './store-lists';
+export { storeLists } from './store-lists';
 export type {
   StoreGetters, StoreInput, StoreLists
 } from './store-lists';

@@ -8,17 +8,13 @@
  * The copies are plain objects shaped like the loader's own answers: the fields its requests leave out are left
  * out here too, so the diagnosis, the export and the bundle read the same objects whichever way they came.
  */
+import { STEVE_TYPES } from '../engine';
 import type { KubeObject } from '../engine';
 import { MGMT_NODE_LEFT_OUT_PATHS, UNUSED_FIELD_PATHS } from './requests';
 import type { ClusterTarget } from './types';
 
-/** Steve types of the inputs the store may hold. */
-export const STORE_TYPES = {
-  machines:  'cluster.x-k8s.io.machine',
-  mgmtNodes: 'management.cattle.io.node',
-} as const;
-
-export type StoreInput = keyof typeof STORE_TYPES;
+/** The inputs the store may hold. */
+export type StoreInput = 'machines' | 'mgmtNodes';
 
 /** Per input, the objects read from the store instead of requested; an input that is absent is requested. */
 export type StoreLists = Partial<Record<StoreInput, KubeObject[]>>;
@@ -108,14 +104,14 @@ export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap:
   const out: StoreLists = {};
 
   if (target.machineManaged) {
-    const machines = inNamespace(getters, STORE_TYPES.machines, target.namespace, unwrap, UNUSED_FIELD_PATHS);
+    const machines = inNamespace(getters, STEVE_TYPES.machine, target.namespace, unwrap, UNUSED_FIELD_PATHS);
 
     if (machines) {
       out.machines = machines;
     }
   }
   if (target.mgmtId) {
-    const mgmtNodes = inNamespace(getters, STORE_TYPES.mgmtNodes, target.mgmtId, unwrap, [...UNUSED_FIELD_PATHS, ...MGMT_NODE_LEFT_OUT_PATHS]);
+    const mgmtNodes = inNamespace(getters, STEVE_TYPES.mgmtNode, target.mgmtId, unwrap, [...UNUSED_FIELD_PATHS, ...MGMT_NODE_LEFT_OUT_PATHS]);
 
     if (mgmtNodes) {
       out.mgmtNodes = mgmtNodes;
