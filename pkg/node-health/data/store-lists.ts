@@ -47,12 +47,8 @@ function withoutPath(obj: Record<string, any>, path: string[]): void {
   }
 }
 
-function plainCopy(model: unknown, unwrap: Unwrap, leftOut: string[]): KubeObject | null {
-  const raw = unwrap(model);
-
-  if (!isRecord(raw)) {
-    return null;
-  }
+/** `raw` is the plain object behind a store model. */
+function plainCopy(raw: Record<string, any>, leftOut: string[]): KubeObject {
   const out: Record<string, any> = {};
 
   // The store's models keep only the API's fields as their own enumerable keys, apart from its `__` markers.
@@ -68,31 +64,33 @@ function plainCopy(model: unknown, unwrap: Unwrap, leftOut: string[]): KubeObjec
   return out as KubeObject;
 }
 
-function completeList(getters: StoreGetters, type: string): unknown[] | null {
+function completeList(getters: StoreGetters, type: string, unwrap: Unwrap): unknown[] | null {
   const haveAll = getters['management/haveAll'];
   const all = getters['management/all'];
 
   if (typeof haveAll !== 'function' || typeof all !== 'function' || haveAll(type) !== true) {
     return null;
   }
-  const list = all(type);
+  // The plain array behind the store's reactive one: reading it hands out no reactive wrappers per model.
+  const list = unwrap(all(type));
 
   return Array.isArray(list) ? list : null;
 }
 
 function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, leftOut: string[]): KubeObject[] | undefined {
-  const list = completeList(getters, type);
+  const list = completeList(getters, type, unwrap);
 
   if (!list) {
     return undefined;
   }
   const out: KubeObject[] = [];
 
+  // The store holds every cluster's objects: only the namespace's are copied, on every poll.
   for (const model of list) {
-    const copy = plainCopy(model, unwrap, leftOut);
+    const raw = unwrap(model);
 
-    if (copy && isRecord(copy.metadata) && copy.metadata.namespace === namespace) {
-      out.push(copy);
+    if (isRecord(raw) && isRecord(raw.metadata) && raw.metadata.namespace === namespace) {
+      out.push(plainCopy(raw, leftOut));
     }
   }
 
