@@ -1,3 +1,4 @@
+import { STEVE_TYPES } from '@pkg/node-health/engine';
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
 import { steveType, toSteve } from '../../scenarios/steve';
 import type { KubeObject } from '../../scenarios/types';
@@ -88,7 +89,7 @@ describe('lists the cluster page already holds in the store', () => {
     for (const obj of s.objects) {
       const type = steveType(obj);
 
-      if (type === 'cluster.x-k8s.io.machine' || type === 'management.cattle.io.node') {
+      if (type === STEVE_TYPES.machine || type === STEVE_TYPES.mgmtNode) {
         (holds[type] ||= []).push(toSteve(obj));
       }
     }
@@ -143,7 +144,7 @@ describe('lists the cluster page already holds in the store', () => {
     await tab.show();
     expect(tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(true);
 
-    const machines = tab.store.state.holds['cluster.x-k8s.io.machine'] as KubeObject[];
+    const machines = tab.store.state.holds[STEVE_TYPES.machine] as KubeObject[];
 
     machines.splice(machines.findIndex((m) => m.metadata.name === GHOST_MACHINE), 1);
     await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
