@@ -206,8 +206,8 @@ describe.each(SCENARIO_NAMES)('obfuscated bundle of scenario %s', (name) => {
     }
     const commands = bundle.records.flatMap((r) => r.findings.flatMap((f) => f.fix.map((s) => s.command ?? '')));
 
-    for (const c of commands.filter((x) => x.startsWith('kubectl describe node '))) {
-      const nodeName = c.slice('kubectl describe node '.length);
+    for (const c of commands.filter((x) => x.startsWith('kubectl describe node -- '))) {
+      const nodeName = c.slice('kubectl describe node -- '.length);
 
       expect(bundle.objects.some((o) => o.kind === 'Node' && o.metadata.name === nodeName)).toBe(true);
     }

@@ -8,7 +8,7 @@ import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../objects';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, step
 } from './rule';
 
 export const ETCD_HOOK_CONDITION = 'PreTerminateDeleteHookSucceeded';
@@ -40,7 +40,7 @@ export const blockingClusterOperation: Rule = {
       fix: [
         step(this.id, 'fixThisMachine'),
         step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
-        step(this.id, 'watchCluster', { cluster: c.name }, `kubectl -n ${ sh(c.namespace) } get clusters.provisioning.cattle.io ${ sh(c.name) } -o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`),
+        step(this.id, 'watchCluster', { cluster: c.name }, kubectl('get', 'clusters.provisioning.cattle.io', [c.name], { namespace: c.namespace, flags: [`-o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`] })),
       ],
       since:   c.blockingSince,
       actions: [],
@@ -98,7 +98,7 @@ export const stuckDeleting: Rule = {
         step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')),
         ...(held.some((c) => c.type === 'DrainingSucceeded') ? [step(this.id, 'drain', {}, 'kubectl get poddisruptionbudgets -A')] : []),
         ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
-        step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', `--type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
+        step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
         step(this.id, 'leftovers'),
         step(this.id, 'reRegister'),
       ],
@@ -143,7 +143,7 @@ export const etcdRemovalHookBlocked: Rule = {
       fix: [
         step(this.id, 'memberList', {}, 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list'),
         ...(joined.length > 0 ? [step(this.id, 'joinedNodes', { joined: joined.join(', ') })] : []),
-        step(this.id, 'forceRemove', {}, `kubectl -n ${ sh(r.machineNamespace) } annotate rkebootstraps.rke.cattle.io ${ sh(bootstrap ? nameOf(bootstrap) : r.machineName) } ${ ANNOTATIONS.etcdForceRemove }=true`),
+        step(this.id, 'forceRemove', {}, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrap ? nameOf(bootstrap) : r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.etcdForceRemove }=true`] })),
         step(this.id, 'finalizersAfter'),
       ],
       since:   r.deleting,

@@ -14,7 +14,7 @@ import {
   ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
 } from '../objects';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
 import { findHostSteps } from './plan';
 
@@ -177,7 +177,7 @@ export const waitingForNodeRef: Rule = {
         ...(family === 'infrastructure' ? [step(this.id, 'seeInfrastructure')] : []),
         ...(family === 'agent' ? [step(this.id, 'seeAgent')] : []),
         kubeletStep(r),
-        step(this.id, 'machineLabel', { uid: asString(asObject(m.metadata).uid) ?? '?' }, `kubectl get nodes -l rke.cattle.io/machine=${ sh(asString(asObject(m.metadata).uid)) }`),
+        step(this.id, 'machineLabel', { uid: asString(asObject(m.metadata).uid) ?? '?' }, `kubectl get nodes -l ${ sh(`rke.cattle.io/machine=${ asString(asObject(m.metadata).uid) ?? '' }`) }`),
         ...(r.os === 'windows' ? [step(this.id, 'windowsChecks')] : []),
       ],
       since:   start,
@@ -298,7 +298,7 @@ export const orphanNode: Rule = {
         step(this.id, 'decide'),
         step(this.id, 'keep'),
         step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : 'sudo systemctl disable --now rancher-system-agent rke2-agent rke2-server k3s k3s-agent'),
-        step(this.id, 'deleteNode', {}, `kubectl delete node ${ sh(nameOf(n)) }`),
+        step(this.id, 'deleteNode', {}, kubectl('delete', 'node', [nameOf(n)])),
         step(this.id, 'sameName'),
       ],
       since:   r.created,
@@ -339,7 +339,7 @@ export const nodeMissing: Rule = {
         ...findHostSteps(r).slice(0, 1),
         kubeletStep(r),
         step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
-        step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? `kubectl -n ${ sh(r.cluster.namespace) } annotate clusters.provisioning.cattle.io ${ sh(r.cluster.name) } rke.cattle.io/delete-missing-custom-machines-after=1h` : undefined),
+        step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? kubectl('annotate', 'clusters.provisioning.cattle.io', [r.cluster.name], { namespace: r.cluster.namespace, after: ['rke.cattle.io/delete-missing-custom-machines-after=1h'] }) : undefined),
       ],
       since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
       actions: [],
@@ -374,7 +374,7 @@ export const nodeNotReady: Rule = {
       args:     { duration: duration(notReadyFor), reason: ready.reason ?? '?' },
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
       fix:      [
-        commonStep('describeNode', {}, `kubectl describe node ${ sh(nameOf(n)) }`),
+        commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
         kubeletStep(r),
         step(this.id, 'resources'),
       ],
@@ -407,7 +407,7 @@ export const planSecretMissing: Rule = {
         evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapRef(m)?.name ?? null),
       ],
       fix: [
-        step(this.id, 'checkBootstrap', {}, `kubectl -n ${ sh(r.machineNamespace) } get rkebootstraps.rke.cattle.io ${ sh(bootstrapRef(m)?.name) } -o yaml`),
+        step(this.id, 'checkBootstrap', {}, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapRef(m)?.name], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
         step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
       ],
       since:   r.created,
@@ -452,7 +452,7 @@ export const machineMissing: Rule = {
       fix:      [
         step(this.id, 'hostState'),
         step(this.id, 'reRegister'),
-        n ? step(this.id, 'cleanupNode', {}, `kubectl delete node ${ sh(nameOf(n)) }`) : step(this.id, 'cleanup', {}, r.objects.mgmtNode ? `kubectl -n ${ sh(r.cluster.mgmtId) } delete nodes.management.cattle.io ${ sh(nameOf(r.objects.mgmtNode)) }` : undefined),
+        n ? step(this.id, 'cleanupNode', {}, kubectl('delete', 'node', [nameOf(n)])) : step(this.id, 'cleanup', {}, r.objects.mgmtNode ? kubectl('delete', 'nodes.management.cattle.io', [nameOf(r.objects.mgmtNode)], { namespace: r.cluster.mgmtId }) : undefined),
       ],
       since:   r.created,
       actions: ['re-register'],

@@ -10,7 +10,7 @@ import { ANNOTATIONS } from '../objects';
 import { planSecretValue } from '../plan-status';
 import { infrastructureFailure, infrastructureObjectGone } from './nodes';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
 
 const CONNECTION_INFO = {
@@ -95,7 +95,7 @@ export const agentNeverCheckedIn: Rule = {
         ...findHostSteps(r),
         step(this.id, 'credentials'),
         step(this.id, 'reRegister'),
-        step(this.id, 'hostGone', {}, r.deleting ? undefined : `kubectl -n ${ sh(r.machineNamespace) } delete machines.cluster.x-k8s.io ${ sh(r.machineName) } --wait=false`),
+        step(this.id, 'hostGone', {}, r.deleting ? undefined : kubectlMachine(r, 'delete', '--wait=false')),
       ],
       since:   start,
       actions: ['re-register'],

@@ -119,13 +119,42 @@ export function duration(ms: number | null): string {
   return ms === null ? '?' : formatDuration(ms);
 }
 
-/** A shell word for a kubectl command: plain names stay readable, anything else is single-quoted. */
+/**
+ * A shell word for a kubectl command: plain names stay readable, anything else is single-quoted. A word that
+ * starts with "-" is quoted too, though quoting alone does not stop kubectl from reading it as an option:
+ * names always come after "--" (see kubectl below).
+ */
 export function sh(value: string | null | undefined): string {
   const v = (value ?? '').replace(/\0/g, '');
 
-  return /^[A-Za-z0-9._/:=@-]+$/.test(v) ? v : quotePosix(v);
+  return /^[A-Za-z0-9._/:=@][A-Za-z0-9._/:=@-]*$/.test(v) ? v : quotePosix(v);
 }
 
-export function kubectlMachine(r: NodeRecord, verb: string, rest = ''): string {
-  return `kubectl -n ${ sh(r.machineNamespace) } ${ verb } machines.cluster.x-k8s.io ${ sh(r.machineName) }${ rest ? ` ${ rest }` : '' }`;
+export interface KubectlOptions {
+  namespace?: string | null;
+  /** Options of the engine's own making (`-o yaml`, `--wait=false`); they go before the "--" */
+  flags?: string[];
+  /** Arguments of the engine's own making that follow the names (`key=value` of annotate) */
+  after?: string[];
+}
+
+/**
+ * A kubectl command on named objects. Names come from the cluster (or from a bundle someone sent) and are
+ * untrusted: each is one quoted word after "--", so that a name such as `--all` or `-A` is read as a name
+ * and never as an option. A namespace that looks like an option is given as --namespace=<word>.
+ */
+export function kubectl(verb: string, resource: string, names: (string | null | undefined)[], options: KubectlOptions = {}): string {
+  const ns = options.namespace;
+  const words = ['kubectl'];
+
+  if (ns !== undefined) {
+    words.push(ns && !ns.startsWith('-') ? `-n ${ sh(ns) }` : `--namespace=${ sh(ns) }`);
+  }
+  words.push(verb, resource, ...(options.flags ?? []), '--', ...names.map((n) => sh(n)), ...(options.after ?? []));
+
+  return words.join(' ');
+}
+
+export function kubectlMachine(r: NodeRecord, verb: string, ...flags: string[]): string {
+  return kubectl(verb, 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, flags });
 }
