@@ -24,6 +24,12 @@ const FINALIZER_PATCH = {
   headers:              { 'content-type': 'application/json-patch+json' },
   data:                 [
     {
+      op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
+    },
+    {
+      op: 'test', path: '/metadata/deletionTimestamp', value: '2024-05-02T10:00:00Z'
+    },
+    {
       op: 'test', path: '/metadata/resourceVersion', value: '4711'
     },
     {
@@ -239,6 +245,12 @@ describe('RemoveFinalizersDialog: the write', () => {
     await confirmAndRemove(wrapper);
     expect(store.requests()[2].data).toEqual([
       {
+        op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
+      },
+      {
+        op: 'test', path: '/metadata/deletionTimestamp', value: '2024-05-02T10:00:00Z'
+      },
+      {
         op: 'test', path: '/metadata/resourceVersion', value: '9000'
       },
       {
@@ -246,6 +258,35 @@ describe('RemoveFinalizersDialog: the write', () => {
       },
       { op: 'remove', path: '/metadata/finalizers' },
     ]);
+  });
+
+  it('"Review again" that finds another machine under the name (deleted and registered again) offers nothing', async() => {
+    const recreated = steveMachine({ resourceVersion: '9100', deletingSince: null });
+
+    recreated.metadata.uid = '5f0e8a52-2222-4c4c-9d9d-000000000002';
+    const { wrapper, store, onDone } = open({}, (payload) => (payload.method === 'GET' ? recreated : Promise.reject(httpError(422))));
+
+    await confirmAndRemove(wrapper);
+    await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.find('[data-testid="nh-replaced"]').text()).toBe(`%nodeHealth.dialog.removeFinalizers.replaced% {"machine":"Machine ${ NS }/${ MACHINE }"}`);
+    expect(removeButton(wrapper).exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
+    expect(store.requests().filter((r: any) => r.method === 'PATCH')).toHaveLength(1);
+    expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
+  it('"Review again" that finds the same machine no longer deleting does not offer the removal', async() => {
+    const restored = steveMachine({ resourceVersion: '9200', deletingSince: null });
+    const { wrapper } = open({}, (payload) => (payload.method === 'GET' ? restored : Promise.reject(httpError(422))));
+
+    await confirmAndRemove(wrapper);
+    await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())[0])
+      .toBe('%nodeHealth.actions.change.deletion% {"before":"2024-05-02T10:00:00Z","after":"-"}');
+    expect(removeButton(wrapper).exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text()).toBe('%nodeHealth.actions.reason.notDeleting%');
   });
 
   it('"Review again" that finds the machine gone says so and counts it as done', async() => {

@@ -1,16 +1,22 @@
 import {
   buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, canUpdate, escapeJsonPointer, etcdForceRemoveEligibility,
-  finalizerPurpose, finalizerRemovalEligibility, objectChanges, objectUrls, stuckFacts
+  finalizerPurpose, finalizerRemovalEligibility, isReplacement, objectChanges, objectUrls, stuckFacts
 } from '../../pkg/node-health/actions';
 import {
   MACHINE, NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
 } from './actions-fixtures';
 
 describe('buildFinalizerRemovalPatch', () => {
-  it('tests the resourceVersion and the exact finalizer list before removing them', () => {
+  it('tests the uid, the deletion time, the resourceVersion and the exact finalizer list before removing them', () => {
     const machine = steveMachine({ resourceVersion: '4711', finalizers: ['machine.cluster.x-k8s.io', 'example.com/keep'] });
 
     expect(JSON.stringify(buildFinalizerRemovalPatch(machine))).toBe(JSON.stringify([
+      {
+        op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
+      },
+      {
+        op: 'test', path: '/metadata/deletionTimestamp', value: '2024-05-02T10:00:00Z'
+      },
       {
         op: 'test', path: '/metadata/resourceVersion', value: '4711'
       },
@@ -26,7 +32,7 @@ describe('buildFinalizerRemovalPatch', () => {
     const patch = buildFinalizerRemovalPatch(machine);
 
     machine.metadata.finalizers.push('late.example.com');
-    expect(patch[1]).toEqual({
+    expect(patch[3]).toEqual({
       op: 'test', path: '/metadata/finalizers', value: ['machine.cluster.x-k8s.io']
     });
   });
@@ -37,6 +43,12 @@ describe('buildFinalizerRemovalPatch', () => {
     delete noVersion.metadata.resourceVersion;
     expect(() => buildFinalizerRemovalPatch(noVersion)).toThrow(/resourceVersion/);
     expect(() => buildFinalizerRemovalPatch(steveMachine({ finalizers: [] }))).toThrow(/no finalizers/);
+    const noUid = steveMachine();
+
+    delete noUid.metadata.uid;
+    expect(() => buildFinalizerRemovalPatch(noUid)).toThrow(/uid/);
+    // A Machine that is not being deleted is never the target of the removal.
+    expect(() => buildFinalizerRemovalPatch(steveMachine({ deletingSince: null }))).toThrow(/not being deleted/);
   });
 });
 
@@ -102,6 +114,23 @@ describe('finalizerRemovalEligibility', () => {
       offered: false, allowed: false, reason: { key: 'nodeHealth.actions.reason.notStuck' }
     });
     expect(running.offered).toBe(false);
+  });
+
+  it('is not offered once the Machine read again is no longer being deleted, whatever the findings said', () => {
+    const record = stuckRecord();
+    const original = record.objects.machine ?? {};
+    const { deletionTimestamp, ...metadata } = original.metadata;
+    const recreated = {
+      ...original,
+      metadata: {
+        ...metadata, uid: 'another-uid', resourceVersion: '9001'
+      }
+    };
+
+    expect(deletionTimestamp).toBeDefined();
+    expect(finalizerRemovalEligibility({ ...record, objects: { ...record.objects, machine: recreated } })).toEqual({
+      offered: false, allowed: false, reason: { key: 'nodeHealth.actions.reason.notDeleting' }
+    });
   });
 
   it('is offered but refused, with the reason, to a user without update permission', () => {
@@ -199,5 +228,19 @@ describe('objectChanges', () => {
       { key: 'nodeHealth.actions.change.resourceVersion', args: { before: '1', after: '2' } },
     ]);
     expect(objectChanges(before, before)).toEqual([{ key: 'nodeHealth.actions.change.none' }]);
+    expect(objectChanges(before, steveMachine({
+      resourceVersion: '1', finalizers: ['a', 'b'], deletingSince: null
+    }))).toEqual([
+      { key: 'nodeHealth.actions.change.deletion', args: { before: '2024-05-02T10:00:00Z', after: '-' } },
+    ]);
+  });
+
+  it('tells a machine recreated under the same name from the one reviewed', () => {
+    const before = steveMachine();
+    const recreated = steveMachine({ deletingSince: null });
+
+    recreated.metadata.uid = '5f0e8a52-2222-4c4c-9d9d-000000000002';
+    expect(isReplacement(before, recreated)).toBe(true);
+    expect(isReplacement(before, steveMachine({ resourceVersion: '9' }))).toBe(false);
   });
 });

@@ -65,6 +65,12 @@ describe('removeMachineFinalizers', () => {
         headers:              { 'content-type': 'application/json-patch+json' },
         data:                 [
           {
+            op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
+          },
+          {
+            op: 'test', path: '/metadata/deletionTimestamp', value: '2024-05-02T10:00:00Z'
+          },
+          {
             op: 'test', path: '/metadata/resourceVersion', value: '4711'
           },
           {

@@ -31,6 +31,12 @@ function resourceVersionOf(obj: unknown): string | null {
   return typeof rv === 'string' && rv !== '' ? rv : null;
 }
 
+function metadataString(obj: unknown, field: 'uid' | 'deletionTimestamp'): string | null {
+  const value = metadataOf(obj)[field];
+
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
 export function finalizersOf(obj: unknown): string[] {
   const finalizers = metadataOf(obj).finalizers;
 
@@ -61,22 +67,38 @@ export function canUpdate(obj: unknown): boolean {
 }
 
 /**
- * Removes every finalizer of the Machine, provided it still has the resourceVersion and exactly the
- * finalizers the user saw. Throws when the object lacks either: without them there is nothing to guard
- * the removal with, and the eligibility check below never offers the action then.
+ * Removes every finalizer of the Machine, provided it is still the very Machine the user saw (its uid: a
+ * custom machine deleted and registered again comes back under the same name), still being deleted since
+ * the same moment, with the same resourceVersion and exactly the finalizers the user saw. Throws when the
+ * object lacks any of them: without them there is nothing to guard the removal with, and the eligibility
+ * check below never offers the action then.
  */
 export function buildFinalizerRemovalPatch(machine: KubeObject): JsonPatchOperation[] {
   const resourceVersion = resourceVersionOf(machine);
+  const uid = metadataString(machine, 'uid');
+  const deletionTimestamp = metadataString(machine, 'deletionTimestamp');
   const finalizers = finalizersOf(machine);
 
   if (!resourceVersion) {
     throw new Error('the Machine has no metadata.resourceVersion to guard the patch with');
+  }
+  if (!uid) {
+    throw new Error('the Machine has no metadata.uid to guard the patch with');
+  }
+  if (!deletionTimestamp) {
+    throw new Error('the Machine is not being deleted (no metadata.deletionTimestamp)');
   }
   if (!finalizers.length) {
     throw new Error('the Machine has no finalizers to remove');
   }
 
   return [
+    {
+      op: 'test', path: '/metadata/uid', value: uid
+    },
+    {
+      op: 'test', path: '/metadata/deletionTimestamp', value: deletionTimestamp
+    },
     {
       op: 'test', path: '/metadata/resourceVersion', value: resourceVersion
     },
@@ -144,19 +166,26 @@ const ALLOWED: Eligibility = {
   offered: true, allowed: true, reason: null
 };
 
-/** The finalizer cleanup: only where the engine offers it (stuck deleting past the threshold, with finalizers). */
+/**
+ * The finalizer cleanup: only where the engine offers it (stuck deleting past the threshold, with finalizers),
+ * judged on the Machine as last read: the dialog passes the object it read again, and a Machine that is no
+ * longer being deleted (or never was) is never offered the removal, whatever the findings said before.
+ */
 export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
   const machine = record?.objects?.machine;
 
   if (!machine || !offeredBy(record, 'remove-finalizers')) {
     return notOffered('notStuck');
   }
+  if (!metadataString(machine, 'deletionTimestamp')) {
+    return notOffered('notDeleting');
+  }
   const target = describeTarget('Machine', machine);
 
   if (!canUpdate(machine)) {
     return refused('noUpdatePermission', { object: target });
   }
-  if (!resourceVersionOf(machine)) {
+  if (!resourceVersionOf(machine) || !metadataString(machine, 'uid')) {
     return refused('noResourceVersion', { object: target });
   }
   if (!finalizersOf(machine).length) {
@@ -245,9 +274,22 @@ export function objectUrls(obj: unknown, steveType: string): { read: string; wri
 export const MACHINE_TYPE = STEVE_TYPES.machine;
 export const BOOTSTRAP_TYPE = STEVE_TYPES.bootstrap;
 
+/** Whether the object read again is another object under the same name: the reviewed one was deleted. */
+export function isReplacement(before: unknown, after: unknown): boolean {
+  const uidBefore = metadataString(before, 'uid');
+
+  return !!uidBefore && metadataString(after, 'uid') !== uidBefore;
+}
+
 /** What differs between the object the user reviewed and the one just read again, in words. */
 export function objectChanges(before: unknown, after: unknown): Message[] {
   const changes: Message[] = [];
+  const deletingBefore = metadataString(before, 'deletionTimestamp');
+  const deletingAfter = metadataString(after, 'deletionTimestamp');
+
+  if (deletingBefore !== deletingAfter) {
+    changes.push({ key: `${ KEY }.change.deletion`, args: { before: deletingBefore ?? '-', after: deletingAfter ?? '-' } });
+  }
   const rvBefore = resourceVersionOf(before) ?? '-';
   const rvAfter = resourceVersionOf(after) ?? '-';
   const finBefore = finalizersOf(before);

@@ -3,6 +3,7 @@ export * from './types';
 export {
   buildFinalizerRemovalPatch, buildEtcdForceRemovePatch, finalizerRemovalEligibility, etcdForceRemoveEligibility,
   canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
+  isReplacement,
   CAPI_MACHINE_FINALIZER, ETCD_FORCE_REMOVE_ANNOTATION, ETCD_HOOK_ANNOTATION, MACHINE_TYPE, BOOTSTRAP_TYPE
 } from './finalizers';
 export type { Eligibility } from './finalizers';
