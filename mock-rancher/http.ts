@@ -34,6 +34,59 @@ export function baseUrlOf(req: IncomingMessage): string {
   return `${ Array.isArray(proto) ? proto[0] : proto }://${ host }`;
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** JSON and its structured forms (json-patch+json, merge-patch+json): a simple (CORS-exempt) request cannot send them */
+const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+/** Headers a browser sends cross-site only after a CORS preflight, which this server never grants */
+const NON_SIMPLE_HEADERS = ['x-api-csrf', 'x-mock-user', 'x-requested-with'];
+
+/**
+ * Another web page open in the same browser can send requests here (a form or a `text/plain` fetch needs no
+ * CORS preflight) and, with nobody named, they would run as the default user. Writes and every /mock control
+ * call are refused unless they come from this server's own origin (the dev server's proxy passes the
+ * browser's host as x-api-host / x-forwarded-host) and, for a POST, carry a JSON body type or a header a
+ * simple request cannot send.
+ */
+export function refuseCrossSite(req: IncomingMessage, method: string, control: boolean): void {
+  if (SAFE_METHODS.has(method) && !control) {
+    return;
+  }
+  const origin = header(req, 'origin');
+
+  if (origin !== undefined) {
+    let originHost: string | null = null;
+
+    try {
+      originHost = origin === 'null' ? null : new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    const hosts = [header(req, 'host'), header(req, 'x-api-host'), header(req, 'x-forwarded-host')].filter((h): h is string => !!h);
+
+    if (!originHost || !hosts.includes(originHost)) {
+      throw new ApiError(403, 'Forbidden', `cross-origin request refused (Origin ${ origin })`);
+    }
+  }
+  const site = header(req, 'sec-fetch-site');
+
+  if (site === 'cross-site' || site === 'same-site') {
+    throw new ApiError(403, 'Forbidden', `cross-origin request refused (Sec-Fetch-Site ${ site })`);
+  }
+  // PUT, PATCH and DELETE need a preflight from another origin; POST is the one write a simple request can make.
+  if (method !== 'POST') {
+    return;
+  }
+  if (!JSON_CONTENT_TYPE.test(header(req, 'content-type') || '') && !NON_SIMPLE_HEADERS.some((h) => header(req, h) !== undefined)) {
+    throw new ApiError(415, 'UnsupportedMediaType', `a ${ method } needs a JSON body (content-type application/json) or one of the headers ${ NON_SIMPLE_HEADERS.join(', ') }`);
+  }
+}
+
 export async function readBody(req: IncomingMessage, limitBytes = 20 * 1024 * 1024): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import type { Duplex } from 'stream';
 import { Fault, FaultQueue, RequestFacts, validateFault } from './faults';
 import {
-  baseUrlOf, methodNotAllowed, parseJsonBody, readBody, RequestContext, sendError, sendJson
+  baseUrlOf, methodNotAllowed, parseJsonBody, readBody, refuseCrossSite, RequestContext, sendError, sendJson
 } from './http';
 import { handleNorman } from './norman';
 import {
@@ -67,9 +67,20 @@ interface Route {
   group?: string;
 }
 
-/** Where a path goes: `/v1/...`, `/k8s/clusters/<id>/v1/...`, `/api(s)/...` (also under /k8s), `/v3/...`. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ApiError(400, 'BadRequest', `malformed percent escape in the path segment ${ JSON.stringify(segment) }`);
+  }
+}
+
+/**
+ * Where a path goes: `/v1/...`, `/k8s/clusters/<id>/v1/...`, `/api(s)/...` (also under /k8s), `/v3/...`.
+ * A malformed percent escape is an ApiError 400.
+ */
 export function routeOf(path: string): Route {
-  const parts = path.split('/').filter((p, i) => i > 0 || p !== '').map((p) => decodeURIComponent(p));
+  const parts = path.split('/').filter((p, i) => i > 0 || p !== '').map(decodeSegment);
   let scope = LOCAL_SCOPE;
   let rest = parts[0] === '' ? parts.slice(1) : parts;
 
@@ -485,15 +496,18 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
       rawBody: '',
       flavour: 'steve',
     };
-    const route = routeOf(ctx.path);
-
-    ctx.flavour = route.kind === 'kube' ? 'kube' : route.kind === 'norman' ? 'norman' : route.kind === 'steve' ? 'steve' : 'plain';
+    let route: Route = { kind: 'other', segments: [] };
 
     try {
+      route = routeOf(ctx.path);
+      ctx.flavour = route.kind === 'kube' ? 'kube' : route.kind === 'norman' ? 'norman' : route.kind === 'steve' ? 'steve' : 'plain';
+      const isControl = route.kind === 'other' && route.segments[0] === 'mock';
+
+      refuseCrossSite(req, ctx.method, isControl);
       ctx.rawBody = await readBody(req);
       ctx.body = parseJsonBody(ctx.rawBody);
 
-      if (route.kind === 'other' && route.segments[0] === 'mock') {
+      if (isControl) {
         control(ctx, identity.user, route.segments.slice(1));
 
         return;
@@ -552,8 +566,15 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   }
 
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url || '/', 'http://mock');
-    const route = routeOf(url.pathname);
+    let route: Route;
+
+    try {
+      route = routeOf(new URL(req.url || '/', 'http://mock').pathname);
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+
+      return;
+    }
 
     if (route.kind === 'steve' && route.segments[0] === 'subscribe') {
       hub.handleUpgrade(req, socket, head, route.scope);

@@ -73,7 +73,14 @@ export function parseCookies(header: string | undefined): Record<string, string>
     const eq = part.indexOf('=');
 
     if (eq > 0) {
-      out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+      const raw = part.slice(eq + 1).trim();
+
+      try {
+        out[part.slice(0, eq).trim()] = decodeURIComponent(raw);
+      } catch {
+        // Another application's cookie on the same host may hold anything; it is not ours to read.
+        out[part.slice(0, eq).trim()] = raw;
+      }
     }
   }
 

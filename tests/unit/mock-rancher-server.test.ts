@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'http';
+import { connect } from 'net';
 import { gunzipSync } from 'zlib';
 import { GHOST_MACHINE } from '../../scenarios/catalog';
 import { MockRancher, startMockRancher } from '../../mock-rancher/server';
@@ -347,5 +348,91 @@ describe('fault injection and the concurrency hook', () => {
 
     expect(changed.status).toBe(200);
     expect((await ghost()).metadata.annotations.touched).toBe('yes');
+  });
+});
+
+/** One request with exactly these headers (no defaults), body as given. */
+function rawCall(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number, text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${ mock.url }${ path }`, { method, headers }, (res) => {
+      let text = '';
+
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode || 0, text }));
+    });
+
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The status line the server answers a websocket upgrade with. */
+function upgradeStatus(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(mock.port, '127.0.0.1', () => {
+      socket.write(`GET ${ path } HTTP/1.1\r\nHost: 127.0.0.1:${ mock.port }\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    });
+    let text = '';
+
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.setTimeout(3000, () => socket.destroy());
+    socket.on('close', () => resolve(text.split('\r\n')[0]));
+    socket.on('error', reject);
+  });
+}
+
+describe('hostile requests', () => {
+  const deleteGhost = JSON.stringify({
+    cluster: 'local', type: 'cluster.x-k8s.io.machine', namespace: NS, name: GHOST_MACHINE, delete: true
+  });
+
+  it('answers a malformed percent escape with 400, as an upgrade and as a request, and keeps serving', async() => {
+    expect(await upgradeStatus('/v1/subscribe%E0%A4%A')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgradeStatus('/k8s/clusters/%zz/v1/subscribe')).toBe('HTTP/1.1 400 Bad Request');
+    expect((await call('GET', `${ MACHINES }/%E0%A4%A`)).status).toBe(400);
+    expect((await call('GET', MACHINES, { cookie: 'other=%zz' })).status).toBe(200);
+    expect((await call('GET', MACHINES, { cookie: 'R_MOCK_USER=%E0%A4%A' })).status).toBe(401);
+    expect((await call('GET', `${ MACHINES }/${ GHOST_MACHINE }`)).status).toBe(200);
+  });
+
+  it('refuses a cross-site simple request (text/plain POST) to the control API', async() => {
+    const res = await rawCall('POST', '/mock/objects', { origin: 'https://evil.example', 'content-type': 'text/plain' }, deleteGhost);
+
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('cross-origin request refused');
+    expect((await call('GET', `${ MACHINES }/${ GHOST_MACHINE }`)).status).toBe(200);
+  });
+
+  it('refuses a POST without a JSON type or a header a simple request cannot send, even with no Origin', async() => {
+    expect((await rawCall('POST', '/mock/objects', { 'content-type': 'text/plain' }, deleteGhost)).status).toBe(415);
+    expect((await rawCall('POST', '/mock/reset', {})).status).toBe(415);
+    expect((await rawCall('POST', '/mock/objects', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, deleteGhost)).status).toBe(403);
+    expect((await call('GET', `${ MACHINES }/${ GHOST_MACHINE }`)).status).toBe(200);
+  });
+
+  it('refuses cross-origin writes to the API and reads of the control API', async() => {
+    const patch = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]);
+    const res = await rawCall('PATCH', GHOST_VIEW, { origin: `http://localhost:${ mock.port }`, 'content-type': 'application/json-patch+json' }, patch);
+
+    expect(res.status).toBe(403);
+    expect((await rawCall('GET', '/mock', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await ghost()).metadata.finalizers.length).toBeGreaterThan(0);
+  });
+
+  it('accepts the same origin, directly and through the dev server proxy (which passes the browser host on)', async() => {
+    const touch = JSON.stringify({
+      cluster: 'local', type: 'cluster.x-k8s.io.machine', namespace: NS, name: GHOST_MACHINE
+    });
+
+    expect((await rawCall('POST', '/mock/objects', { origin: `http://127.0.0.1:${ mock.port }`, 'content-type': 'application/json' }, touch)).status).toBe(200);
+    expect((await rawCall('POST', '/mock/objects', {
+      origin: 'https://localhost:8005', 'x-api-host': 'localhost:8005', 'x-forwarded-proto': 'https', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json'
+    }, touch)).status).toBe(200);
+    expect((await rawCall('POST', '/mock/objects', { 'x-mock-user': 'admin' }, touch)).status).toBe(200);
   });
 });
