@@ -2,9 +2,12 @@
  * Reads what support staff have at hand: kubectl output (a single object, a List, multi-document YAML),
  * Steve collections saved from the browser, exported bundles, or directories of those.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import {
+  readFileSync, readdirSync, realpathSync, statSync, Stats
+} from 'node:fs';
 import { extname, join } from 'node:path';
 import { loadAll } from 'js-yaml';
+import { classify } from '../pkg/node-health/engine';
 import type { InputAvailability } from '../pkg/node-health/engine';
 
 export const BUNDLE_FORMAT = 'node-health-bundle/v1';
@@ -19,45 +22,163 @@ export interface LoadedInput {
   files: number;
   /** Files inside a directory that hold other data; named files must be Kubernetes data */
   skipped: string[];
+  /** What was passed over and why, one line each: links that lead nowhere, FIFOs, sockets, devices, duplicates */
+  warnings: string[];
 }
 
 const DATA_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
-function listFiles(path: string): { file: string; named: boolean }[] {
+/**
+ * Deeper than any Kubernetes object goes (managedFields, the deepest, stay under 30): deeper input is refused
+ * before anything walks it recursively.
+ */
+export const MAX_DEPTH = 256;
+/** Values a document may expand to beyond its own size: YAML aliases can make a few bytes into billions. */
+const EXPANSION_ALLOWANCE = 100_000;
+
+interface Listing {
+  files: { file: string; named: boolean }[];
+  warnings: string[];
+  /** Directories read, by their real path: a link back to one is not followed again */
+  seen: Set<string>;
+}
+
+function reasonOf(e: any): string {
+  switch (e?.code) {
+  case 'ENOENT': return 'no such file or directory (or a link that leads nowhere)';
+  case 'ELOOP': return 'a loop of symbolic links';
+  case 'EACCES': return 'permission denied';
+  default: return e?.code ?? e?.message ?? 'cannot be read';
+  }
+}
+
+/**
+ * Regular files only: a FIFO or a device would block the read or never end, a socket cannot be read. Each
+ * directory is read once, however many links lead to it. A path named on the command line that does not
+ * exist is an error; anything else that cannot be read is passed over with a warning.
+ */
+function listFiles(path: string, named: boolean, into: Listing): void {
   let stat;
 
   try {
     stat = statSync(path);
   } catch (e: any) {
-    throw new InputError(`${ path }: ${ e?.code === 'ENOENT' ? 'no such file or directory' : (e?.message ?? 'cannot be read') }`);
+    if (named && e?.code === 'ENOENT') {
+      throw new InputError(`${ path }: no such file or directory`);
+    }
+    into.warnings.push(`skipped ${ path }: ${ reasonOf(e) }`);
+
+    return;
   }
   if (stat.isDirectory()) {
-    return readdirSync(path).sort().flatMap((entry) => {
-      const child = join(path, entry);
+    let real: string;
+    let entries: string[];
 
-      return statSync(child).isDirectory() || DATA_EXTENSIONS.has(extname(entry).toLowerCase()) ? listFiles(child).map((f) => ({ ...f, named: false })) : [];
-    });
+    try {
+      real = realpathSync(path);
+      entries = readdirSync(path).sort();
+    } catch (e: any) {
+      into.warnings.push(`skipped ${ path }: ${ reasonOf(e) }`);
+
+      return;
+    }
+    if (into.seen.has(real)) {
+      return;
+    }
+    into.seen.add(real);
+    for (const entry of entries) {
+      const child = join(path, entry);
+      let isDirectory = false;
+
+      try {
+        isDirectory = statSync(child).isDirectory();
+      } catch {
+        // listFiles says why
+      }
+      if (isDirectory || DATA_EXTENSIONS.has(extname(entry).toLowerCase())) {
+        listFiles(child, false, into);
+      }
+    }
+
+    return;
+  }
+  if (!stat.isFile()) {
+    into.warnings.push(`skipped ${ path }: not a regular file (${ kindOf(stat) })`);
+
+    return;
+  }
+  into.files.push({ file: path, named });
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) {
+    return 'a FIFO';
+  }
+  if (stat.isSocket()) {
+    return 'a socket';
   }
 
-  return [{ file: path, named: true }];
+  return stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a file';
+}
+
+/**
+ * How deep a parsed document goes and how many values it holds once its YAML aliases are expanded, walked
+ * without recursion; throws as soon as either is too much, so that nothing after it (collect, the redaction,
+ * JSON output) meets a value it would recurse into too deeply or copy without end.
+ */
+function checkShape(path: string, doc: unknown, textLength: number): void {
+  const limit = textLength + EXPANSION_ALLOWANCE;
+  const stack: [unknown, number][] = [[doc, 1]];
+  let values = 0;
+
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+
+    if (++values > limit) {
+      throw new InputError(`${ path }: the YAML aliases expand to more than ${ limit } values (an alias bomb?); refused`);
+    }
+    if (value === null || typeof value !== 'object') {
+      continue;
+    }
+    if (depth > MAX_DEPTH) {
+      throw new InputError(`${ path }: nested deeper than ${ MAX_DEPTH } levels; no Kubernetes object is, refused`);
+    }
+    const children = Array.isArray(value) ? value : Object.values(value);
+
+    for (let i = 0; i < children.length; i++) {
+      stack.push([children[i], depth + 1]);
+    }
+  }
+}
+
+function tooDeep(path: string, e: unknown): InputError | null {
+  return e instanceof RangeError ? new InputError(`${ path }: nested too deeply to read (${ e.message }); refused`) : null;
 }
 
 function parseDocuments(path: string, text: string): unknown[] {
   const ext = extname(path).toLowerCase();
   const trimmed = text.trimStart();
+  let docs: unknown[];
 
+  if (trimmed === '') {
+    return [];
+  }
   if (ext === '.json' || (ext !== '.yaml' && ext !== '.yml' && (trimmed.startsWith('{') || trimmed.startsWith('[')))) {
     try {
-      return [JSON.parse(text)];
+      docs = [JSON.parse(text)];
     } catch (e: any) {
-      throw new InputError(`${ path }: invalid JSON (${ e?.message ?? e })`);
+      throw tooDeep(path, e) ?? new InputError(`${ path }: invalid JSON (${ e?.message ?? e })`);
+    }
+  } else {
+    try {
+      docs = loadAll(text);
+    } catch (e: any) {
+      throw tooDeep(path, e) ?? new InputError(`${ path }: invalid YAML (${ String(e?.reason ?? e?.message ?? e) }${ e?.mark ? ` at line ${ e.mark.line + 1 }` : '' })`);
     }
   }
-  try {
-    return loadAll(text);
-  } catch (e: any) {
-    throw new InputError(`${ path }: invalid YAML (${ String(e?.reason ?? e?.message ?? e) }${ e?.mark ? ` at line ${ e.mark.line + 1 }` : '' })`);
-  }
+  docs.forEach((doc) => checkShape(path, doc, text.length));
+
+  return docs;
 }
 
 function isObject(v: unknown): v is Record<string, any> {
@@ -110,47 +231,104 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
   throw new InputError(`${ path }: expected a Kubernetes object, a List or a Steve collection (no kind, type or metadata found)`);
 }
 
+function resourceVersionOrder(a: unknown, b: unknown): number {
+  const x = typeof a === 'string' ? a : '';
+  const y = typeof b === 'string' ? b : '';
+
+  if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
+    return x.length - y.length || (x < y ? -1 : (x > y ? 1 : 0));
+  }
+
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/**
+ * The same object given twice (two files of one kind, a file and a bundle) would make two records with one
+ * key. Objects count as the same when kind, namespace, name and uid agree; the newest resourceVersion stays.
+ */
+function dedupe(objects: unknown[], warnings: string[]): unknown[] {
+  const byKey = new Map<string, number>();
+  const out: unknown[] = [];
+  const dropped = new Map<string, number>();
+
+  for (const obj of objects) {
+    const o = isObject(obj) ? obj : {};
+    const meta = isObject(o.metadata) ? o.metadata : {};
+    const kind = classify(o) ?? `${ String(o.apiVersion ?? '') }/${ String(o.kind ?? o.type ?? '') }`;
+    const name = typeof meta.name === 'string' ? meta.name : null;
+
+    if (name === null) {
+      out.push(obj);
+      continue;
+    }
+    const key = JSON.stringify([kind, meta.namespace ?? null, name, meta.uid ?? null]);
+    const at = byKey.get(key);
+
+    if (at === undefined) {
+      byKey.set(key, out.length);
+      out.push(obj);
+      continue;
+    }
+    const label = `${ kind } ${ typeof meta.namespace === 'string' ? `${ meta.namespace }/` : '' }${ name }`;
+
+    dropped.set(label, (dropped.get(label) ?? 1) + 1);
+    if (resourceVersionOrder(meta.resourceVersion, (out[at] as any)?.metadata?.resourceVersion) > 0) {
+      out[at] = obj;
+    }
+  }
+  for (const [label, times] of dropped) {
+    warnings.push(`${ label } was given ${ times } times; kept the copy with the newest resourceVersion`);
+  }
+
+  return out;
+}
+
 export function loadInputs(paths: string[]): LoadedInput {
   if (paths.length === 0) {
     throw new InputError('no input: give one or more files or directories of kubectl output, or a bundle');
   }
   const into: LoadedInput = {
-    objects: [], bundleNow: null, availability: {}, files: 0, skipped: []
+    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: []
+  };
+  const listing: Listing = {
+    files: [], warnings: into.warnings, seen: new Set()
   };
 
-  for (const path of paths) {
-    for (const { file, named } of listFiles(path)) {
-      let text: string;
+  paths.forEach((path) => listFiles(path, true, listing));
+  for (const { file, named } of listing.files) {
+    let text: string;
 
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (e: any) {
-        throw new InputError(`${ file }: cannot be read (${ e?.code ?? e?.message ?? e })`);
-      }
-      const docs = parseDocuments(file, text);
-      const before = into.objects.length;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e: any) {
+      throw new InputError(`${ file }: cannot be read (${ e?.code ?? e?.message ?? e })`);
+    }
+    const docs = parseDocuments(file, text);
+    const before = into.objects.length;
 
-      try {
-        // A directory may hold notes or other JSON beside kubectl output; a file named on purpose may not.
-        docs.forEach((doc) => collect(file, doc, into));
-        if (into.objects.length === before && !named && docs.length > 0) {
-          into.skipped.push(file);
-          continue;
-        }
-      } catch (e) {
-        if (named || !(e instanceof InputError)) {
-          throw e;
-        }
-        into.objects.length = before;
+    try {
+      // A directory may hold notes or other JSON beside kubectl output; a file named on purpose may not.
+      docs.forEach((doc) => collect(file, doc, into));
+      if (into.objects.length === before && !named && docs.length > 0) {
         into.skipped.push(file);
         continue;
       }
-      into.files++;
+    } catch (e) {
+      if (named || !(e instanceof InputError)) {
+        throw e;
+      }
+      into.objects.length = before;
+      into.skipped.push(file);
+      continue;
     }
+    into.files++;
   }
-  if (into.files === 0) {
-    throw new InputError(`${ paths.join(', ') }: no Kubernetes objects found in .json, .yaml or .yml files`);
+  if (into.objects.length === 0 && into.bundleNow === null) {
+    const why = into.warnings.length > 0 ? ` (${ into.warnings.join('; ') })` : '';
+
+    throw new InputError(`${ paths.join(', ') }: no Kubernetes objects found in .json, .yaml or .yml files${ why }`);
   }
+  into.objects = dedupe(into.objects, into.warnings);
 
   return into;
 }

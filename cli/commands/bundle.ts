@@ -46,6 +46,7 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
     const input = loadInputs(positionals);
 
     input.skipped.forEach((file) => io.stderr(`node-health bundle: skipped ${ file }: not Kubernetes data`));
+    input.warnings.forEach((line) => io.stderr(`node-health bundle: ${ line }`));
     const now = givenNow ?? input.bundleNow ?? new Date().toISOString();
     const bundle = createBundle({
       objects:          input.objects,

@@ -31,6 +31,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     const input = loadInputs(positionals);
 
     input.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
+    input.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
     const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
     const report = diagnose(input.objects, { now, availability: input.availability });
 

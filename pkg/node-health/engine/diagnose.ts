@@ -10,7 +10,7 @@ import { join, unreadableInput } from './join';
 import { RULES, ruleKey } from './rules';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
-import { statusOf } from './fields';
+import { asString, metadata, parseTime, statusOf } from './fields';
 import { expectedNamesOfUnlinkedMachines } from './rules/nodes';
 
 /** Notes that tell the user something without making the record unjudgeable. */
@@ -85,9 +85,40 @@ function hasFields(obj: Record<string, unknown>): boolean {
   return false;
 }
 
+/** Times the time-based rules count from: one that is there but cannot be read leaves them unable to judge. */
+const RECORD_TIMES = ['creationTimestamp', 'deletionTimestamp'] as const;
+
+function unreadableTimes(r: NodeRecord): { object: string; field: string; value: string }[] {
+  const obj = r.objects.machine ?? r.objects.node ?? r.objects.mgmtNode ?? r.objects.planSecret;
+  const out: { object: string; field: string; value: string }[] = [];
+
+  if (!obj) {
+    return out;
+  }
+  const meta = metadata(obj);
+
+  for (const field of RECORD_TIMES) {
+    const value = meta[field];
+
+    if (value !== undefined && value !== null && parseTime(value) === null) {
+      const text = asString(value) ?? `(${ Array.isArray(value) ? 'array' : typeof value })`;
+
+      out.push({
+        object: r.machineName ?? r.nodeName ?? '?', field: `metadata.${ field }`, value: text.length > 80 ? `${ text.slice(0, 80) }…` : text
+      });
+    }
+  }
+
+  return out;
+}
+
 /** Why a record could not be judged fully; a record with such notes and no finding is "unknown". */
 function addNotes(r: NodeRecord, ctx: RuleContext): void {
   const m = r.objects.machine;
+
+  for (const bad of unreadableTimes(r)) {
+    r.notes.push({ key: 'nodeHealth.notes.unreadableTime', args: bad });
+  }
 
   if (m && !hasFields(statusOf(m))) {
     r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
