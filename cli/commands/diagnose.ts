@@ -1,4 +1,5 @@
 import { diagnose } from '../../pkg/node-health/engine';
+import { redactObjects } from '../../pkg/node-health/export';
 import { renderMarkdown, renderText, toJsonReport } from '../../pkg/node-health/report/render';
 import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
@@ -33,7 +34,11 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     input.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
     input.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
     const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
-    const report = diagnose(input.objects, { now, availability: input.availability });
+    // The same objects a bundle would hold: what the diagnosis prints (evidence too) is only what a bundle may show.
+    const sanitized = redactObjects(input.objects);
+
+    sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
+    const report = diagnose(sanitized.objects, { now, availability: input.availability });
 
     if (format === 'json') {
       io.stdout(`${ JSON.stringify(toJsonReport(report, t), null, 2) }\n`);

@@ -1,4 +1,4 @@
-import { STEVE_TYPES } from '@pkg/node-health/engine';
+import { STEVE_TYPES, steveIncludePaths } from '@pkg/node-health/engine';
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
 import { steveType, toSteve } from '../../scenarios/steve';
 import type { KubeObject } from '../../scenarios/types';
@@ -37,20 +37,23 @@ describe('the requests the tab makes', () => {
     const urls = await requestsFor(ghostEtcd());
     const decoded = urls.map((u) => decodeURIComponent(u)).sort();
 
+    const include = (kind: Parameters<typeof steveIncludePaths>[0]) => steveIncludePaths(kind).map((p) => `include=${ p }`).join('&');
+
     expect(decoded).toEqual([
-      `/k8s/clusters/c-m-4qj7x2vd/v1/nodes?${ UNUSED }&exclude=status.images`,
-      `/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ UNUSED }`,
-      `/v1/management.cattle.io.nodes/c-m-4qj7x2vd?${ UNUSED }&exclude=status.internalNodeStatus&exclude=status.nodeLabels&exclude=spec.internalNodeSpec&exclude=status.nodeConfig`,
-      `/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ UNUSED }`,
-      `/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ UNUSED }`,
+      `/k8s/clusters/c-m-4qj7x2vd/v1/nodes?${ include('node') }&${ UNUSED }&exclude=status.images`,
+      `/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machine') }&${ UNUSED }`,
+      `/v1/management.cattle.io.nodes/c-m-4qj7x2vd?${ include('mgmtNode') }&${ UNUSED }&exclude=status.internalNodeStatus&exclude=status.nodeLabels&exclude=spec.internalNodeSpec&exclude=status.nodeConfig`,
+      `/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('infraMachine') }&${ UNUSED }`,
+      `/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('bootstrap') }&${ UNUSED }`,
       [
         '/v1/secrets/fleet-default?labelSelector=rke.cattle.io/cluster-name=dev-k3s&fieldSelector=type=rke.cattle.io/machine-plan',
-        'include=apiVersion&include=kind&include=id&include=type&include=_type&include=metadata',
-        STATUS_KEYS.map((k) => `include=data.${ k }`).join('&'),
-        'exclude=data.plan&exclude=data.appliedPlan&exclude=data.applied-output&exclude=data.failed-output&exclude=data.applied-periodic-output',
+        include('planSecret'),
         UNUSED,
+        'exclude=data.plan&exclude=data.appliedPlan&exclude=data.applied-output&exclude=data.failed-output&exclude=data.applied-periodic-output',
       ].join('&'),
     ]);
+    // The plan secrets' data: the status keys only.
+    expect(steveIncludePaths('planSecret').filter((p) => p.startsWith('data'))).toEqual(STATUS_KEYS.map((k) => `data.${ k }`).sort());
   });
 
   it('go through the store without a logout on 401 (a downstream cluster\'s 401 is not the session\'s)', async() => {

@@ -1,4 +1,4 @@
-import { PLAN_SECRET_STATUS_KEYS } from '../../pkg/node-health/engine';
+import { PLAN_SECRET_STATUS_KEYS, steveIncludePaths } from '../../pkg/node-health/engine';
 import {
   PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, expectedInfraKinds, infraKindsOf, initialRequests, planSecretsRequest, sanitizePlanSecret
 } from '../../pkg/node-health/data';
@@ -40,13 +40,15 @@ describe('the requests of one load', () => {
     const p = params(planSecretsRequest(target()).url);
 
     expect(p.get('fieldSelector')).toBe('type=rke.cattle.io/machine-plan');
-    expect(p.getAll('include')).toEqual([
-      'apiVersion', 'kind', 'id', 'type', '_type', 'metadata', ...PLAN_SECRET_STATUS_KEYS.map((k) => `data.${ k }`),
-    ]);
+    expect(p.getAll('include')).toEqual(steveIncludePaths('planSecret'));
+    expect(p.getAll('include')).toEqual(expect.arrayContaining([
+      'apiVersion', 'kind', 'id', 'type', '_type', 'metadata.name', 'metadata.namespace', 'metadata.labels', 'metadata.annotations',
+      ...PLAN_SECRET_STATUS_KEYS.map((k) => `data.${ k }`),
+    ]));
     expect(p.getAll('include').filter((i) => i === 'data' || PLAN_SECRET_SENSITIVE_KEYS.some((k) => i === `data.${ k }`))).toEqual([]);
     expect(p.getAll('exclude')).toEqual([
-      'data.plan', 'data.appliedPlan', 'data.applied-output', 'data.failed-output', 'data.applied-periodic-output',
       'metadata.managedFields', 'metadata.fields', 'metadata.relationships',
+      'data.plan', 'data.appliedPlan', 'data.applied-output', 'data.failed-output', 'data.applied-periodic-output',
     ]);
     // The whitelist and the blacklist never overlap.
     expect(PLAN_SECRET_SENSITIVE_KEYS.filter((k) => (PLAN_SECRET_STATUS_KEYS as readonly string[]).includes(k))).toEqual([]);

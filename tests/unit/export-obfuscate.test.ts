@@ -241,3 +241,44 @@ describe('obfuscated bundle of Steve-shaped objects', () => {
     expect(after.records.filter((r) => r.objects.node).every((r) => r.cluster?.mgmtId === s.clusters[0].mgmtId)).toBe(true);
   });
 });
+
+describe('createObfuscator: every host name in what is kept', () => {
+  const obf = createObfuscator([
+    node('dev-k8s-master01'),
+    node('edge-01.site.corp.example'),
+    machine('custom-0123456789ab', 'dev-k8s-master01'),
+    machine('dev-k8s-master01-pool-xyz12', null),
+    {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind:       'Machine',
+      metadata:   { name: 'custom-2', namespace: 'fleet-default' },
+      status:     {
+        conditions: [{
+          type:    'Ready',
+          status:  'False',
+          message: 'pull registry.corp.example:5000/rancher/agent failed via http://proxy.example:3128; db mysql://db.internal.corp.example:3306; server https://rancher.corp.example/v3',
+        }],
+      },
+    },
+  ]);
+
+  it.each([
+    ['dev-k8s-master01_backup', /^host-\d+_backup$/],
+    ['vsphere^dev-k8s-master01-vol', /^vsphere\^host-\d+-vol$/],
+    ['DEV-K8S-MASTER01.lab', /^HOST-\d+\.lab$/],
+    ['edge-01.site.corp.example', /^host-\d+\.domain-\d+\.invalid$/],
+    ['https://rancher.corp.example/v3/settings', /^https:\/\/host-\d+\.domain-\d+\.invalid\/v3\/settings$/],
+    ['registry.corp.example:5000/rancher/agent', /^host-\d+\.domain-\d+\.invalid:5000\/rancher\/agent$/],
+    ['http://proxy.example:3128', /^http:\/\/host-\d+\.domain-\d+\.invalid:3128$/],
+    ['mysql://db.internal.corp.example:3306', /^mysql:\/\/host-\d+\.domain-\d+\.invalid:3306$/],
+  ])('replaces the host in %s', (text, pseudonym) => {
+    expect(obf.text(text)).toMatch(pseudonym);
+  });
+
+  it.each([
+    'cluster.x-k8s.io/v1beta1', 'machines.cluster.x-k8s.io', 'rke-machine.cattle.io.vmwarevspheremachine', 'node-role.kubernetes.io/etcd',
+    '/etc/rancher/rke2/config.yaml', 'custom-0123456789ab', 'dev-k8s-master01-pool-xyz12', 'the registry answered', 'fleet-default',
+  ])('leaves %s as it is', (text) => {
+    expect(obf.text(text)).toBe(text);
+  });
+});

@@ -14,6 +14,20 @@ function redacted(text: string): { out: string; summary: Partial<RedactionSummar
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
+/** One value of each status key, in the form the agent writes it. */
+const STATUS_VALUES: Record<string, string> = {
+  'applied-checksum':  'a'.repeat(64),
+  'failed-checksum':   '0123456789abcdef'.repeat(4),
+  'failure-count':     '2',
+  'success-count':     '15',
+  'last-apply-time':   'Mon Jan  2 15:04:05 UTC 2026',
+  'probe-statuses':    '{"calico":{"healthy":true,"successCount":1},"kube-apiserver":{"healthy":false,"failureCount":3}}',
+  'plan-state':        'failed',
+  'plan-revision':     '7',
+  'max-failures':      '5',
+  'failure-threshold': '3',
+};
+
 function planSecret(shape: 'kubectl' | 'steve'): Record<string, any> {
   const base = {
     metadata: {
@@ -30,7 +44,7 @@ function planSecret(shape: 'kubectl' | 'steve'): Record<string, any> {
       'failed-output':           b64('FAILED-SECRET'),
       'applied-periodic-output': b64('PERIODIC-SECRET'),
       'some-future-key':         b64('FUTURE-SECRET'),
-      ...Object.fromEntries(PLAN_SECRET_STATUS_KEYS.map((k) => [k, b64(`value-of-${ k }`)])),
+      ...Object.fromEntries(Object.entries(STATUS_VALUES).map(([k, v]) => [k, b64(v)])),
     },
   };
 
@@ -115,6 +129,38 @@ describe('redactObject', () => {
     expect(JSON.stringify(out)).not.toMatch(/applied-output|failed-output|appliedPlan|"plan"/);
   });
 
+  it.each([
+    ['applied-checksum', '-----BEGIN RSA PRIVATE KEY-----\nMIIE', 'not a SHA-256 checksum'],
+    ['failed-checksum', 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.sig', 'not a SHA-256 checksum'],
+    ['failure-count', 'password=hunter2', 'not a whole number'],
+    ['last-apply-time', 'K10abc::server:joinsecret', 'not a time as the agent writes it'],
+    ['probe-statuses', '{"calico":{"healthy":true,"token":"x"}}', 'a probe field the agent does not write'],
+    ['probe-statuses', '{"-----BEGIN KEY":{"healthy":true}}', 'a probe name that is not a name'],
+    ['probe-statuses', '"just text"', 'not a JSON object of probes'],
+    ['plan-state', 'hunter2', 'not a plan state'],
+  ])('leaves out a %s value that does not have its shape, and says why', (key, value, reason) => {
+    const secret = planSecret('kubectl');
+
+    secret.data[key] = b64(value);
+    const { objects, summary, leftOut } = redactObjects([secret]);
+
+    expect(objects[0].data[key]).toBeUndefined();
+    expect(summary.planStatusValue).toBe(1);
+    expect(leftOut).toEqual([{
+      object: 'Secret fleet-default/custom-a1-machine-plan', field: `data.${ key }`, reason
+    }]);
+  });
+
+  it('leaves out a status value that is an object where base64 text belongs', () => {
+    const secret = planSecret('steve');
+
+    secret.data['applied-checksum'] = { key: 'PRIVATE' };
+    const { objects, leftOut } = redactObjects([secret]);
+
+    expect(JSON.stringify(objects)).not.toContain('PRIVATE');
+    expect(leftOut.map((v) => v.reason)).toEqual(['not base64 text']);
+  });
+
   it('never changes the objects it is given', () => {
     const secret = planSecret('kubectl');
     const before = JSON.stringify(secret);
@@ -173,17 +219,14 @@ describe('redactObject', () => {
     ['norman', {
       id: 'c-m-1:default-token', type: 'clusterRegistrationToken', name: 'default-token', clusterId: 'c-m-1', ...commands
     }],
-  ])('blanks the token and every command of a registration token (%s)', (_shape, token) => {
+  ])('leaves a registration token out entirely (%s)', (_shape, token) => {
     const { objects, summary } = redactObjects([token]);
-    const text = JSON.stringify(objects);
 
-    expect(objects).toHaveLength(1);
-    expect(text).not.toContain('reg0123456789');
-    expect(summary.registrationToken).toBe(8);
-    expect(text).toContain('default-token');
+    expect(objects).toEqual([]);
+    expect(summary.registrationToken).toBe(1);
   });
 
-  it('replaces values of secret-named fields and environment pairs, keeps references to secrets', () => {
+  it('keeps only the fields the diagnosis reads: environment, configuration and annotations nobody reads go', () => {
     const cluster = {
       apiVersion: 'provisioning.cattle.io/v1',
       kind:       'Cluster',
@@ -201,12 +244,11 @@ describe('redactObject', () => {
     const out = redactObject(cluster, summaryCounter(summary)) as Record<string, any>;
     const text = JSON.stringify(out);
 
-    expect(text).not.toMatch(/ann0123456789|la0123456789|env0123456789|s3k0123456789/);
-    expect(out.spec.cloudCredentialSecretName).toBe('cattle-global-data:cc-kept');
-    expect(out.spec.agentEnvVars[0].value).toBe('http://proxy.example:3128');
-    expect(out.spec.rkeConfig.rotateCertificates.generation).toBe(2);
-    expect(out.status.certificateRotationGeneration).toBe(1);
-    expect(summary).toMatchObject({ secretField: 3, lastAppliedConfiguration: 1 });
+    expect(text).not.toMatch(/ann0123456789|la0123456789|env0123456789|s3k0123456789|proxy\.example/);
+    expect(out.spec).toEqual({ rkeConfig: { rotateCertificates: { generation: 2 } } });
+    expect(out.metadata).toEqual({ name: 'c1', namespace: 'fleet-default' });
+    expect(out.status).toEqual({ clusterName: 'c-m-1', certificateRotationGeneration: 1 });
+    expect(summary).toMatchObject({ unreadField: 9, lastAppliedConfiguration: 1 });
   });
 
   it('keeps only the path of Steve links (it names the downstream cluster) and drops actions', () => {
@@ -226,5 +268,22 @@ describe('redactObject', () => {
 
   it('counts every kind it names', () => {
     expect(Object.keys(emptySummary()).sort()).toEqual([...REDACTION_KINDS].sort());
+  });
+});
+
+describe('redactString: credentials known by their form', () => {
+  it.each([
+    ['Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345', 'ghp_0123'],
+    ['pull failed: authorization=Digest abc0123456789', 'abc0123456789'],
+    ['slack xoxb-1234567890-abcdefghij', 'xoxb-1234567890'],
+    ['aws_access_key_id=AKIAABCDEFGHIJKLMNOP', 'AKIAABCDEFGHIJKLMNOP'],
+    ['key id AKIAQRSTUVWXYZ234567 in a message', 'AKIAQRSTUVWXYZ234567'],
+    ['key LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0K', 'LS0tLS1CRUdJTiBPUEVOU1NI'],
+    ['PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 14\nAAAAB3Nza\nPrivate-MAC: 0a1b2c', 'AAAAB3Nza'],
+  ])('%s', (text, secret) => {
+    const { out } = redacted(text);
+
+    expect(out).not.toContain(secret);
+    expect(out).toContain(REDACTED);
   });
 });

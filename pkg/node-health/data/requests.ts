@@ -6,21 +6,19 @@
  * default from Rancher 2.12) reads only `filter` and ignores them (steve pkg/stores/sqlpartition/
  * listprocessor). So the loader checks every answer against the same selector again (see load.ts).
  *
- * Plan secrets: Steve's formatter (pkg/resources/common/formatter.go) applies `include` (keep only these
- * dot paths; the envelope id/type/links stays) and then `exclude` (drop these paths) to every object it
- * returns. The secret's own `type` has already moved to `_type` at that point (pkg/stores/partition
- * ToAPI). A whitelist via `include` means that no data key other than the status keys is ever sent, whatever
- * a future agent writes; `exclude` of the known sensitive keys still holds if a proxy drops `include`.
+ * Fields: Steve's formatter (pkg/resources/common/formatter.go) applies `include` (keep only these dot
+ * paths; the envelope id/type/links stays) and then `exclude` (drop these paths) to every object it returns.
+ * Every request includes only what the engine reads of its kind (engine/read-fields.ts, the same list the
+ * exports keep): fewer bytes, and for plan secrets no data key other than the status keys is ever sent,
+ * whatever a future agent writes. The secret's own `type` has already moved to `_type` at that point
+ * (pkg/stores/partition ToAPI). The excludes still hold if a proxy drops `include`.
  */
-import { LABELS, PLAN_SECRET_STATUS_KEYS, PLAN_SECRET_TYPE } from '../engine';
-import type { InputName } from '../engine';
+import { LABELS, PLAN_SECRET_TYPE, steveIncludePaths } from '../engine';
+import type { InputName, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
 
 /** Data keys of the machine-plan secret that carry join tokens, certificates, file contents or their output. */
 export const PLAN_SECRET_SENSITIVE_KEYS = ['plan', 'appliedPlan', 'applied-output', 'failed-output', 'applied-periodic-output'] as const;
-
-/** Top-level paths a plan secret keeps: the envelope fields Steve may carry in the object, and its metadata. */
-const PLAN_SECRET_INCLUDE_ROOTS = ['apiVersion', 'kind', 'id', 'type', '_type', 'metadata'];
 
 /** Infrastructure machines the engine understands; anything else in a machine's infrastructureRef is not requested. */
 const INFRA_GROUPS = new Set(['rke.cattle.io', 'rke-machine.cattle.io']);
@@ -65,6 +63,11 @@ export const MGMT_NODE_LEFT_OUT_PATHS = ['status.internalNodeStatus', 'status.no
 
 const UNUSED_FIELDS: Param[] = UNUSED_FIELD_PATHS.map((p): Param => ['exclude', p]);
 
+/** The fields the engine reads of a kind, and the excludes that hold without them. */
+function fieldsOf(kind: ObjectKind, ...excludes: string[]): Param[] {
+  return [...steveIncludePaths(kind).map((p): Param => ['include', p]), ...UNUSED_FIELDS, ...excludes.map((p): Param => ['exclude', p])];
+}
+
 export function clusterSelector(target: ClusterTarget): string {
   return `${ LABELS.capiClusterName }=${ target.name }`;
 }
@@ -76,7 +79,7 @@ export function planSecretSelector(target: ClusterTarget): string {
 export function machinesRequest(target: ClusterTarget): PlannedRequest {
   return {
     input: 'machines',
-    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
+    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('machine')]) }`,
   };
 }
 
@@ -84,10 +87,7 @@ export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
   const params: Param[] = [
     ['labelSelector', planSecretSelector(target)],
     ['fieldSelector', `type=${ PLAN_SECRET_TYPE }`],
-    ...PLAN_SECRET_INCLUDE_ROOTS.map((p): Param => ['include', p]),
-    ...PLAN_SECRET_STATUS_KEYS.map((k): Param => ['include', `data.${ k }`]),
-    ...PLAN_SECRET_SENSITIVE_KEYS.map((k): Param => ['exclude', `data.${ k }`]),
-    ...UNUSED_FIELDS,
+    ...fieldsOf('planSecret', ...PLAN_SECRET_SENSITIVE_KEYS.map((k) => `data.${ k }`)),
   ];
 
   return { input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }` };
@@ -96,7 +96,7 @@ export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
 export function bootstrapsRequest(target: ClusterTarget): PlannedRequest {
   return {
     input: 'bootstraps',
-    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
+    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('bootstrap')]) }`,
   };
 }
 
@@ -110,20 +110,18 @@ export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind): P
   return {
     input: 'infraMachines',
     infra,
-    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...UNUSED_FIELDS]) }`,
+    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('infraMachine')]) }`,
   };
 }
 
 export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
-  const params: Param[] = [...UNUSED_FIELDS, ...MGMT_NODE_LEFT_OUT_PATHS.map((p): Param => ['exclude', p])];
-
-  return { input: 'mgmtNodes', url: `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(params) }` };
+  return { input: 'mgmtNodes', url: `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(fieldsOf('mgmtNode', ...MGMT_NODE_LEFT_OUT_PATHS)) }` };
 }
 
 export function nodesRequest(mgmtId: string): PlannedRequest {
   return {
     input: 'nodes',
-    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString([...UNUSED_FIELDS, ['exclude', 'status.images']]) }`,
+    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString(fieldsOf('node', 'status.images')) }`,
   };
 }
 

@@ -5,12 +5,12 @@
  * does not hold a complete list (a user who may not list the type, Steve's paginated cache, a list still loading),
  * the loader sends its own request as before.
  *
- * The copies are plain objects shaped like the loader's own answers: the fields its requests leave out are left
- * out here too, so the diagnosis, the export and the bundle read the same objects whichever way they came.
+ * The copies are plain objects shaped like the loader's own answers: only the fields its requests include (what
+ * the engine reads, engine/read-fields.ts) and Steve's envelope, so the diagnosis, the export and the bundle read
+ * the same objects whichever way they came.
  */
-import { STEVE_TYPES } from '../engine';
-import type { KubeObject } from '../engine';
-import { MGMT_NODE_LEFT_OUT_PATHS, UNUSED_FIELD_PATHS } from './requests';
+import { STEVE_TYPES, steveIncludePaths } from '../engine';
+import type { KubeObject, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
 
 /** The inputs the store may hold. */
@@ -29,36 +29,40 @@ function isRecord(value: unknown): value is Record<string, any> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Copies along the path only, so the store's own object is never changed. */
-function withoutPath(obj: Record<string, any>, path: string[]): void {
-  const [head, ...rest] = path;
+/** What Steve keeps of every object besides the included paths: its envelope. */
+const ENVELOPE = ['id', 'type', 'links'];
 
-  if (!(head in obj)) {
-    return;
-  }
-  if (rest.length === 0) {
-    delete obj[head];
-
-    return;
-  }
-  if (isRecord(obj[head])) {
-    obj[head] = { ...obj[head] };
-    withoutPath(obj[head], rest);
-  }
-}
-
-/** `raw` is the plain object behind a store model. */
-function plainCopy(raw: Record<string, any>, leftOut: string[]): KubeObject {
+/**
+ * `raw` is the plain object behind a store model. The included paths are copied as Steve's `include` keeps
+ * them (whole values at each dot path), and the values shared with the store are never changed.
+ */
+function plainCopy(raw: Record<string, any>, include: string[]): KubeObject {
   const out: Record<string, any> = {};
 
-  // The store's models keep only the API's fields as their own enumerable keys, apart from its `__` markers.
-  for (const key of Object.keys(raw)) {
-    if (!key.startsWith('__')) {
+  for (const key of ENVELOPE) {
+    if (key in raw) {
       out[key] = raw[key];
     }
   }
-  for (const path of leftOut) {
-    withoutPath(out, path.split('.'));
+  for (const path of include) {
+    const parts = path.split('.');
+    let from: unknown = raw;
+
+    for (const part of parts) {
+      from = isRecord(from) ? from[part] : undefined;
+    }
+    if (from === undefined) {
+      continue;
+    }
+    let into = out;
+
+    for (const part of parts.slice(0, -1)) {
+      if (!isRecord(into[part])) {
+        into[part] = {};
+      }
+      into = into[part];
+    }
+    into[parts[parts.length - 1]] = from;
   }
 
   return out as KubeObject;
@@ -77,20 +81,21 @@ function completeList(getters: StoreGetters, type: string, unwrap: Unwrap): unkn
   return Array.isArray(list) ? list : null;
 }
 
-function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, leftOut: string[]): KubeObject[] | undefined {
+function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind): KubeObject[] | undefined {
   const list = completeList(getters, type, unwrap);
 
   if (!list) {
     return undefined;
   }
   const out: KubeObject[] = [];
+  const include = steveIncludePaths(kind);
 
   // The store holds every cluster's objects: only the namespace's are copied, on every poll.
   for (const model of list) {
     const raw = unwrap(model);
 
     if (isRecord(raw) && isRecord(raw.metadata) && raw.metadata.namespace === namespace) {
-      out.push(plainCopy(raw, leftOut));
+      out.push(plainCopy(raw, include));
     }
   }
 
@@ -102,14 +107,14 @@ export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap:
   const out: StoreLists = {};
 
   if (target.machineManaged) {
-    const machines = inNamespace(getters, STEVE_TYPES.machine, target.namespace, unwrap, UNUSED_FIELD_PATHS);
+    const machines = inNamespace(getters, STEVE_TYPES.machine, target.namespace, unwrap, 'machine');
 
     if (machines) {
       out.machines = machines;
     }
   }
   if (target.mgmtId) {
-    const mgmtNodes = inNamespace(getters, STEVE_TYPES.mgmtNode, target.mgmtId, unwrap, [...UNUSED_FIELD_PATHS, ...MGMT_NODE_LEFT_OUT_PATHS]);
+    const mgmtNodes = inNamespace(getters, STEVE_TYPES.mgmtNode, target.mgmtId, unwrap, 'mgmtNode');
 
     if (mgmtNodes) {
       out.mgmtNodes = mgmtNodes;

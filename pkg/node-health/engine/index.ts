@@ -17,4 +17,7 @@ export {
   durationParts, formatDuration, parseDuration, toEpochMs
 } from './time';
 export { decodeBase64 } from './fields';
+export {
+  IDENTITY_FIELDS, READ_FIELDS, fieldsOf, keepReadFields, steveIncludePaths
+} from './read-fields';
 export type { DurationPart, DurationUnit } from './time';

@@ -29,25 +29,117 @@ export type PlanSecretStatusKey = typeof PLAN_SECRET_STATUS_KEYS[number];
 
 const STATUS_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
 
-/**
- * The one whitelist of a machine-plan secret's data: what may be kept (status keys, values as they are)
- * and the names of what must go. The tab's loader and every export apply it.
- */
-export function splitPlanSecretData(data: unknown): { kept: Record<string, unknown>; dropped: string[] } {
-  const kept: Record<string, unknown> = {};
-  const dropped: string[] = [];
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const COUNT = /^\d{1,15}$/;
+/** Go's time.UnixDate as the agent writes it ("Mon Jan  2 15:04:05 MST 2006"), or RFC3339 */
+const AGENT_TIME = /^(\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} [A-Z]{1,5}(?:[+-]\d{4})? \d{4}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))$/;
+/** The states the agent writes to plan-state (system-agent 0.15) */
+const PLAN_STATES = new Set(['pending', 'in-progress', 'succeeded', 'failed', 'cancelled']);
+const PROBE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const PROBE_FIELDS: Record<string, 'boolean' | 'count'> = {
+  healthy: 'boolean', successCount: 'count', failureCount: 'count'
+};
 
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    for (const [key, value] of Object.entries(data)) {
-      if (STATUS_KEYS.has(key)) {
-        kept[key] = value;
-      } else {
-        dropped.push(key);
+/** Why a decoded probe-statuses value is not the agent's JSON, or null when it is. */
+function probeStatusesProblem(text: string): string | null {
+  let parsed: unknown;
+
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return 'not a JSON object of probes';
+  }
+  for (const [name, probe] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!PROBE_NAME.test(name)) {
+      return 'a probe name that is not a name';
+    }
+    if (probe === null || typeof probe !== 'object' || Array.isArray(probe)) {
+      return 'a probe that is not an object';
+    }
+    for (const [field, value] of Object.entries(probe as Record<string, unknown>)) {
+      const type = PROBE_FIELDS[field];
+
+      if (!type) {
+        return 'a probe field the agent does not write';
+      }
+      if (type === 'boolean' ? typeof value !== 'boolean' : !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) {
+        return `a probe ${ field } of the wrong type`;
       }
     }
   }
 
-  return { kept, dropped };
+  return null;
+}
+
+/** Why a status value does not have the shape its key has, or null when it does (an empty value has every shape). */
+export function planStatusValueProblem(key: PlanSecretStatusKey, value: unknown): string | null {
+  if (typeof value !== 'string') {
+    return 'not base64 text';
+  }
+  const text = decodeBase64(value);
+
+  if (text === null) {
+    return 'not base64 text';
+  }
+  if (text === '') {
+    return null;
+  }
+  switch (key) {
+  case 'applied-checksum':
+  case 'failed-checksum':
+    return SHA256_HEX.test(text) ? null : 'not a SHA-256 checksum';
+  case 'failure-count':
+  case 'success-count':
+  case 'plan-revision':
+  case 'max-failures':
+  case 'failure-threshold':
+    return COUNT.test(text) ? null : 'not a whole number';
+  case 'last-apply-time':
+    return AGENT_TIME.test(text) ? null : 'not a time as the agent writes it';
+  case 'plan-state':
+    return PLAN_STATES.has(text) ? null : 'not a plan state';
+  case 'probe-statuses':
+    return probeStatusesProblem(text);
+  }
+
+  return 'not a status key';
+}
+
+/**
+ * The one whitelist of a machine-plan secret's data: what may be kept (status keys whose values have the
+ * shape the agent writes, kept byte for byte), the names of what must go, and the status values that went
+ * because of their shape (a key, a token or an object where a checksum, a count or a time belongs). The
+ * tab's loader and every export apply it.
+ */
+export function splitPlanSecretData(data: unknown): {
+  kept: Record<string, unknown>; dropped: string[]; malformed: { key: string; reason: string }[];
+} {
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  const malformed: { key: string; reason: string }[] = [];
+
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      if (!STATUS_KEYS.has(key)) {
+        dropped.push(key);
+        continue;
+      }
+      const problem = planStatusValueProblem(key as PlanSecretStatusKey, value);
+
+      if (problem) {
+        malformed.push({ key, reason: problem });
+      } else {
+        kept[key] = value;
+      }
+    }
+  }
+
+  return {
+    kept, dropped, malformed
+  };
 }
 
 const MESSAGE_PATTERNS: { pattern: RegExp; state: PlanStatus['state'] }[] = [

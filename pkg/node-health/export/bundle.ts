@@ -1,8 +1,10 @@
 /**
  * The diagnostics bundle: one JSON file that describes a cluster's node health for support. It holds the
- * records with their findings as the tab showed them, and the objects behind them after redaction (and,
- * if asked, with pseudonyms for hosts and addresses), so that `node-health diagnose <bundle>` gives the same
- * records and findings again. The command line's loader reads `objects`, `createdAt` and `availability`.
+ * objects behind the records, reduced to what the diagnosis reads and redacted (and, if asked, with
+ * pseudonyms for hosts and addresses), and the records with their findings as the diagnosis of exactly those
+ * objects gives them, so that `node-health diagnose <bundle>` gives the same records and findings again and
+ * no evidence shows a value the objects do not hold. The command line's loader reads `objects`, `createdAt`
+ * and `availability`.
  */
 import { diagnose, linkChain, settleAvailability } from '../engine';
 import type {
@@ -12,8 +14,8 @@ import type {
 import { sortRecords, toJsonReport } from '../report/render';
 import type { JsonFinding, JsonRecord, JsonReport } from '../report/render';
 import type { Translate } from '../report/translate';
-import { emptySummary, redactObject, redactString, summaryCounter } from './redact';
-import type { RedactionSummary } from './redact';
+import { redactObjects, redactString } from './redact';
+import type { LeftOutValue, RedactionSummary } from './redact';
 import { createObfuscator } from './obfuscate';
 import type { Obfuscator } from './obfuscate';
 
@@ -62,6 +64,8 @@ export interface NodeHealthBundle {
   objects: KubeObject[];
   actionLog: unknown[];
   redactions: RedactionSummary;
+  /** Plan-secret status values left out because they did not have the shape the agent writes */
+  leftOut: LeftOutValue[];
 }
 
 export interface SanitizeOptions {
@@ -72,16 +76,20 @@ export interface SanitizeOptions {
   now?: string | number | Date;
   availability?: InputAvailability;
   obfuscate?: boolean;
+  /** The cluster Nodes belong to when the objects do not tell, as the diagnosis was made with */
+  defaultCluster?: string;
 }
 
 /**
- * A diagnosis made safe to hand out: every string redacted (and pseudonymised when asked), the records'
- * objects replaced by their redacted copies. Renderers take `report` as they would the original.
+ * A diagnosis made safe to hand out: the diagnosis of the sanitised objects (only the fields the engine
+ * reads, redacted, and pseudonymised when asked), so that every text in it comes from them. Renderers take
+ * `report` as they would the original.
  */
 export interface SanitizedDiagnosis {
   report: DiagnosisReport;
   objects: KubeObject[];
   redactions: RedactionSummary;
+  leftOut: LeftOutValue[];
   availability: InputAvailability;
   obfuscated: boolean;
   /** The same treatment for other cluster text (action log, error messages) */
@@ -147,84 +155,26 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
 
 export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis {
   const availability = settledAvailability(options.objects, options.availability);
-  const report = options.report ?? diagnose(options.objects, { now: options.now ?? Date.now(), availability });
-  const redactions = emptySummary();
-  const count = summaryCounter(redactions);
-  const redactedOf = new Map<unknown, KubeObject | null>();
-  const kept: KubeObject[] = [];
-
-  for (const obj of options.objects) {
-    if (redactedOf.has(obj)) {
-      continue;
-    }
-    const redacted = redactObject(obj, count);
-
-    redactedOf.set(obj, redacted);
-    if (redacted) {
-      kept.push(redacted);
-    }
-  }
-
+  const now = options.report?.now ?? options.now ?? Date.now();
+  const { objects: kept, summary: redactions, leftOut } = redactObjects(options.objects);
   const obfuscator: Obfuscator | null = options.obfuscate ? createObfuscator(kept) : null;
-  const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
-  const deep = <T>(value: T): T => mapStrings(value, text);
-  const finalOf = new Map<KubeObject, KubeObject>();
-
-  for (const obj of kept) {
-    finalOf.set(obj, obfuscator ? obfuscator.object(obj) : obj);
-  }
-  // Objects a record holds but the caller did not list are treated the same way, uncounted.
-  const sanitizeObject = (obj: unknown): KubeObject | null => {
-    const redacted = redactedOf.has(obj) ? redactedOf.get(obj) ?? null : redactObject(obj);
-
-    if (!redacted) {
-      return null;
-    }
-
-    return finalOf.get(redacted) ?? (obfuscator ? obfuscator.object(redacted) : redacted);
-  };
-
-  const clusterOf = new Map<ClusterInfo, ClusterInfo>();
-
-  for (const c of report.clusters) {
-    clusterOf.set(c, deep(c));
-  }
-  const records: NodeRecord[] = report.records.map((r) => {
-    // inputs is the engine's own vocabulary (ok, forbidden...), shared by all records: not cluster text.
-    const {
-      objects, cluster, inputs, ...rest
-    } = r;
-    const out = deep(rest) as NodeRecord;
-
-    out.inputs = inputs;
-    const outObjects: NodeRecord['objects'] = {};
-
-    for (const [kind, obj] of Object.entries(objects) as [keyof NodeRecord['objects'], unknown][]) {
-      const sanitized = obj ? sanitizeObject(obj) : null;
-
-      if (sanitized) {
-        outObjects[kind] = sanitized;
-      }
-    }
-    out.cluster = cluster ? clusterOf.get(cluster) ?? deep(cluster) : null;
-    out.objects = outObjects;
-
-    return out;
+  const objects = obfuscator ? kept.map((o) => obfuscator.object(o)) : kept;
+  const defaultCluster = options.defaultCluster ?? (options.report?.clusters.length === 1 ? options.report.clusters[0].mgmtId ?? undefined : undefined);
+  // Diagnosed again from what leaves: every evidence value, argument and record key is one of these objects'.
+  const report = diagnose(objects, {
+    now, availability, defaultCluster
   });
+  const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
 
   return {
-    report: {
-      ...report,
-      clusters: report.clusters.map((c) => clusterOf.get(c) as ClusterInfo),
-      records,
-      skipped:  deep(report.skipped),
-    },
-    objects:    kept.map((o) => finalOf.get(o) as KubeObject),
+    report,
+    objects,
     redactions,
+    leftOut:    obfuscator ? obfuscator.deep(leftOut) : leftOut,
     availability,
     obfuscated: !!obfuscator,
     text,
-    deep,
+    deep:       <T>(value: T): T => mapStrings(value, text),
   };
 }
 
@@ -284,15 +234,16 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
     objects:      sanitized.objects,
     actionLog:    sanitized.deep(options.actionLog ?? []),
     redactions:   { ...sanitized.redactions },
+    leftOut:      sanitized.leftOut.map((v) => ({ ...v })),
   };
 }
 
 export function createBundle(options: BundleOptions): NodeHealthBundle {
   const {
-    objects, report, now, availability, obfuscate, ...rest
+    objects, report, now, availability, obfuscate, defaultCluster, ...rest
   } = options;
 
   return bundleFromSanitized(sanitizeDiagnosis({
-    objects, report, now, availability, obfuscate
+    objects, report, now, availability, obfuscate, defaultCluster
   }), rest);
 }

@@ -7,7 +7,9 @@ import { toCsv } from './csv';
 export {
   REDACTED, REDACTION_KINDS, redactObjects, redactObject, redactString, redactValue, isSecretKey, emptySummary
 } from './redact';
-export type { RedactionKind, RedactionSummary } from './redact';
+export type {
+  LeftOutValue, RedactedObjects, RedactionKind, RedactionSummary
+} from './redact';
 export {
   createObfuscator, parseIPv4, parseIPv6
 } from './obfuscate';

@@ -1,18 +1,18 @@
 /**
  * The one redaction every export goes through (the tab's downloads, the copied report, the command line's
- * bundle). It works on copies: the tab keeps showing the objects it was given.
+ * bundle, and what the command line diagnoses). It works on copies: the tab keeps showing the objects it was
+ * given.
  *
- * What leaves, of the objects the diagnosis uses:
- * - a machine-plan Secret with only its status keys (PLAN_SECRET_STATUS_KEYS); plan, appliedPlan, the
- *   agent's outputs and any other key are removed;
- * - no other Secret at all, and no object the diagnosis does not use (it might hold anything);
- * - registration tokens without their token, commands and manifest URL;
- * - every other string with credentials cut out: PEM blocks, kubeconfigs, JWTs, RKE2/K3s join tokens,
- *   token and password flags and assignments, bearer headers, user:password@ in URLs, and the values of
- *   fields whose names say they are secret;
- * - no metadata.managedFields, no last-applied-configuration (a full copy of the object as applied).
+ * What leaves is a whitelist, not a list of what to remove: of each object the diagnosis uses, only its
+ * identity and the fields the engine reads (engine/read-fields.ts), whatever else it holds. Then:
+ * - a machine-plan Secret keeps only status values of the shape the agent writes (a checksum, a count, a
+ *   time, the probe JSON, a plan state); plan, appliedPlan, the outputs and any other key or value go;
+ * - no other Secret at all, no registration token, and no object the diagnosis does not use;
+ * - every string kept (condition messages, the annotations and labels read) with credentials cut out: PEM
+ *   blocks, kubeconfigs, JWTs, RKE2/K3s join tokens, token and password flags and assignments, bearer
+ *   headers, user:password@ in URLs.
  */
-import { PLAN_SECRET_TYPE, classify, splitPlanSecretData } from '../engine';
+import { PLAN_SECRET_TYPE, classify, keepReadFields, splitPlanSecretData } from '../engine';
 import type { KubeObject } from '../engine';
 
 /** What replaces a redacted value. Plain text, so every reader sees that something was there. */
@@ -32,6 +32,8 @@ export const REDACTION_KINDS = [
   'managedFields',
   'lastAppliedConfiguration',
   'unusedObject',
+  'unreadField',
+  'planStatusValue',
 ] as const;
 
 export type RedactionKind = typeof REDACTION_KINDS[number];
@@ -39,15 +41,22 @@ export type RedactionKind = typeof REDACTION_KINDS[number];
 /** How many values of each kind were removed or replaced. */
 export type RedactionSummary = Record<RedactionKind, number>;
 
-export type RedactionCounter = (kind: RedactionKind) => void;
+export type RedactionCounter = (kind: RedactionKind, times?: number) => void;
+
+/** A value left out for its shape, and why: said in the bundle and by the command line. */
+export interface LeftOutValue {
+  object: string;
+  field: string;
+  reason: string;
+}
 
 export function emptySummary(): RedactionSummary {
   return Object.fromEntries(REDACTION_KINDS.map((k) => [k, 0])) as RedactionSummary;
 }
 
 export function summaryCounter(summary: RedactionSummary): RedactionCounter {
-  return (kind) => {
-    summary[kind]++;
+  return (kind, times = 1) => {
+    summary[kind] += times;
   };
 }
 
@@ -86,6 +95,8 @@ interface Pattern {
 }
 
 const PASSWORDISH = /pass(word|wd|phrase)?|pwd/i;
+/** Half of a credential pair although named like a reference: aws_access_key_id */
+const CREDENTIAL_ID = /accesskeyid$/;
 
 function flagKind(name: string): RedactionKind {
   if (/kubeconfig/i.test(name)) {
@@ -131,6 +142,24 @@ const PATTERNS: Pattern[] = [
     replace: () => REDACTED,
   },
   {
+    // A key file base64-encoded whole ("-----BEGIN" in base64), and PuTTY's key files.
+    kind:    'privateKey',
+    re:      /\bLS0tLS1CRUdJT[A-Za-z0-9+/=]*|PuTTY-User-Key-File-[\s\S]*?(?:Private-MAC:\s*[0-9a-fA-F]+|$)/g,
+    replace: () => REDACTED,
+  },
+  {
+    // Tokens known by their prefix: GitHub, GitLab, Slack, AWS access key ids, Stripe-style secret keys.
+    kind:    'token',
+    re:      /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|sk_live_[A-Za-z0-9]{16,})/g,
+    replace: () => REDACTED,
+  },
+  {
+    // An HTTP Authorization header, whatever its scheme: "Authorization: token ghp_...", "authorization=Digest ...".
+    kind:    'token',
+    re:      /\b(Authorization"?\s*[:=]\s*"?)(?!\[redacted\])(?:[A-Za-z-]+\s+)?[^\s'",;]+/gi,
+    replace: (_m, prefix) => `${ prefix }${ REDACTED }`,
+  },
+  {
     // RKE2/K3s join tokens: K10<ca hash>::<user>:<password>
     kind:    'token',
     re:      /\bK10[0-9a-fA-F]{8,}::[^\s:'"]+:[^\s'",;]+/g,
@@ -152,18 +181,18 @@ const PATTERNS: Pattern[] = [
     // Quoted assignments: "apiKey": "X", password: 'a b', "kubeConfig":"apiVersion: v1\nkind: Config...".
     kind:    (_m, _q, key) => flagKind(key),
     re:      new RegExp(`(?<![\\w.-])(["']?)([\\w.-]*(?:${ SECRET_WORDS })[\\w.-]*)\\1(\\s*[=:]\\s*)(["'])(?!\\[redacted\\]["'])((?:\\\\.|(?!\\4)[^\\\\])*)(?:\\4|$)`, 'gi'),
-    replace: (m, q, key, sep, q2) => (REFERENCE_SUFFIX.test(normaliseKey(key)) ? m : `${ q }${ key }${ q }${ sep }${ q2 }${ REDACTED }${ q2 }`),
+    replace: (m, q, key, sep, q2) => (REFERENCE_SUFFIX.test(normaliseKey(key)) && !CREDENTIAL_ID.test(normaliseKey(key)) ? m : `${ q }${ key }${ q }${ sep }${ q2 }${ REDACTED }${ q2 }`),
   },
   {
     // Bare assignments: token=X, password: X, client_secret=X, ?token=X&...
     kind:    (_m, key) => flagKind(key),
     re:      new RegExp(`(?<![\\w.-])([\\w.-]*(?:${ SECRET_WORDS })[\\w.-]*)(\\s*[=:]\\s*)(?!\\[redacted\\]|["'])([^\\s'",;&}\\]]+)`, 'gi'),
-    replace: (m, key, sep) => (REFERENCE_SUFFIX.test(normaliseKey(key)) ? m : `${ key }${ sep }${ REDACTED }`),
+    replace: (m, key, sep) => (REFERENCE_SUFFIX.test(normaliseKey(key)) && !CREDENTIAL_ID.test(normaliseKey(key)) ? m : `${ key }${ sep }${ REDACTED }`),
   },
 ];
 
 /** Every pattern below needs one of these; most cluster strings (names, times, states) have none. */
-const MAY_HOLD_CREDENTIALS = /-----BEGIN|kind|-data|:\/\/|\/v3\/import\/|eyJ|K10|bearer|basic|token|pass|pwd|secret|key|kubeconfig/i;
+const MAY_HOLD_CREDENTIALS = /-----BEGIN|LS0tLS1CRUdJT|PuTTY|kind|-data|:\/\/|\/v3\/import\/|eyJ|K10|bearer|basic|token|pass|pwd|secret|key|kubeconfig|authorization|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|sk_live_/i;
 
 /** A string with every credential it contains replaced by the marker; each replacement is counted. */
 export function redactString(value: string, count: RedactionCounter = ignore): string {
@@ -270,8 +299,7 @@ function isPlanSecret(obj: Record<string, any>): boolean {
 }
 
 /** Steve's links point at the Rancher server; only the path of self is kept (it names the downstream cluster). */
-function trimSteveFields(obj: Record<string, any>): void {
-  delete obj.actions;
+function trimSteveLinks(obj: Record<string, any>): void {
   if (isPlainObject(obj.links)) {
     const self = typeof obj.links.self === 'string' ? obj.links.self.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') : null;
 
@@ -283,7 +311,7 @@ function trimSteveFields(obj: Record<string, any>): void {
   }
 }
 
-/** Store models serialise through toJSON; plain objects are copied by the redaction walk itself. */
+/** Store models serialise through toJSON; plain objects are read as they are (nothing here changes them). */
 function plainSource(obj: Record<string, any>): Record<string, any> | null {
   if (typeof obj.toJSON !== 'function') {
     return obj;
@@ -297,11 +325,57 @@ function plainSource(obj: Record<string, any>): Record<string, any> | null {
   }
 }
 
+/** Values (not containers) in a tree, counted without recursion. */
+function countValues(value: unknown): number {
+  const stack: unknown[] = [value];
+  let n = 0;
+
+  while (stack.length > 0) {
+    const v = stack.pop();
+
+    if (Array.isArray(v)) {
+      stack.push(...v);
+    } else if (isPlainObject(v)) {
+      stack.push(...Object.values(v));
+    } else if (v !== undefined) {
+      n++;
+    }
+  }
+
+  return n;
+}
+
+/** Every string of a tree through the pattern redaction, in place (the tree is a fresh copy). */
+function redactStrings(value: unknown, count: RedactionCounter): unknown {
+  if (typeof value === 'string') {
+    return redactString(value, count);
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      value[i] = redactStrings(value[i], count);
+    }
+  } else if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      value[key] = redactStrings(value[key], count);
+    }
+  }
+
+  return value;
+}
+
+function describeSource(obj: Record<string, any>): string {
+  const meta = isPlainObject(obj.metadata) ? obj.metadata : {};
+  const kind = typeof obj.kind === 'string' ? obj.kind : (typeof obj.type === 'string' ? obj.type : 'object');
+
+  return `${ kind } ${ typeof meta.namespace === 'string' ? `${ meta.namespace }/` : '' }${ typeof meta.name === 'string' ? meta.name : '?' }`;
+}
+
 /**
- * One object, redacted; null when the object is left out entirely (any Secret but a machine-plan one,
- * anything the diagnosis does not use). The result shares nothing with the input.
+ * One object, whitelisted and redacted; null when the object is left out entirely (any Secret but a
+ * machine-plan one, a registration token, anything the diagnosis does not use). The result shares nothing
+ * with the input. Plan-secret status values left out for their shape are added to leftOut.
  */
-export function redactObject(input: unknown, count: RedactionCounter = ignore): KubeObject | null {
+export function redactObject(input: unknown, count: RedactionCounter = ignore, leftOut: LeftOutValue[] = []): KubeObject | null {
   if (!isPlainObject(input)) {
     count('unusedObject');
 
@@ -313,55 +387,78 @@ export function redactObject(input: unknown, count: RedactionCounter = ignore): 
     return null;
   }
   const kind = classify(input);
-  const source = kind ? plainSource(input) : null;
+  const source = kind && kind !== 'registrationToken' ? plainSource(input) : null;
 
-  if (!source) {
-    count('unusedObject');
+  if (!kind || !source) {
+    count(kind === 'registrationToken' ? 'registrationToken' : 'unusedObject');
 
     return null;
   }
-  // A shallow copy to change the top level on; redactTree below copies everything else.
-  const top: Record<string, any> = { ...source };
+  const meta = isPlainObject(source.metadata) ? source.metadata : {};
 
-  if (isPlainObject(top.metadata) && top.metadata.managedFields !== undefined) {
-    top.metadata = { ...top.metadata };
-    delete top.metadata.managedFields;
+  if (meta.managedFields !== undefined) {
     count('managedFields');
   }
-  trimSteveFields(top);
-
-  if (kind !== 'planSecret') {
-    return redactTree(top, count, kind === 'registrationToken') as KubeObject;
+  if (isPlainObject(meta.annotations) && meta.annotations[LAST_APPLIED_ANNOTATION] !== undefined) {
+    count('lastAppliedConfiguration');
   }
-  const { kept, dropped } = splitPlanSecretData(top.data);
+  const kept = keepReadFields(source, kind);
+  let data: Record<string, unknown> | null = null;
 
-  dropped.forEach(() => count('planSecretData'));
-  if (top.stringData !== undefined) {
-    Object.keys(isPlainObject(top.stringData) ? top.stringData : { stringData: 1 }).forEach(() => count('planSecretData'));
+  if (kind === 'planSecret') {
+    const split = splitPlanSecretData(source.data);
+
+    count('planSecretData', split.dropped.length + (isPlainObject(source.stringData) ? Object.keys(source.stringData).length : 0));
+    for (const bad of split.malformed) {
+      count('planStatusValue');
+      leftOut.push({
+        object: describeSource(source), field: `data.${ bad.key }`, reason: bad.reason
+      });
+    }
+    data = isPlainObject(source.data) ? split.kept : null;
+    delete kept.data;
   }
-  delete top.data;
-  delete top.stringData;
-  const rest = redactTree(top, count, false) as KubeObject;
+  const unread = countValues(source) - countValues(kept) - (kind === 'planSecret' ? countValues(source.data) + countValues(source.stringData) : 0);
 
-  // The status keys are base64 status values, kept byte for byte so the diagnosis reads them as before.
-  rest.data = kept;
+  count('unreadField', Math.max(0, unread));
+  trimSteveLinks(kept);
+  const out = redactStrings(kept, count) as KubeObject;
 
-  return rest;
+  if (data) {
+    // Status values of the agent's shapes, base64 as the secret holds them: kept byte for byte.
+    out.data = data;
+  }
+
+  return out;
 }
 
-/** Redacts a set of objects. The input objects are never changed. */
-export function redactObjects(objects: unknown[]): { objects: KubeObject[]; summary: RedactionSummary } {
+export interface RedactedObjects {
+  objects: KubeObject[];
+  summary: RedactionSummary;
+  leftOut: LeftOutValue[];
+}
+
+/** Redacts a set of objects (each once). The input objects are never changed. */
+export function redactObjects(objects: unknown[]): RedactedObjects {
   const summary = emptySummary();
   const count = summaryCounter(summary);
+  const leftOut: LeftOutValue[] = [];
   const out: KubeObject[] = [];
+  const seen = new Set<unknown>();
 
   for (const obj of objects) {
-    const redacted = redactObject(obj, count);
+    if (seen.has(obj)) {
+      continue;
+    }
+    seen.add(obj);
+    const redacted = redactObject(obj, count, leftOut);
 
     if (redacted) {
       out.push(redacted);
     }
   }
 
-  return { objects: out, summary };
+  return {
+    objects: out, summary, leftOut
+  };
 }

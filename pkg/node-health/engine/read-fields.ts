@@ -1,0 +1,210 @@
+/**
+ * The one registry of what the engine reads, per kind of object. Three consumers use it: the tab asks Steve
+ * for these fields only (`include`), the tab's copies of store lists keep only them, and every export keeps
+ * only them (plus identity metadata) and leaves everything else out, whatever it is. So a rule or a kind that
+ * reads a new field adds its path here, in one place; the registry test diagnoses the copies of every
+ * scenario made from this list and fails when a field a rule reads is missing.
+ *
+ * A path is dot-separated; `[key]` is one key of a map (label and annotation keys hold dots and slashes)
+ * and `[]` every element of a list: `metadata.labels[rke.cattle.io/machine]`, `status.conditions[].message`.
+ */
+import type { KubeObject, ObjectKind } from './types';
+import { ANNOTATIONS, LABELS } from './objects';
+import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
+
+/** Where an object is and which object it is: every kind keeps these. */
+export const IDENTITY_FIELDS: readonly string[] = [
+  'apiVersion', 'kind', 'id', 'type', '_type', 'links.self',
+  'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.creationTimestamp',
+  'metadata.deletionTimestamp', 'metadata.finalizers',
+];
+
+const label = (key: string) => `metadata.labels[${ key }]`;
+const annotation = (key: string) => `metadata.annotations[${ key }]`;
+
+/** Cluster API keeps conditions in up to three lists (v1beta1, v1beta2, and each one's copy of the other). */
+const CONDITIONS = ['status.conditions', 'status.deprecated.v1beta1.conditions', 'status.v1beta2.conditions']
+  .flatMap((list) => ['type', 'status', 'reason', 'message', 'lastTransitionTime', 'lastUpdateTime'].map((f) => `${ list }[].${ f }`));
+
+const OPERATING_SYSTEM = [label(LABELS.os), label(LABELS.kubernetesOs), 'status.nodeInfo.operatingSystem'];
+const MACHINE_ROLES = [label(LABELS.etcdRole), label(LABELS.controlPlaneRole), label(LABELS.workerRole)];
+const REF_FIELDS = ['kind', 'name', 'apiGroup', 'apiVersion'];
+const FAILURE = ['status.failureMessage', 'status.deprecated.v1beta1.failureMessage', 'metadata.state.message'];
+const ADDRESSES = ['status.addresses[].type', 'status.addresses[].address'];
+
+export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
+  cluster: [
+    'spec.rkeConfig.rotateCertificates.generation', 'status.clusterName', 'status.certificateRotationGeneration', ...CONDITIONS,
+  ],
+  machine: [
+    label(LABELS.capiClusterName), label(LABELS.nodeName), label(LABELS.machineId), ...MACHINE_ROLES, ...OPERATING_SYSTEM,
+    annotation(ANNOTATIONS.etcdHook),
+    'spec.clusterName', 'spec.providerID',
+    ...REF_FIELDS.map((f) => `spec.infrastructureRef.${ f }`), ...REF_FIELDS.map((f) => `spec.bootstrap.configRef.${ f }`),
+    'status.nodeRef.name', 'status.phase', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
+  ],
+  planSecret: [
+    label(LABELS.machineName), label(LABELS.rkeClusterName), label(LABELS.capiClusterName), ...MACHINE_ROLES, ...OPERATING_SYSTEM,
+    ...[ANNOTATIONS.planLastUpdated, ANNOTATIONS.address, ANNOTATIONS.internalAddress, ANNOTATIONS.joinedTo, ANNOTATIONS.joinUrl].map(annotation),
+    // Their values must also have the shape of a status value (splitPlanSecretData).
+    ...PLAN_SECRET_STATUS_KEYS.map((k) => `data.${ k }`),
+  ],
+  // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
+  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove)],
+  infraMachine: [label(LABELS.capiClusterName), 'status.ready', ...FAILURE, ...ADDRESSES, ...CONDITIONS],
+  mgmtNode:     [
+    label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName',
+    `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`,
+  ],
+  node: [
+    label(LABELS.machineUid), label('kubernetes.io/hostname'), ...OPERATING_SYSTEM,
+    ...['etcd', 'control-plane', 'master', 'worker'].map((role) => label(`node-role.kubernetes.io/${ role }`)),
+    ...[ANNOTATIONS.capiMachine, ANNOTATIONS.capiClusterName, ANNOTATIONS.capiClusterNamespace].map(annotation),
+    'status.nodeInfo.osImage', 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
+  ],
+  // The registration command is read from Norman by the tab, never from an export.
+  registrationToken: [],
+};
+
+/** Identity and what the engine reads, for one kind. */
+export function fieldsOf(kind: ObjectKind): string[] {
+  return [...IDENTITY_FIELDS, ...READ_FIELDS[kind]];
+}
+
+type Segment = { key: string } | { each: true };
+
+function parsePath(path: string): Segment[] {
+  const out: Segment[] = [];
+
+  for (const m of path.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) {
+    if (m[1] !== undefined) {
+      out.push({ key: m[1] });
+    } else {
+      out.push(m[2] === '' ? { each: true } : { key: m[2] });
+    }
+  }
+
+  return out;
+}
+
+/**
+ * Steve's `include` for one kind: dot paths up to the first map key or list (Steve splits its paths at dots
+ * and does not look into lists), each once, none under another.
+ */
+export function steveIncludePaths(kind: ObjectKind): string[] {
+  const coarse = fieldsOf(kind).map((path) => path.replace(/\[.*$/, ''));
+  const unique = [...new Set(coarse)].sort();
+
+  return unique.filter((p) => !unique.some((q) => q !== p && p.startsWith(`${ q }.`)));
+}
+
+interface FieldTree {
+  leaf: boolean;
+  keys: Map<string, FieldTree>;
+  each: FieldTree | null;
+}
+
+function emptyTree(): FieldTree {
+  return {
+    leaf: false, keys: new Map(), each: null
+  };
+}
+
+function buildTree(paths: string[]): FieldTree {
+  const root = emptyTree();
+
+  for (const path of paths) {
+    let node = root;
+
+    for (const segment of parsePath(path)) {
+      if ('each' in segment) {
+        node.each ??= emptyTree();
+        node = node.each;
+      } else {
+        let next = node.keys.get(segment.key);
+
+        if (!next) {
+          next = emptyTree();
+          node.keys.set(segment.key, next);
+        }
+        node = next;
+      }
+    }
+    node.leaf = true;
+  }
+
+  return root;
+}
+
+const trees = new Map<ObjectKind, FieldTree>();
+
+function treeOf(kind: ObjectKind): FieldTree {
+  let tree = trees.get(kind);
+
+  if (!tree) {
+    tree = buildTree(fieldsOf(kind));
+    trees.set(kind, tree);
+  }
+
+  return tree;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * A field's value as it is kept: text, numbers, booleans and lists of them. An object or a list of objects
+ * where the engine reads a value is read by it as nothing, and is left out as such.
+ */
+function keepLeaf(value: unknown): unknown {
+  if (isScalar(value)) {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    return value.map((v) => (isScalar(v) ? v : null));
+  }
+
+  return undefined;
+}
+
+function pick(value: unknown, tree: FieldTree): unknown {
+  if (tree.leaf) {
+    return keepLeaf(value);
+  }
+  if (Array.isArray(value)) {
+    const each = tree.each;
+
+    // Every element stays in its place, so that evidence paths with an index name the same element.
+    return each ? value.map((v) => pick(v, each) ?? null) : undefined;
+  }
+  if (!isRecord(value)) {
+    return undefined;
+  }
+  const out: Record<string, unknown> = {};
+
+  for (const [key, child] of tree.keys) {
+    if (Object.prototype.hasOwnProperty.call(value, key)) {
+      const kept = pick(value[key], child);
+
+      if (kept !== undefined) {
+        out[key] = kept;
+      }
+    }
+  }
+
+  return out;
+}
+
+/**
+ * A copy of an object with only its identity and the fields the engine reads for its kind. Nothing else
+ * survives, whatever it is called; objects along a kept path stay objects (empty if nothing under them is
+ * read), so that what the engine reads of the copy is what it reads of the original.
+ */
+export function keepReadFields(obj: KubeObject, kind: ObjectKind): KubeObject {
+  return (pick(obj, treeOf(kind)) ?? {}) as KubeObject;
+}

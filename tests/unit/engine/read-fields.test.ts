@@ -1,0 +1,75 @@
+/**
+ * The registry of fields the engine reads, tested against the rules: a copy of every object of every
+ * scenario that keeps only the registered fields must give the identical report. A rule that reads a field
+ * nobody registered makes its scenario differ here.
+ */
+import {
+  classify, diagnose, keepReadFields, linkChain, steveIncludePaths, RULE_IDS
+} from '../../../pkg/node-health/engine';
+import type { DiagnosisReport, KubeObject } from '../../../pkg/node-health/engine';
+import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
+import { clusterObjects } from './helpers';
+import type { Shape } from './helpers';
+
+/** Everything a report says, with the chain each record shows, and none of the objects behind it. */
+function said(report: DiagnosisReport): unknown {
+  return {
+    ...report,
+    records: report.records.map(({ objects, ...rest }) => ({ ...rest, chain: linkChain({ ...rest, objects } as any) })),
+  };
+}
+
+function whitelisted(objects: unknown[]): unknown[] {
+  return objects.map((o) => {
+    const kind = classify(o);
+
+    return kind ? keepReadFields(o as KubeObject, kind) : o;
+  });
+}
+
+const cases: [string, Shape][] = [...SCENARIO_NAMES, 'large-300']
+  .flatMap((name) => (['kubectl', 'steve', 'v1beta2'] as Shape[]).map((shape): [string, Shape] => [name, shape]));
+
+describe.each(cases)('the registry of fields read (%s, %s)', (name, shape) => {
+  const s = buildScenario(name);
+  const objects = s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId, shape));
+  const options = { now: s.now, defaultCluster: s.clusters.length === 1 ? s.clusters[0].mgmtId : undefined };
+
+  it('a copy with only the registered fields gives the identical report', () => {
+    const before = diagnose(objects, options);
+    const after = diagnose(whitelisted(objects), options);
+
+    expect(said(after)).toEqual(said(before));
+  });
+});
+
+describe('the registry', () => {
+  it('leaves out what no rule reads, and the scenarios exercise every rule', () => {
+    const s = buildScenario('every-failure');
+    const objects = s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId));
+    const fired = new Set(diagnose(objects, { now: s.now }).records.flatMap((r) => r.findings.map((f) => f.rule)));
+    const secret = objects.find((o: any) => classify(o) === 'planSecret') as KubeObject;
+    const kept = keepReadFields({
+      ...secret,
+      metadata: {
+        ...secret.metadata, annotations: { 'example.com/x': 'y' }, managedFields: [{}]
+      }
+    }, 'planSecret');
+
+    expect(RULE_IDS.filter((id) => !fired.has(id) && !['windows-version-unsupported', 'windows-memory-low', 'node-name-mismatch'].includes(id))).toEqual([]);
+    expect(Object.keys(kept.data).sort()).toEqual(Object.keys(secret.data).filter((k) => !['plan', 'appliedPlan', 'applied-output', 'failed-output', 'applied-periodic-output'].includes(k)).sort());
+    expect(kept.metadata.annotations).toEqual({});
+    expect(kept.metadata.managedFields).toBeUndefined();
+  });
+
+  it('gives Steve dot paths that stop at map keys and lists, none under another', () => {
+    const node = steveIncludePaths('node');
+
+    expect(node).toContain('metadata.labels');
+    expect(node).toContain('status.conditions');
+    expect(node).not.toContain('metadata.labels.kubernetes.io/hostname');
+    expect(node.filter((p) => node.some((q) => q !== p && p.startsWith(`${ q }.`)))).toEqual([]);
+    expect(steveIncludePaths('planSecret')).toContain('data.applied-checksum');
+    expect(steveIncludePaths('planSecret')).not.toContain('data.plan');
+  });
+});
