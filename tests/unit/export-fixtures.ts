@@ -3,6 +3,7 @@
  * secret value, token, password-like annotation and registration command, including the places where
  * credentials end up by accident (condition messages, proxy URLs, node arguments, last-applied copies).
  */
+import { classify, keepReadFields } from '../../pkg/node-health/engine';
 import { buildScenario, everyFailure } from '../../scenarios/catalog';
 import { base64Encode } from '../../scenarios/encoding';
 import { canaryValues, normanRegistrationToken } from '../../scenarios/builders';
@@ -49,6 +50,8 @@ export interface CanaryFixture {
   markers: string[];
   /** raw sensitive values that must not appear either (base64 plan data and the like) */
   canaries: string[];
+  /** host names and fully qualified host names the objects hold; none may be left in an obfuscated export */
+  hosts: string[];
 }
 
 /**
@@ -70,6 +73,15 @@ export function canaryFixture(): CanaryFixture {
   /** For data fields, where the marker is stored base64-encoded: the encoded text is what must not leak. */
   const markEncoded = () => {
     const encoded = base64Encode(`${ MARK }-${ String(++n).padStart(2, '0') }x`);
+
+    markers.push(encoded);
+
+    return encoded;
+  };
+  /** A marked value stored base64-encoded, as plan-secret data is: the marker and its encoding must not leak. */
+  const markEncodedWith = (wrap: (m: string) => string) => {
+    const m = `${ MARK }-${ String(++n).padStart(2, '0') }x`;
+    const encoded = base64Encode(wrap(m));
 
     markers.push(encoded);
 
@@ -162,6 +174,84 @@ export function canaryFixture(): CanaryFixture {
       stringData: { password: mark() },
     },
   );
+  // Where the adversarial review found secrets leaving in the bundle.
+  /** A marker for where a hyphen would end the token it sits in */
+  const alnum = () => {
+    const m = `${ MARK }${ String(++n).padStart(2, '0') }X`;
+
+    markers.push(m);
+
+    return m;
+  };
+  const rke = spec.rkeConfig as Record<string, any>;
+
+  rke.additionalManifest = `apiVersion: v1\nkind: Secret\nmetadata: {name: tls}\nstringData:\n  tls.key: |\n    ${ PRIVATE_KEY(mark()).replace(/\n/g, '\n    ') }`;
+  rke.chartValues = { 'rancher-alerting-drivers': { smtp: { auth_password: mark(), host: 'smtp.corp.example' } } };
+  rke.registries = { configs: { 'registry.corp.example': { caBundle: markEncodedWith(CERTIFICATE), authConfigSecretName: 'registry-auth' } } };
+  spec.agentEnvVars = [...spec.agentEnvVars, { name: 'NO_PROXY', value: mark() }];
+
+  const driverMachine = (kind: string, name: string, driverSpec: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'rke-machine.cattle.io/v1',
+    kind,
+    metadata:   {
+      name, namespace: 'fleet-default', uid: `u-${ name }`, resourceVersion: '1', creationTimestamp: s.now, labels: { 'cluster.x-k8s.io/cluster-name': cluster.metadata.name }
+    },
+    spec:   driverSpec,
+    status: { ready: true },
+  });
+
+  objects.push(
+    driverMachine('VmwarevsphereMachine', 'ef-vs-1', {
+      cloudConfig: `#cloud-config\nchpasswd:\n  list: |\n    root:${ mark() }\nwrite_files:\n- path: /etc/rancher/rke2/registries.yaml\n  content: "configs: {registry.corp.example: {auth: {password: ${ mark() }}}}"`,
+      cfgparam:    [`guestinfo.userdata=${ markEncodedWith((m) => `#cloud-config\npassword: ${ m }`) }`],
+    }),
+    driverMachine('HarvesterMachine', 'ef-hv-1', { userData: `#cloud-config\nssh_authorized_keys: [${ mark() }]` }),
+    driverMachine('LinodeMachine', 'ef-ln-1', { rootPass: mark() }),
+    driverMachine('Amazonec2Machine', 'ef-ec2-1', { sshKeyContents: PRIVATE_KEY(mark()) }),
+    driverMachine('AzureMachine', 'ef-az-1', { customData: markEncodedWith((m) => `#!/bin/sh\nexport TOKEN=${ m }`) }),
+  );
+
+  machine.spec = { ...(machine.spec as object), env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: mark() }, { name: 'API', value: `Bearer ${ mark() }` }] };
+  (machine.metadata as Record<string, any>).labels['rke.cattle.io/machine-id'] = `ghp_${ alnum() }${ 'A'.repeat(20) }`;
+  annotate(machine, { 'example.com/repo': `https://git:${ mark() }@git.corp.example/infra.git` });
+  status.conditions = [...status.conditions, {
+    type:               'ExampleAuth',
+    status:             'False',
+    reason:             'Unauthorized',
+    message:            `GET https://rancher.corp.example/v3 failed: Authorization: token ghp_${ alnum() }${ 'B'.repeat(20) }; pull registry.corp.example:5000/rancher/agent via http://proxy.corp.example:3128; db mysql://db.corp.example:3306; clone https://deploy:${ mark() }@git.corp.example/infra.git; snapshot ef-wk-notready_backup on vsphere^ef-wk-notready-vol`,
+    lastTransitionTime: s.now,
+  }];
+
+  annotate(node, {
+    'example.com/putty':  `PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\n${ mark() }\nPrivate-MAC: 0a1b2c3d`,
+    'example.com/pem64':  `LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo${ alnum() }`,
+    'example.com/aws':    `aws_access_key_id=AKIA${ alnum().padEnd(16, 'Z') } aws_secret_access_key=${ mark() }`,
+    'example.com/slack':  `xoxb-${ alnum() }-0123456789`,
+  });
+  const mgmtNode = find((o) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
+
+  mgmtNode.spec = { ...(mgmtNode.spec as object), customConfig: { address: '10.0.0.9', sshKey: `MIIEpAIBAAKCAQEA${ alnum() }` } };
+
+  // Plan-secret status keys holding what no agent writes there.
+  const statusSecret = objects.filter((o) => o.kind === 'Secret' && o.type === 'rke.cattle.io/machine-plan')[1];
+  const statusData = statusSecret.data as Record<string, unknown>;
+
+  statusData['applied-checksum'] = markEncodedWith((m) => PRIVATE_KEY(m));
+  statusData['failed-checksum'] = markEncodedWith((m) => `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.${ m }`);
+  statusData['probe-statuses'] = markEncodedWith((m) => JSON.stringify({ etcd: { healthy: false, token: `K10${ 'ab'.repeat(8) }::server:${ m }` } }));
+  statusData['last-apply-time'] = markEncodedWith((m) => `password=${ m }`);
+  statusData['failure-count'] = { nested: mark() };
+
+  // Every other string of every object the engine reads: a marker where no rule reads, a credential in the
+  // free text it reads (messages), to be cut out by the patterns.
+  for (const obj of objects) {
+    const kind = classify(obj);
+
+    if (kind && kind !== 'registrationToken') {
+      plantEverywhere(obj, keepReadFields(obj, kind), mark);
+    }
+  }
+
   const token = find((o) => o.kind === 'ClusterRegistrationToken');
   const mgmtId = Object.keys(s.downstream)[0];
   const isDownstream = (o: KubeObject) => o.kind === 'Node' && o.apiVersion === 'v1';
@@ -174,9 +264,49 @@ export function canaryFixture(): CanaryFixture {
 
   const canaries = canaryValues(objects, MARK).filter((v) => v.length >= 8);
 
+  const hosts = [
+    ...objects.filter((o) => o.kind === 'Node' && o.apiVersion === 'v1').map((o) => o.metadata.name as string),
+    'rancher.corp.example', 'registry.corp.example', 'proxy.corp.example', 'db.corp.example', 'git.corp.example', 'smtp.corp.example',
+  ];
+
   return {
-    scenario: s, objects, steve, markers, canaries
+    scenario: s, objects, steve, markers, canaries, hosts
   };
+}
+
+const FREE_TEXT = /(^|\.)(message|failureMessage)$/;
+
+/**
+ * Plants a marker in every string of obj that keepReadFields does not keep (it must vanish), and a credential
+ * with a marker after every free text it keeps (the patterns must cut it out). What the diagnosis reads
+ * otherwise (names, labels, times, states) stays as it is, so the findings stay the same.
+ */
+function plantEverywhere(obj: KubeObject, kept: unknown, mark: () => string, path = ''): void {
+  const isRecord = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object';
+
+  for (const [key, value] of Object.entries(obj)) {
+    const here = path ? `${ path }.${ key }` : key;
+    const keptValue = isRecord(kept) ? (kept as Record<string, unknown>)[key] : undefined;
+
+    if (typeof value === 'string') {
+      if (keptValue === undefined) {
+        if (!(path === '' && (key === 'kind' || key === 'apiVersion' || key === 'type'))) {
+          obj[key] = `${ value } ${ mark() }`;
+        }
+      } else if (FREE_TEXT.test(here)) {
+        obj[key] = `${ value } (password=${ mark() })`;
+      }
+    } else if (isRecord(value) && !(path === '' && key === 'data')) {
+      plantEverywhere(value as KubeObject, keptValue, mark, here);
+    }
+  }
+}
+
+/** Host names of the fixture found in a text (any case): an obfuscated export must hold none. */
+export function hostLeaks(text: string, fixture: CanaryFixture): string[] {
+  const lower = text.toLowerCase();
+
+  return fixture.hosts.filter((h) => lower.includes(h.toLowerCase()));
 }
 
 /** Markers (and raw secret values) found in a text. */
