@@ -4,12 +4,15 @@
  */
 
 import {
-  buildCluster, BuiltCluster, ClusterBuild, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor, nodeDriverMachineName, NodeSpec,
+  buildCluster, BuiltCluster, BuiltNode, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor, nodeDriverMachineName, NodeSpec,
+  sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
 import { createRng, stableHex } from './random';
 import { ago } from './time';
-import { FailureFamily, KubeObject, Scenario } from './types';
+import {
+  CapiCondition, ClusterFailureFamily, FailureFamily, KubeObject, NodeObject, RancherCondition, Scenario
+} from './types';
 
 export interface ScenarioOptions {
   /** marker embedded in every sensitive value (default SECRET-VALUE) */
@@ -36,6 +39,7 @@ function scenarioFrom(
   meta: { name: string; title: string; description: string; now: string; secretMarker: string },
   built: BuiltCluster[],
   expected: Record<string, FailureFamily[]>,
+  expectedClusters?: Record<string, ClusterFailureFamily[]>,
 ): Scenario {
   const downstream: Record<string, KubeObject[]> = {};
 
@@ -47,6 +51,7 @@ function scenarioFrom(
     objects:  built.flatMap((b) => b.local),
     downstream,
     expected,
+    ...(expectedClusters ? { expectedClusters } : {}),
   };
 }
 
@@ -577,6 +582,470 @@ export function imported(o: ScenarioOptions = {}): Scenario {
   }, [built], { 'imp-worker-02': ['node-not-ready'] });
 }
 
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Failure families seen in public threads (shared/docs/failure-families.md): each scenario is built   */
+/* healthy, then the objects are changed the way the thread shows them.                                */
+/* ------------------------------------------------------------------------------------------------ */
+
+function builtNode(b: BuiltCluster, hostname: string): BuiltNode {
+  const n = b.nodes.find((x) => x.spec.hostname === hostname);
+
+  if (!n) throw new Error(`no node ${ hostname } in ${ b.cluster.name }`);
+
+  return n;
+}
+
+function machineStatus(n: BuiltNode): Record<string, any> {
+  return n.machine.status as unknown as Record<string, any>;
+}
+
+/** Replaces or adds a machine condition and summarises Ready again, as CAPI would. */
+function setMachineCondition(n: BuiltNode, c: CapiCondition): void {
+  const status = machineStatus(n);
+  const others = (status.conditions as CapiCondition[]).filter((x) => x.type !== c.type && x.type !== 'Ready');
+  const all = [...others, c];
+
+  status.conditions = sortCapiConditions([summarizeReady(all, {
+    deleting: false, providerID: n.machine.spec.providerID, at: n.machine.metadata.creationTimestamp
+  }), ...all]);
+}
+
+/** A Node that kubelet registered with the machine's uid label, but that Cluster API never linked: no providerID. */
+function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string } = {}): void {
+  const status = machineStatus(n);
+  const created = n.machine.metadata.creationTimestamp;
+  const at = (minutes: number) => new Date(Date.parse(created) + minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+  delete n.machine.spec.providerID;
+  delete status.nodeRef;
+  delete status.nodeInfo;
+  status.phase = 'Provisioning';
+  status.infrastructureReady = false;
+  setMachineCondition(n, {
+    type: 'InfrastructureReady', status: 'False', severity: 'Info', reason: 'WaitingForInfrastructure', lastTransitionTime: at(1)
+  });
+  setMachineCondition(n, {
+    type: 'NodeHealthy', status: 'False', severity: 'Info', reason: 'WaitingForNodeRef', lastTransitionTime: at(1)
+  });
+  if (n.infraMachine) {
+    delete (n.infraMachine.spec as Record<string, unknown>).providerID;
+    (n.infraMachine as Record<string, any>).status = { ...(n.infraMachine.status as object), ready: false };
+  }
+  const node = n.node as NodeObject;
+
+  delete node.spec.providerID;
+  for (const key of Object.keys(node.metadata.annotations ?? {})) {
+    if (key.startsWith('cluster.x-k8s.io/')) delete node.metadata.annotations?.[key];
+  }
+  if (o.uninitializedSince) {
+    node.spec.taints = [...(node.spec.taints ?? []), {
+      key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule', timeAdded: o.uninitializedSince
+    }];
+  }
+}
+
+function provisioningClusterOf(b: BuiltCluster): Record<string, any> {
+  return b.local.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning.cattle.io/')) as Record<string, any>;
+}
+
+function managementClusterOf(b: BuiltCluster): Record<string, any> {
+  return b.local.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('management.cattle.io/')) as Record<string, any>;
+}
+
+function setRancherCondition(obj: Record<string, any>, c: RancherCondition): void {
+  const list = obj.status.conditions as RancherCondition[];
+  const i = list.findIndex((x) => x.type === c.type);
+
+  if (i >= 0) list[i] = c; else list.push(c);
+}
+
+export const WINDOWS_NO_PROVIDER_ID_MACHINE = customMachineName(agentId('7b3e5a1c9d02'));
+
+/**
+ * Seed 004's own family (rancher#43587, #43701): a custom Windows worker registered as win-worker-01 with the
+ * machine's uid label, but without a providerID; its Machine expects WIN-WORKER-01 and has been Provisioning,
+ * NodeHealthy False WaitingForNodeRef, for three days.
+ */
+export function windowsProviderId(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-09-14T09:30:00Z';
+  const server = (i: number): NodeSpec => ({
+    hostname: `wc-cp-0${ i }`, roles: { etcd: true, controlPlane: true }, address: `10.61.0.1${ i }`, createdAgo: '120d'
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'win-custom',
+    mgmtId:            'c-m-wc7p2k9d',
+    kind:              'custom',
+    kubernetesVersion: 'v1.28.9+rke2r1',
+    createdAgo:        '120d',
+    nodes:             [
+      server(1), server(2), server(3),
+      {
+        hostname: 'wc-linux-01', roles: { worker: true }, address: '10.61.1.11', createdAgo: '119d'
+      },
+      {
+        hostname:      'WIN-WORKER-01',
+        machineId:     agentId('7b3e5a1c9d02'),
+        nodeNameLabel: 'WIN-WORKER-01',
+        roles:         { worker: true },
+        os:            'windows',
+        osImage:       'Windows Server 2022 Datacenter',
+        address:       '10.61.2.11',
+        createdAgo:    '3d',
+      },
+    ],
+  }, now, o));
+
+  unlinkWithoutProviderId(builtNode(built, 'WIN-WORKER-01'));
+
+  return scenarioFrom({
+    name:        'windows-provider-id',
+    title:       'Windows worker without a providerID',
+    description: `RKE2 custom cluster. Windows worker ${ WINDOWS_NO_PROVIDER_ID_MACHINE } (label rke.cattle.io/node-name WIN-WORKER-01) has been ` +
+      'Provisioning for three days with NodeHealthy False (WaitingForNodeRef), while the Ready Node win-worker-01 carries its uid label ' +
+      'and has no spec.providerID.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [WINDOWS_NO_PROVIDER_ID_MACHINE]: ['provider-id-missing', 'node-name-mismatch', 'waiting-for-node-ref'] });
+}
+
+/**
+ * An external cloud provider that never initialised the Nodes (rancher#50065, #36716): kubelet runs with
+ * --cloud-provider=external, every Node keeps node.cloudprovider.kubernetes.io/uninitialized and has no
+ * providerID, the machines wait for their node ref, and the cluster waits "for control plane to be available".
+ */
+export function cloudProviderExternal(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-10-02T16:45:00Z';
+  const server = (i: number, id: string): NodeSpec => ({
+    hostname:   `ccm-node-0${ i }`,
+    machineId:  agentId(id),
+    roles:      { etcd: true, controlPlane: true, worker: true },
+    address:    `172.20.8.1${ i }`,
+    createdAgo: '2h',
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'ext-ccm',
+    mgmtId:            'c-m-x2cc4m8n',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.7+rke2r1',
+    createdAgo:        '2h',
+    nodes:             [server(1, '3e9a0c57b1d4'), server(2, '5c1f7e28a0b6'), server(3, '8d4b2f61c9e3')],
+    waitingMessage:    'waiting for control plane to be available',
+    waitingSince:      '1h50m',
+  }, now, o));
+  const cluster = provisioningClusterOf(built);
+
+  cluster.spec.rkeConfig.machineGlobalConfig = { ...cluster.spec.rkeConfig.machineGlobalConfig, 'cloud-provider-name': 'external' };
+  for (const n of built.nodes) {
+    unlinkWithoutProviderId(n, { uninitializedSince: n.node?.metadata.creationTimestamp });
+  }
+  const expected: Record<string, FailureFamily[]> = {};
+
+  for (const n of built.nodes) expected[n.machineName] = ['cloud-provider-uninitialized', 'provider-id-missing', 'waiting-for-node-ref'];
+
+  return scenarioFrom({
+    name:         'cloud-provider-external',
+    title:        'External cloud provider never initialised the Nodes',
+    description:  'RKE2 custom cluster with cloud-provider-name external and no cloud controller manager: its three Nodes are Ready ' +
+      'but keep the uninitialized taint and have no providerID, so no machine gets its node ref.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], expected);
+}
+
+export const KUBELET_SKEW_MACHINE = customMachineName(agentId('4f0d2b9e6a13'));
+
+/**
+ * An upgrade stuck "waiting for kubelet to update" although the node was updated (harvester#6041,
+ * harvester/docs#604): the Node reports the new kubelet, the Machine's copy still the old one, because
+ * capi-controller-manager lost its watch on the downstream Nodes. Nodes not reached yet are only queued.
+ */
+export function kubeletSkew(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-06-19T09:10:00Z';
+  const from = 'v1.26.15+rke2r1';
+  const to = 'v1.27.13+rke2r1';
+  const waiting = 'waiting for kubelet to update';
+  const built = buildCluster(clusterBuild({
+    name:              'hv-rke2',
+    mgmtId:            'c-m-hv6k1s3u',
+    kind:              'custom',
+    kubernetesVersion: from,
+    createdAgo:        '300d',
+    nodes:             [
+      {
+        hostname: 'hv-node-01', roles: { etcd: true, controlPlane: true, worker: true }, address: '10.52.0.11', createdAgo: '300d'
+      },
+      {
+        hostname: 'hv-node-02', machineId: agentId('4f0d2b9e6a13'), roles: { controlPlane: true, worker: true }, address: '10.52.0.12', createdAgo: '300d', reconciledMessage: waiting, planUpdatedAgo: '3h'
+      },
+      {
+        hostname: 'hv-node-03', roles: { controlPlane: true, worker: true }, address: '10.52.0.13', createdAgo: '300d'
+      },
+      {
+        hostname: 'hv-node-04', roles: { worker: true }, address: '10.52.0.14', createdAgo: '280d'
+      },
+    ],
+    waitingMessage: `configuring control plane node(s) ${ KUBELET_SKEW_MACHINE }: ${ waiting }`,
+    waitingSince:   '3h',
+  }, now, o));
+  const cluster = provisioningClusterOf(built);
+
+  cluster.spec.kubernetesVersion = to;
+  for (const host of ['hv-node-01', 'hv-node-02']) {
+    const n = builtNode(built, host);
+    const node = n.node as NodeObject;
+
+    node.status.nodeInfo.kubeletVersion = to;
+    node.status.nodeInfo.kubeProxyVersion = to;
+    if (host === 'hv-node-01') {
+      machineStatus(n).nodeInfo = { ...node.status.nodeInfo };
+      n.machine.spec.version = to;
+    }
+  }
+
+  return scenarioFrom({
+    name:         'kubelet-skew',
+    title:        'Upgrade waiting for kubelet to update',
+    description:  `RKE2 cluster upgrading from ${ from } to ${ to }. Machine ${ KUBELET_SKEW_MACHINE } (hv-node-02) holds the upgrade ` +
+      '"waiting for kubelet to update" for three hours: its Node already reports the new kubelet, its Machine still the old one.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [KUBELET_SKEW_MACHINE]: ['kubelet-version-skew', 'blocking-cluster-operation'] });
+}
+
+export const DRAINING_MACHINE = customMachineName(agentId('9a6e3d0f2c71'));
+
+/**
+ * An upgrade with draining enabled that cannot evict a pod (rancher#37503, #36669, #48752): the worker stays
+ * cordoned, Node spec.unschedulable with the unschedulable taint for five hours, and the cluster says
+ * "draining worker node(s) <machine>: draining node".
+ */
+export function drainStuck(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-21T13:20:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'drain-rke2',
+    mgmtId:            'c-m-dr5n9q2w',
+    kind:              'custom',
+    kubernetesVersion: 'v1.30.9+rke2r1',
+    createdAgo:        '200d',
+    nodes:             [
+      {
+        hostname: 'dr-cp-01', roles: { etcd: true, controlPlane: true }, address: '10.70.0.11', createdAgo: '200d'
+      },
+      {
+        hostname: 'dr-worker-01', roles: { worker: true }, address: '10.70.1.11', createdAgo: '200d'
+      },
+      {
+        hostname: 'dr-worker-02', machineId: agentId('9a6e3d0f2c71'), roles: { worker: true }, address: '10.70.1.12', createdAgo: '200d', reconciledMessage: 'draining node', planUpdatedAgo: '5h'
+      },
+    ],
+    waitingMessage: `draining worker node(s) ${ DRAINING_MACHINE }: draining node`,
+    waitingSince:   '5h',
+  }, now, o));
+  const cluster = provisioningClusterOf(built);
+
+  cluster.spec.rkeConfig.upgradeStrategy.workerDrainOptions.enabled = true;
+  const node = builtNode(built, 'dr-worker-02').node as NodeObject;
+
+  node.spec.unschedulable = true;
+  node.spec.taints = [...(node.spec.taints ?? []), { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: ago(now, '5h') }];
+
+  return scenarioFrom({
+    name:         'drain-stuck',
+    title:        'Worker stuck draining',
+    description:  `RKE2 cluster with worker draining enabled. Worker ${ DRAINING_MACHINE } (dr-worker-02) has been cordoned for five hours; ` +
+      'the cluster waits "draining node".',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [DRAINING_MACHINE]: ['drain-stuck', 'blocking-cluster-operation'] });
+}
+
+export const DUPLICATE_NAME_MACHINE = customMachineName(agentId('c0b8e4a2d6f1'));
+export const DUPLICATE_NAME_HOLDER = customMachineName(agentId('2a7c5e9b1d04'));
+
+/**
+ * Two hosts with one host name (rke2#1916): machine custom-2a7c5e9b1d04 has the Node worker-01; a second host
+ * called worker-01 registered two hours ago as custom-c0b8e4a2d6f1, its kubelet is refused ("Node password
+ * rejected, duplicate hostname") and its machine waits for its node ref.
+ */
+export function duplicateNodeName(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-03-03T07:40:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'dup-rke2',
+    mgmtId:            'c-m-dp3h8v1x',
+    kind:              'custom',
+    kubernetesVersion: 'v1.29.12+rke2r1',
+    createdAgo:        '150d',
+    nodes:             [
+      {
+        hostname: 'master-01', roles: { etcd: true, controlPlane: true }, address: '192.168.10.11', createdAgo: '150d'
+      },
+      {
+        hostname: 'worker-01', machineId: agentId('2a7c5e9b1d04'), roles: { worker: true }, address: '192.168.10.21', createdAgo: '150d'
+      },
+      {
+        hostname: 'worker-02', roles: { worker: true }, address: '192.168.10.22', createdAgo: '150d'
+      },
+      {
+        hostname:        'worker-01',
+        machineId:       agentId('c0b8e4a2d6f1'),
+        roles:           { worker: true },
+        address:         '192.168.10.23',
+        createdAgo:      '2h',
+        node:            'never-registered',
+        agent:           'probes-failing',
+        unhealthyProbes: ['kubelet'],
+        planUpdatedAgo:  '1h58m',
+      },
+    ],
+  }, now, o));
+
+  return scenarioFrom({
+    name:         'duplicate-node-name',
+    title:        'Two hosts with one node name',
+    description:  `RKE2 custom cluster. Machine ${ DUPLICATE_NAME_MACHINE } expects node worker-01, which machine ${ DUPLICATE_NAME_HOLDER } ` +
+      'already has: its kubelet is refused and it has waited two hours for its node ref.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [DUPLICATE_NAME_MACHINE]: ['duplicate-node-name', 'waiting-for-node-ref', 'probes-failing', 'blocking-cluster-operation'] });
+}
+
+/**
+ * kube-controller-manager and kube-scheduler serving certificates expired after a year (rancher#41125,
+ * harvester#3863): on the 400-day-old servers only those two probes fail, and the cluster waits
+ * "waiting for probes: kube-controller-manager, kube-scheduler".
+ */
+export function servingCerts(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-06T18:50:00Z';
+  const server = (i: number, id: string): NodeSpec => ({
+    hostname:        `old-cp-0${ i }`,
+    machineId:       agentId(id),
+    roles:           { etcd: true, controlPlane: true },
+    address:         `10.33.0.1${ i }`,
+    createdAgo:      '400d',
+    agent:           'probes-failing',
+    unhealthyProbes: ['kube-controller-manager', 'kube-scheduler'],
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'old-rke2',
+    mgmtId:            'c-m-ol4c9r7t',
+    kind:              'custom',
+    kubernetesVersion: 'v1.25.9+rke2r1',
+    createdAgo:        '400d',
+    nodes:             [
+      server(1, '24cb32ce8387'), server(2, '6e1a9d4b0c52'), server(3, 'b5f2c7e81a39'),
+      {
+        hostname: 'old-worker-01', roles: { worker: true }, address: '10.33.1.11', createdAgo: '400d'
+      },
+    ],
+    waitingSince: '6h',
+  }, now, o));
+  const expected: Record<string, FailureFamily[]> = {};
+
+  for (const n of built.nodes.filter((x) => x.spec.roles.controlPlane)) expected[n.machineName] = ['serving-certs-expired', 'probes-failing'];
+  expected[built.nodes[0].machineName].push('blocking-cluster-operation');
+
+  return scenarioFrom({
+    name:         'serving-certs',
+    title:        'Serving certificates expired',
+    description:  'RKE2 custom cluster created 400 days ago: on its three servers only the kube-controller-manager and kube-scheduler probes ' +
+      'fail, and the cluster waits for them.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], expected);
+}
+
+/**
+ * The cluster agent lost its connection to Rancher (rancher#48585, #41552): the management cluster says
+ * Ready False [Disconnected] "Cluster agent is not connected" and Connected False; the nodes look healthy,
+ * but what Rancher shows of them may be stale.
+ */
+export function agentDisconnected(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-01-06T11:00:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'edge-k3s',
+    mgmtId:            'c-m-ed2g5k8s',
+    kind:              'custom',
+    kubernetesVersion: 'v1.30.6+k3s1',
+    createdAgo:        '90d',
+    nodes:             [
+      {
+        hostname: 'edge-srv-01', roles: { etcd: true, controlPlane: true, worker: true }, address: '10.88.0.11', createdAgo: '90d'
+      },
+      {
+        hostname: 'edge-agt-01', roles: { worker: true }, address: '10.88.0.21', createdAgo: '90d'
+      },
+      {
+        hostname: 'edge-agt-02', roles: { worker: true }, address: '10.88.0.22', createdAgo: '60d'
+      },
+    ],
+  }, now, o));
+  const since = ago(now, '2h');
+  const mgmt = managementClusterOf(built);
+
+  mgmt.status.connected = false;
+  setRancherCondition(mgmt, {
+    type: 'Connected', status: 'False', lastUpdateTime: since
+  });
+  setRancherCondition(mgmt, {
+    type: 'Ready', status: 'False', reason: 'Disconnected', message: 'Cluster agent is not connected', lastUpdateTime: since
+  });
+  setRancherCondition(provisioningClusterOf(built), {
+    type: 'Connected', status: 'False', lastUpdateTime: since
+  });
+
+  return scenarioFrom({
+    name:         'agent-disconnected',
+    title:        'Cluster agent disconnected',
+    description:  'K3s custom cluster whose cattle-cluster-agent lost its connection to Rancher two hours ago: the management cluster is ' +
+      'Ready False (Disconnected, "Cluster agent is not connected"); the nodes look healthy but may be stale.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'edge-k3s': ['cluster-agent-disconnected'] });
+}
+
+/**
+ * The init node deleted (rancher#37133, #42709): no plan secret carries rke.cattle.io/init-node any more and
+ * the cluster says "init node not found".
+ */
+export function initNodeLost(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-10-11T10:00:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'pool-rke2',
+    mgmtId:            'c-m-pl8n3d6v',
+    kind:              'custom',
+    kubernetesVersion: 'v1.26.7+rke2r1',
+    createdAgo:        '220d',
+    nodes:             [
+      {
+        hostname: 'pool-master-02', roles: { etcd: true, controlPlane: true }, address: '10.12.0.12', createdAgo: '220d'
+      },
+      {
+        hostname: 'pool-master-03', roles: { etcd: true, controlPlane: true }, address: '10.12.0.13', createdAgo: '220d'
+      },
+      {
+        hostname: 'pool-worker-01', roles: { worker: true }, address: '10.12.1.11', createdAgo: '210d'
+      },
+    ],
+  }, now, o));
+
+  for (const n of built.nodes) {
+    delete n.planSecret?.metadata.labels?.['rke.cattle.io/init-node'];
+  }
+  setRancherCondition(provisioningClusterOf(built), {
+    type: 'Updated', status: 'False', reason: 'Error', message: 'init node not found', lastUpdateTime: ago(now, '40m')
+  });
+
+  return scenarioFrom({
+    name:         'init-node-lost',
+    title:        'Init node lost',
+    description:  'RKE2 custom cluster whose init node was deleted when its server pool was rotated: no plan secret is marked as the ' +
+      'init node, and the cluster says "init node not found".',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'pool-rke2': ['init-node-missing'] });
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 export interface LargeOptions extends ScenarioOptions {
@@ -716,6 +1185,14 @@ export const SCENARIOS = {
   healthy,
   'every-failure':    everyFailure,
   imported,
+  'windows-provider-id':     windowsProviderId,
+  'cloud-provider-external': cloudProviderExternal,
+  'kubelet-skew':            kubeletSkew,
+  'drain-stuck':             drainStuck,
+  'duplicate-node-name':     duplicateNodeName,
+  'serving-certs':           servingCerts,
+  'agent-disconnected':      agentDisconnected,
+  'init-node-lost':          initNodeLost,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -220,7 +220,17 @@ export type FailureFamily =
   | 'machine-missing'
   | 'blocking-cluster-operation'
   | 'windows-version-unsupported'
-  | 'windows-memory-low';
+  | 'windows-memory-low'
+  | 'provider-id-missing'
+  | 'cloud-provider-uninitialized'
+  | 'kubelet-version-skew'
+  | 'drain-stuck'
+  | 'duplicate-node-name'
+  | 'serving-certs-expired'
+  | 'unexplained-not-ready';
+
+/** What is wrong with a whole cluster, as the diagnosis is expected to name it. */
+export type ClusterFailureFamily = 'init-node-missing' | 'cluster-agent-disconnected';
 
 export interface Scenario {
   name: string;
@@ -240,4 +250,6 @@ export interface Scenario {
    * that applies, first the root cause. Names absent from the map are healthy.
    */
   expected: Record<string, FailureFamily[]>;
+  /** cluster name -> the findings about the whole cluster; clusters absent from the map have none */
+  expectedClusters?: Record<string, ClusterFailureFamily[]>;
 }

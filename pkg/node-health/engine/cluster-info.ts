@@ -30,6 +30,7 @@ export function readClusterInfo(cluster: KubeObject): ClusterInfo {
     blockingSince:              null,
     blockingMachines:           [],
     certificateRotationPending: false,
+    findings:                   [],
   };
 
   for (const type of BLOCKING_CONDITIONS) {
@@ -79,5 +80,6 @@ export function unknownCluster(idOrName: string, mgmtId: string | null): Cluster
     blockingSince:              null,
     blockingMachines:           [],
     certificateRotationPending: false,
+    findings:                   [],
   };
 }

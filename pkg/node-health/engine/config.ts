@@ -14,6 +14,10 @@ export const DEFAULT_CONFIG: EngineConfig = {
   stuckDeletingTimeoutMs: 10 * MINUTE,
   nodeNotReadyTimeoutMs:  5 * MINUTE,
   windowsMinMemoryBytes:  4 * 1024 * 1024 * 1024,
+  upgradeTimeoutMs:       30 * MINUTE,
+  drainTimeoutMs:         30 * MINUTE,
+  servingCertLifetimeMs:  365 * 24 * 60 * MINUTE,
+  clusterAgentTimeoutMs:  5 * MINUTE,
 };
 
 export function resolveConfig(overrides?: Partial<EngineConfig>): EngineConfig {

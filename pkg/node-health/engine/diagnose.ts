@@ -7,11 +7,14 @@ import type {
 } from './types';
 import { resolveConfig } from './config';
 import { join, unreadableInput } from './join';
-import { RULES, ruleKey } from './rules';
+import { RULES } from './rules';
+import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
 import { asString, metadata, parseTime, statusOf } from './fields';
 import { expectedNamesOfUnlinkedMachines } from './rules/nodes';
+import { nameClaimsOf } from './rules/names';
+import { judgeClusters } from './rules/cluster';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable']);
@@ -33,23 +36,14 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
 
+    if (rule.fallback && findings.some((f) => f.severity !== 'info')) {
+      continue;
+    }
     try {
       const hit = rule.check(record, ctx);
 
       if (hit) {
-        const key = ruleKey(rule.id);
-
-        findings.push({
-          rule:     rule.id,
-          severity: hit.severity ?? rule.severity,
-          titleKey: `nodeHealth.rules.${ key }.title`,
-          causeKey: `nodeHealth.rules.${ key }.cause`,
-          args:     hit.args ?? {},
-          evidence: hit.evidence,
-          fix:      hit.fix,
-          since:    hit.since,
-          actions:  hit.actions ?? [],
-        });
+        findings.push(findingOf(rule, hit));
       }
     } catch (e) {
       record.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });
@@ -139,7 +133,7 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
   const config = resolveConfig(options.config);
   const joined = join(objects, options.availability, options.defaultCluster);
   const ctx: RuleContext = {
-    ...joined.context, now, config, expectedNames: expectedNamesOfUnlinkedMachines(joined.records)
+    ...joined.context, now, config, expectedNames: expectedNamesOfUnlinkedMachines(joined.records), nameClaims: nameClaimsOf(joined.records)
   };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0
@@ -151,6 +145,7 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
     judge(record, rules, ctx);
     counts[record.status]++;
   }
+  judgeClusters(joined.clusters, joined.records, ctx);
 
   return {
     now:      new Date(now).toISOString(),

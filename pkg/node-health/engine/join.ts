@@ -27,6 +27,8 @@ export interface JoinContext {
   machinesJoinedTo(namespace: string | null, machineName: string | null): string[];
   /** Whether a machine is known to exist, to tell orphans from records still being joined */
   hasMachine(namespace: string | null, machineName: string | null): boolean;
+  /** The objects a cluster was read from: the provisioning cluster and, when it could be read, the management cluster */
+  clusterObjectsOf(cluster: ClusterInfo): { cluster?: KubeObject; mgmtCluster?: KubeObject };
 }
 
 export interface JoinResult {
@@ -45,6 +47,7 @@ interface Buckets {
   mgmtNode: KubeObject[];
   node: KubeObject[];
   registrationToken: KubeObject[];
+  mgmtCluster: KubeObject[];
 }
 
 const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
@@ -58,7 +61,7 @@ const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
 
 export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: JoinResult['skipped'] } {
   const buckets: Buckets = {
-    cluster: [], machine: [], planSecret: [], bootstrap: [], infraMachine: [], mgmtNode: [], node: [], registrationToken: []
+    cluster: [], machine: [], planSecret: [], bootstrap: [], infraMachine: [], mgmtNode: [], node: [], registrationToken: [], mgmtCluster: []
   };
   const skipped: JoinResult['skipped'] = [];
 
@@ -549,6 +552,17 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     records.push(r);
   }
 
+  // A management cluster only adds to a cluster already known: a dump of every management cluster makes no records.
+  const mgmtClusters = new Map<ClusterInfo, KubeObject>();
+
+  for (const mc of buckets.mgmtCluster) {
+    const info = clustersByMgmtId.get(nameOf(mc) ?? '');
+
+    if (info) {
+      mgmtClusters.set(info, mc);
+    }
+  }
+
   for (const info of clusters) {
     if (info.blockingMessage) {
       resolveBlockingMachines(info, machines.filter((m) => m.cluster === info).map((m) => m.name));
@@ -568,6 +582,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       nodesNamedLike:   lazyNodesByLowerName(nodes),
       machinesJoinedTo: lazyJoinedTo(secrets),
       hasMachine:       (namespace, machineName) => !!machineByNsName().get(namespace, machineName),
+      clusterObjectsOf: (info) => ({ cluster: clusterObjects.get(info), mgmtCluster: mgmtClusters.get(info) }),
     },
   };
 }

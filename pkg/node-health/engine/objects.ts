@@ -55,6 +55,7 @@ export const STEVE_TYPES = {
   mgmtNode:          'management.cattle.io.node',
   node:              'node',
   registrationToken: 'management.cattle.io.clusterregistrationtoken',
+  mgmtCluster:       'management.cattle.io.cluster',
 } as const;
 
 function apiGroup(apiVersion: string | null): string {
@@ -76,6 +77,10 @@ export function classify(input: unknown): ObjectKind | null {
   if (kind) {
     switch (kind) {
     case 'Cluster':
+      if (group === 'management.cattle.io') {
+        return 'mgmtCluster';
+      }
+
       return group === 'provisioning.cattle.io' ? 'cluster' : null;
     case 'Machine':
       return group === 'cluster.x-k8s.io' ? 'machine' : null;
@@ -100,6 +105,8 @@ export function classify(input: unknown): ObjectKind | null {
     switch (type) {
     case STEVE_TYPES.cluster:
       return 'cluster';
+    case STEVE_TYPES.mgmtCluster:
+      return 'mgmtCluster';
     case STEVE_TYPES.machine:
       return 'machine';
     case 'secret':

@@ -211,6 +211,48 @@ function failedOtherChecksum(data: Record<string, any>): boolean {
   return base64NonEmpty(data['failed-checksum']) && !base64Equal(data['failed-checksum'], data['applied-checksum']);
 }
 
+/** The agent failed the plan it was given: a failure count, or a failed checksum it has not applied since. */
+function agentFailed(data: Record<string, any>): boolean {
+  const failedChecksum = base64NonEmpty(data['failed-checksum']);
+
+  if (failedChecksum && base64Equal(data['failed-checksum'], data['applied-checksum'])) {
+    return false;
+  }
+
+  return failedChecksum || (base64Number(data['failure-count']) ?? 0) > 0;
+}
+
+/** Any sign in the plan secret that the agent ever acted on a plan: applied, tried, or failed. */
+export function agentEverActed(secret: KubeObject | undefined): boolean {
+  const data = secretData(secret);
+
+  return base64NonEmpty(data['applied-checksum']) || base64NonEmpty(data['last-apply-time']) ||
+    (base64Number(data['failure-count']) ?? 0) > 0 || base64NonEmpty(data['failed-checksum']);
+}
+
+/** PlanApplied False because applying failed: reason Error, or the planner's "error applying plan" prefix. */
+export function planAppliedFailed(machine: KubeObject | undefined): boolean {
+  const c = machine ? getCondition(machine, 'PlanApplied') : null;
+
+  return !!c && c.status === 'False' && (c.reason === 'Error' || /^error applying plan/i.test(c.message ?? ''));
+}
+
+/**
+ * The agent applied this machine's plan and failed: a failure count, a failed checksum, or PlanApplied False
+ * with reason Error, whatever max-failures says. A planner that reports the plan in sync with PlanApplied not
+ * failed has the last word: the failure is history.
+ */
+export function planApplyFailure(machine: KubeObject | undefined, secret: KubeObject | undefined, plan: PlanStatus): boolean {
+  if (planAppliedFailed(machine) || plan.state === 'apply-failed') {
+    return true;
+  }
+  if (plan.state === 'in-sync' && plan.source === 'condition') {
+    return false;
+  }
+
+  return !!secret && agentFailed(secretData(secret));
+}
+
 function failureThresholdReached(data: Record<string, any>, failures: number): boolean {
   const threshold = base64Number(data['failure-threshold']) ?? base64Number(data['max-failures']);
 
@@ -250,7 +292,7 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
       status.since = reconciled.lastTransitionTime;
     }
   }
-  if (planApplied && planApplied.status === 'False' && /error applying plan/i.test(planApplied.message ?? '') && status.state !== 'waiting-for-agent') {
+  if (planApplied && planAppliedFailed(machine)) {
     status.state = 'apply-failed';
     status.message = planApplied.message;
     status.source = 'condition';
@@ -262,9 +304,15 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     const applied = base64NonEmpty(data['applied-checksum']);
     // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
     // kubectl output all give the same answer.
-    const neverApplied = !applied && !lastApply && !base64Number(data['success-count']) && !!status.planLastUpdated;
+    const neverApplied = !agentEverActed(secret) && !base64Number(data['success-count']) && !!status.planLastUpdated;
 
     status.unhealthyProbes = unhealthyProbesFromSecret(secret);
+
+    // "waiting for agent to check in" means no appliedPlan yet; a secret where the agent applied, tried or
+    // failed says it did check in, so the planner's words must not be read as "never".
+    if (status.state === 'waiting-for-agent' && agentEverActed(secret)) {
+      status.state = agentFailed(data) ? 'apply-failed' : 'waiting-for-plan';
+    }
 
     if (status.source === 'none' || status.state === 'in-sync') {
       let fromSecret: PlanStatus['state'] | null = null;

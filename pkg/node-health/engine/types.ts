@@ -21,7 +21,8 @@ export type ObjectKind =
   | 'infraMachine'
   | 'mgmtNode'
   | 'node'
-  | 'registrationToken';
+  | 'registrationToken'
+  | 'mgmtCluster';
 
 /** Which inputs could be read; a rule that needs an input that could not be read stays silent. */
 export type Availability = 'ok' | 'forbidden' | 'error' | 'absent';
@@ -76,6 +77,8 @@ export interface ClusterInfo {
   /** Machine names the blocking message names */
   blockingMachines: string[];
   certificateRotationPending: boolean;
+  /** Findings about the whole cluster rather than one node (init node lost, cluster agent disconnected) */
+  findings: Finding[];
 }
 
 export type PlanState =
@@ -167,6 +170,14 @@ export interface EngineConfig {
   nodeNotReadyTimeoutMs: number;
   /** Windows workers below this much memory fail to start kubelet reliably */
   windowsMinMemoryBytes: number;
+  /** How long a node may run another kubelet version than the cluster's while an upgrade goes on */
+  upgradeTimeoutMs: number;
+  /** How long a node may stay cordoned or draining */
+  drainTimeoutMs: number;
+  /** Lifetime of the self-signed kube-controller-manager and kube-scheduler serving certificates */
+  servingCertLifetimeMs: number;
+  /** How long the cluster agent may be disconnected before it counts */
+  clusterAgentTimeoutMs: number;
 }
 
 export interface DiagnoseOptions {

@@ -14,13 +14,19 @@ import { diagnoseScenario, findingsByName, recordName, Shape } from './helpers';
 const COMPANIONS: Record<string, string[]> = {
   'agent-never-checked-in':     ['waiting-for-node-ref', 'blocking-cluster-operation'],
   'infrastructure-missing':     ['waiting-for-node-ref', 'blocking-cluster-operation'],
-  'node-name-mismatch':         ['waiting-for-node-ref'],
+  // The Node found under the other spelling carries no providerID either: Cluster API could not link it.
+  'node-name-mismatch':         ['waiting-for-node-ref', 'provider-id-missing'],
   'etcd-removal-hook-blocked':  ['stuck-deleting', 'blocking-cluster-operation'],
   'stuck-deleting':             ['blocking-cluster-operation'],
   'plan-not-applied':           ['blocking-cluster-operation'],
   'plan-apply-failed':          ['blocking-cluster-operation'],
   'probes-failing':             ['blocking-cluster-operation'],
   'blocking-cluster-operation': ['plan-not-applied'],
+  'provider-id-missing':        ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'serving-certs-expired':      ['probes-failing', 'blocking-cluster-operation'],
+  'kubelet-version-skew':       ['blocking-cluster-operation'],
+  'drain-stuck':                ['blocking-cluster-operation'],
+  'duplicate-node-name':        ['waiting-for-node-ref', 'blocking-cluster-operation'],
 };
 
 function allowed(expected: string[]): Set<string> {
@@ -57,6 +63,14 @@ function check(s: Scenario, shape: Shape): string[] {
 
     if (!(name in s.expected) && r.status !== 'healthy') {
       problems.push(`${ name }: expected healthy, got ${ r.status } [${ r.findings.map((f) => f.rule).join(', ') }] ${ JSON.stringify(r.notes) }`);
+    }
+  }
+  for (const c of report.clusters) {
+    const expected = s.expectedClusters?.[c.name] ?? [];
+    const got = c.findings.map((f) => f.rule);
+
+    if (JSON.stringify([...got].sort()) !== JSON.stringify([...expected].sort())) {
+      problems.push(`cluster ${ c.name }: expected [${ expected.join(', ') }], got [${ got.join(', ') }]`);
     }
   }
 

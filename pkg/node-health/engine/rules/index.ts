@@ -10,6 +10,12 @@ import {
   waitingForNodeRef
 } from './nodes';
 import { windowsMemoryLow, windowsVersionUnsupported } from './windows';
+import { cloudProviderUninitialized, providerIdMissing } from './provider';
+import { drainStuck, kubeletVersionSkew } from './upgrade';
+import { duplicateNodeName } from './names';
+import { servingCertsExpired } from './certificates';
+import { unexplainedNotReady } from './safety-net';
+import { CLUSTER_RULES } from './cluster';
 
 export const RULES: readonly Rule[] = [
   blockingClusterOperation,
@@ -18,20 +24,29 @@ export const RULES: readonly Rule[] = [
   infrastructureMissing,
   agentNeverCheckedIn,
   planApplyFailed,
+  cloudProviderUninitialized,
+  providerIdMissing,
+  duplicateNodeName,
+  servingCertsExpired,
   nodeMissing,
   nodeNotReady,
   nodeNameMismatch,
   waitingForNodeRef,
   probesFailing,
+  kubeletVersionSkew,
+  drainStuck,
   planNotApplied,
   planSecretMissing,
   machineMissing,
   orphanNode,
   windowsVersionUnsupported,
   windowsMemoryLow,
+  // Last, and only when nothing above found a warning or an error.
+  unexplainedNotReady,
 ];
 
-export const RULE_IDS = RULES.map((r) => r.id);
+/** Every rule id: the node rules, then the rules about a whole cluster. */
+export const RULE_IDS = [...RULES.map((r) => r.id), ...CLUSTER_RULES.map((r) => r.id)];
 
 export type {
   Rule, RuleContext, RuleHit

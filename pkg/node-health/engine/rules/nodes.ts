@@ -150,7 +150,8 @@ export const waitingForNodeRef: Rule = {
   check(r, ctx) {
     const m = r.objects.machine;
 
-    if (!m || r.deleting || nodeRefName(m) || r.objects.node) {
+    // A Node joined by the machine's uid label does not make the link: only status.nodeRef does.
+    if (!m || r.deleting || nodeRefName(m)) {
       return null;
     }
     const healthy = getCondition(m, 'NodeHealthy', 'NodeReady');
@@ -161,10 +162,10 @@ export const waitingForNodeRef: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : 'kubelet');
+    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.objects.node ? 'unlinked' : 'kubelet'));
 
     return {
-      args:     { duration: duration(waited), family },
+      args:     { duration: duration(waited), family, node: r.objects.node ? nameOf(r.objects.node) ?? '?' : '-' },
       evidence: [
         evidence(machineLabel, 'status.nodeRef', null),
         evidence(machineLabel, 'spec.providerID', asString(specOf(m).providerID)),
@@ -237,7 +238,10 @@ export const nodeNameMismatch: Rule = {
   severity: 'warning',
   needs:    ['nodes'],
   check(r, ctx) {
-    if (r.objects.node || !r.objects.machine || r.deleting) {
+    const joined = r.objects.node;
+
+    // A Node joined by the machine's uid label while the machine has no node ref may still be the one misnamed.
+    if (!r.objects.machine || r.deleting || (joined && nodeRefName(r.objects.machine))) {
       return null;
     }
     const expected = expectedNodeName(r);
@@ -246,10 +250,10 @@ export const nodeNameMismatch: Rule = {
       return null;
     }
     const lower = expected.name.toLowerCase();
-    const candidates = ctx.nodesNamedLike(r.cluster, lower);
+    const candidates = joined ? [joined].filter((n) => (nameOf(n) ?? '').toLowerCase() === lower) : ctx.nodesNamedLike(r.cluster, lower);
     const registered = candidates.find((n: KubeObject) => nameOf(n) !== expected.name);
 
-    if (!registered && lower === expected.name) {
+    if (!registered && (lower === expected.name || joined)) {
       return null;
     }
     const ev: Evidence[] = [expected.from];

@@ -7,7 +7,7 @@ import type { Evidence, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import { annotation } from '../fields';
 import { ANNOTATIONS } from '../objects';
-import { planSecretValue } from '../plan-status';
+import { agentEverActed, planApplyFailure, planSecretValue } from '../plan-status';
 import { infrastructureFailure, infrastructureObjectGone } from './nodes';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
@@ -74,8 +74,9 @@ export const agentNeverCheckedIn: Rule = {
   severity: 'error',
   needs:    [],
   check(r, ctx: RuleContext) {
-    // With the VM gone there is no agent to check in; infrastructure-missing says so.
-    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent' || infrastructureFailure(r) || infrastructureObjectGone(r, ctx)) {
+    // With the VM gone there is no agent to check in; infrastructure-missing says so. A secret that shows the
+    // agent applied, tried or failed contradicts "never".
+    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent' || agentEverActed(r.objects.planSecret) || infrastructureFailure(r) || infrastructureObjectGone(r, ctx)) {
       return null;
     }
     const start = since(r);
@@ -137,7 +138,7 @@ export const planApplyFailed: Rule = {
   severity: 'error',
   needs:    [],
   check(r) {
-    if (!r.objects.machine || r.plan.state !== 'apply-failed') {
+    if (!r.objects.machine || !planApplyFailure(r.objects.machine, r.objects.planSecret, r.plan)) {
       return null;
     }
 

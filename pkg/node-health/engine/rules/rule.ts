@@ -4,7 +4,7 @@
  * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
  */
 import type {
-  ActionId, EngineConfig, Evidence, FixStep, InputName, KubeObject, MessageArgs, NodeRecord, Severity
+  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, MessageArgs, NodeRecord, Severity
 } from '../types';
 import type { JoinContext } from '../join';
 import type { Condition } from '../conditions';
@@ -18,6 +18,14 @@ export interface RuleContext extends JoinContext {
   config: EngineConfig;
   /** Per cluster, the names (lower case) that machines without a Node expect */
   expectedNames: Map<NodeRecord['cluster'], Set<string>>;
+  /** The machines that claim a node name (lower case) in a cluster: by their linked Node, else the name they expect */
+  nameClaims(cluster: NodeRecord['cluster'], lowerName: string): NameClaim[];
+}
+
+export interface NameClaim {
+  record: NodeRecord;
+  /** the claim is a Node linked to the machine, not only the name it expects */
+  linked: boolean;
 }
 
 export interface RuleHit {
@@ -34,7 +42,26 @@ export interface Rule {
   severity: Severity;
   /** Inputs the rule cannot judge without; when one is unreadable the rule stays silent */
   needs: InputName[];
+  /** Runs only when no other rule found a warning or an error on the record: the net under the catalogue */
+  fallback?: boolean;
   check(record: NodeRecord, ctx: RuleContext): RuleHit | null;
+}
+
+/** A rule's hit as the finding the report carries: the rule's translation keys, its severity unless the hit says otherwise. */
+export function findingOf(rule: Pick<Rule, 'id' | 'severity'>, hit: RuleHit): Finding {
+  const key = ruleKey(rule.id);
+
+  return {
+    rule:     rule.id,
+    severity: hit.severity ?? rule.severity,
+    titleKey: `nodeHealth.rules.${ key }.title`,
+    causeKey: `nodeHealth.rules.${ key }.cause`,
+    args:     hit.args ?? {},
+    evidence: hit.evidence,
+    fix:      hit.fix,
+    since:    hit.since,
+    actions:  hit.actions ?? [],
+  };
 }
 
 /** nodeHealth.rules keys are camelCase so that every i18n implementation can address them. */

@@ -1,0 +1,180 @@
+/**
+ * Findings about a whole cluster rather than one node: the init node lost (rancher#37133, #38090, #42709) and
+ * the cluster agent disconnected (rancher#41552, #46367, #48585). They read the provisioning cluster's
+ * conditions and, where it could be read, the management cluster's; a cluster whose objects say nothing stays
+ * silent. Rancher's messages are matched by their stable parts only.
+ */
+import type {
+  ClusterInfo, Evidence, KubeObject, NodeRecord, Severity
+} from '../types';
+import type { Condition } from '../conditions';
+import { conditions, getCondition } from '../conditions';
+import { describeObject, label } from '../fields';
+import { LABELS, nodeRefName } from '../objects';
+import type { RuleContext, RuleHit } from './rule';
+import {
+  age, conditionEvidence, duration, evidence, findingOf, sh, step
+} from './rule';
+
+export interface ClusterRuleInput {
+  cluster: ClusterInfo;
+  /** the cluster's records */
+  records: NodeRecord[];
+  provisioning?: KubeObject;
+  management?: KubeObject;
+}
+
+export interface ClusterRule {
+  id: string;
+  severity: Severity;
+  check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | null;
+}
+
+const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
+const AGENT_WAITING = /waiting for cluster agent to connect/i;
+const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
+
+function provisioningLabel(input: ClusterRuleInput): string {
+  return input.provisioning ? describeObject('Cluster', input.provisioning) : `Cluster ${ input.cluster.name }`;
+}
+
+/** The first condition of the object that is not True and whose message says this. */
+function saying(obj: KubeObject | undefined, pattern: RegExp): Condition | null {
+  return obj ? conditions(obj).find((c) => c.status !== 'True' && pattern.test(c.message ?? '')) ?? null : null;
+}
+
+function isInitNode(r: NodeRecord): boolean {
+  return [r.objects.planSecret, r.objects.machine].some((o) => !!o && label(o, LABELS.initNode) === 'true');
+}
+
+export const initNodeMissing: ClusterRule = {
+  id:       'init-node-missing',
+  severity: 'error',
+  check(input, ctx) {
+    const said = saying(input.provisioning, INIT_NODE_LOST);
+    const machines = input.records.filter((r) => r.objects.machine && !r.deleting);
+    // Without a message, only a cluster that ran (an etcd machine with its Node) and whose plan secrets were all
+    // read can be said to have lost its init node: a cluster still bootstrapping has not elected one yet.
+    const ran = machines.some((r) => r.roles.includes('etcd') && nodeRefName(r.objects.machine as KubeObject));
+    const absent = !said && ran && ctx.availability.planSecrets === 'ok' && machines.some((r) => r.objects.planSecret) &&
+      !input.records.some(isInitNode);
+
+    if (!said && !absent) {
+      return null;
+    }
+    const ns = input.cluster.namespace;
+    const ev: Evidence[] = said ? conditionEvidence(provisioningLabel(input), said) : [
+      evidence(`Secret ${ ns ?? '' }/*-machine-plan`, `metadata.labels[${ LABELS.initNode }]`, null),
+      evidence(provisioningLabel(input), 'etcd machines', machines.filter((r) => r.roles.includes('etcd')).map((r) => r.machineName).join(', ')),
+    ];
+
+    return {
+      severity: said ? 'error' : 'warning',
+      args:     { cluster: input.cluster.name, said: said ? 'yes' : 'no' },
+      evidence: ev,
+      fix:      [
+        step(this.id, 'which', {}, `kubectl -n ${ sh(ns) } get secrets -l ${ LABELS.initNode }=true --field-selector type=rke.cattle.io/machine-plan`),
+        step(this.id, 'designated', {}, `kubectl -n ${ sh(ns) } get clusters.provisioning.cattle.io ${ sh(input.cluster.name) } -o jsonpath='{.metadata.labels}'`),
+        step(this.id, 'upgrade'),
+        step(this.id, 'restore'),
+      ],
+      since:   said?.lastTransitionTime ?? null,
+      actions: [],
+    };
+  },
+};
+
+/** The first sign of a disconnected agent: the planner waiting for it, or a Connected/Ready condition that says so. */
+function disconnection(input: ClusterRuleInput): { object: string; condition: Condition } | null {
+  const prov = input.provisioning;
+  const mgmt = input.management;
+  const waiting = saying(prov, AGENT_WAITING);
+
+  if (waiting) {
+    return { object: provisioningLabel(input), condition: waiting };
+  }
+  for (const [obj, name] of [[mgmt, mgmt ? describeObject('management Cluster', mgmt) : ''], [prov, provisioningLabel(input)]] as [KubeObject | undefined, string][]) {
+    const connected = obj ? getCondition(obj, 'Connected') : null;
+
+    if (connected?.status === 'False') {
+      return { object: name, condition: connected };
+    }
+    const ready = obj ? getCondition(obj, 'Ready') : null;
+
+    if (ready && ready.status !== 'True' && (ready.reason === 'Disconnected' || AGENT_NOT_CONNECTED.test(ready.message ?? ''))) {
+      return { object: name, condition: ready };
+    }
+  }
+
+  return null;
+}
+
+export const clusterAgentDisconnected: ClusterRule = {
+  id:       'cluster-agent-disconnected',
+  severity: 'error',
+  check(input, ctx) {
+    const found = disconnection(input);
+
+    if (!found) {
+      return null;
+    }
+    const since = found.condition.lastTransitionTime;
+    const waited = age(ctx, since);
+
+    if (waited !== null && waited < ctx.config.clusterAgentTimeoutMs) {
+      return null;
+    }
+
+    return {
+      args:     { cluster: input.cluster.name, duration: duration(waited) },
+      evidence: conditionEvidence(found.object, found.condition),
+      fix:      [
+        step(this.id, 'stale'),
+        step(this.id, 'agentPods', {}, 'kubectl -n cattle-system get pods -l app=cattle-cluster-agent -o wide'),
+        step(this.id, 'agentLogs', {}, 'kubectl -n cattle-system logs -l app=cattle-cluster-agent --tail=100'),
+        step(this.id, 'reach'),
+        step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i "cluster accessor\\|cluster agent"'),
+      ],
+      since,
+      actions: [],
+    };
+  },
+};
+
+export const CLUSTER_RULES: readonly ClusterRule[] = [clusterAgentDisconnected, initNodeMissing];
+
+/** Runs the cluster rules; a rule that trips over an object shape it did not expect gives no finding. */
+export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ctx: RuleContext): void {
+  const byCluster = new Map<ClusterInfo, NodeRecord[]>();
+
+  for (const r of records) {
+    if (r.cluster) {
+      const list = byCluster.get(r.cluster);
+
+      if (list) {
+        list.push(r);
+      } else {
+        byCluster.set(r.cluster, [r]);
+      }
+    }
+  }
+  for (const cluster of clusters) {
+    const objects = ctx.clusterObjectsOf(cluster);
+    const input: ClusterRuleInput = {
+      cluster, records: byCluster.get(cluster) ?? [], provisioning: objects.cluster, management: objects.mgmtCluster
+    };
+
+    cluster.findings = [];
+    for (const rule of CLUSTER_RULES) {
+      try {
+        const hit = rule.check(input, ctx);
+
+        if (hit) {
+          cluster.findings.push(findingOf(rule, hit));
+        }
+      } catch {
+        // A cluster has no notes to carry the reason; its records are judged on their own.
+      }
+    }
+  }
+}

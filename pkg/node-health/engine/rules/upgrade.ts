@@ -1,0 +1,185 @@
+/**
+ * Rules about a node during a cluster upgrade or change: its kubelet still on another version than the
+ * cluster's (harvester#6041, rancher#46994), and a drain or uncordon that does not finish (rancher#37503,
+ * rancher#36669, rancher#48752). The planner names the machines it waits for in the cluster's conditions:
+ * "draining <tier> node(s) <machines>: draining node", "uncordoning <tier> node(s) <machines>", and
+ * "...: waiting for kubelet to update" / "waiting for uncordon to finish". Only stable prefixes are matched.
+ */
+import type { Evidence, KubeObject, NodeRecord } from '../types';
+import { getCondition } from '../conditions';
+import type { Condition } from '../conditions';
+import {
+  annotationsOf, asObject, asString, metadata, nameOf, specOf, statusOf
+} from '../fields';
+import { taintOf } from './provider';
+import {
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, objectLabel, sh, step
+} from './rule';
+
+const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
+const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
+const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
+/** Rancher's drain bookkeeping annotations (rke.cattle.io/pre-drain, post-drain, drain-options, drain-done, ...) */
+const DRAIN_ANNOTATION = /^rke\.cattle\.io\/[a-z-]*drain/;
+
+function clusterLabel(r: NodeRecord): string {
+  return r.objects.cluster ? objectLabel('cluster', r.objects.cluster) : `Cluster ${ r.cluster?.name ?? '?' }`;
+}
+
+/** The planner's words about this machine, from its own Reconciled condition. */
+function reconciledSaying(r: NodeRecord, pattern: RegExp): Condition | null {
+  const c = r.objects.machine ? getCondition(r.objects.machine, 'Reconciled') : null;
+
+  return c && c.status !== 'True' && pattern.test(c.message ?? '') ? c : null;
+}
+
+/** The cluster's blocking message, when it names this machine and says this. */
+function clusterSaying(r: NodeRecord, pattern: RegExp): boolean {
+  const c = r.cluster;
+
+  return !!c && !!r.machineName && !!r.objects.machine && c.blockingMachines.includes(r.machineName) && pattern.test(c.blockingMessage ?? '');
+}
+
+function kubeletVersionOf(obj: KubeObject | undefined): string | null {
+  return obj ? asString(asObject(statusOf(obj).nodeInfo).kubeletVersion) : null;
+}
+
+export const kubeletVersionSkew: Rule = {
+  id:       'kubelet-version-skew',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    if (r.deleting || (!r.objects.node && !r.objects.machine)) {
+      return null;
+    }
+    const wanted = r.objects.cluster ? asString(specOf(r.objects.cluster).kubernetesVersion) : null;
+    const nodeKubelet = kubeletVersionOf(r.objects.node);
+    const machineKubelet = kubeletVersionOf(r.objects.machine);
+    const behind = (v: string | null) => !!wanted && !!v && !v.startsWith(wanted);
+    const reconciled = reconciledSaying(r, WAITING_FOR_KUBELET);
+    const named = clusterSaying(r, WAITING_FOR_KUBELET);
+
+    // While the cluster still rolls an upgrade out, nodes behind it are only queued: the planner names the one it waits for.
+    const settled = !r.cluster?.blockingMessage;
+
+    if (!reconciled && !named && !(settled && (behind(nodeKubelet) || behind(machineKubelet)))) {
+      return null;
+    }
+    const updated = r.objects.cluster ? getCondition(r.objects.cluster, 'Updated') : null;
+    const since = reconciled?.lastTransitionTime ?? r.cluster?.blockingSince ?? updated?.lastTransitionTime ?? null;
+    const waited = age(ctx, since);
+
+    if (waited !== null && waited < ctx.config.upgradeTimeoutMs) {
+      return null;
+    }
+    // The Node already runs the wanted version but the Machine's copy does not: Cluster API no longer sees the
+    // downstream Nodes (capi-controller-manager "Failed to watch *v1.Node ... Unauthorized").
+    const stale = !!nodeKubelet && !behind(nodeKubelet) && behind(machineKubelet);
+    const ev: Evidence[] = [evidence(clusterLabel(r), 'spec.kubernetesVersion', wanted)];
+
+    if (r.objects.node) {
+      ev.push(evidence(objectLabel('node', r.objects.node), 'status.nodeInfo.kubeletVersion', nodeKubelet));
+    }
+    if (r.objects.machine) {
+      ev.push(evidence(objectLabel('machine', r.objects.machine), 'status.nodeInfo.kubeletVersion', machineKubelet));
+    }
+    if (reconciled && r.objects.machine) {
+      ev.push(...conditionEvidence(objectLabel('machine', r.objects.machine), reconciled));
+    } else if (named && r.cluster) {
+      ev.push(evidence(clusterLabel(r), `status.conditions[${ r.cluster.blockingCondition }].message`, r.cluster.blockingMessage));
+    }
+
+    return {
+      args: {
+        wanted: wanted ?? '?', kubelet: nodeKubelet ?? machineKubelet ?? '?', machineKubelet: machineKubelet ?? '?', stale: stale ? 'yes' : 'no', duration: duration(waited)
+      },
+      evidence: ev,
+      fix:      [
+        step(this.id, 'versions', {}, 'kubectl get nodes -o wide'),
+        ...(stale ? [step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager')] : []),
+        step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100'),
+        step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart'),
+        ...(stale ? [] : [step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager')]),
+      ],
+      since,
+      actions: [],
+    };
+  },
+};
+
+function drainAnnotations(obj: KubeObject | undefined): [string, string][] {
+  if (!obj) {
+    return [];
+  }
+
+  return Object.entries(annotationsOf(obj))
+    .filter(([key, value]) => DRAIN_ANNOTATION.test(key) && typeof value === 'string' && value !== '')
+    .map(([key, value]) => [key, value as string]);
+}
+
+export const drainStuck: Rule = {
+  id:       'drain-stuck',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    const n = r.objects.node;
+
+    // A drain during deletion is the deletion rules' business.
+    if (r.deleting || (!n && !r.objects.machine)) {
+      return null;
+    }
+    const cordoned = !!n && specOf(n).unschedulable === true;
+    const reconciled = reconciledSaying(r, DRAIN_MESSAGE);
+    const named = clusterSaying(r, DRAIN_MESSAGE);
+    const annotations = [...drainAnnotations(r.objects.planSecret), ...drainAnnotations(r.objects.machine)];
+    const byRancher = !!reconciled || named || annotations.length > 0;
+
+    if (!cordoned && !byRancher) {
+      return null;
+    }
+    const taint = n ? taintOf(n, UNSCHEDULABLE_TAINT) : null;
+    const since = asString(taint?.timeAdded) ?? reconciled?.lastTransitionTime ?? (named ? r.cluster?.blockingSince ?? null : null);
+    const waited = age(ctx, since);
+
+    if (waited === null ? !byRancher : waited < ctx.config.drainTimeoutMs) {
+      return null;
+    }
+    const ev: Evidence[] = [];
+
+    if (n) {
+      const nodeLabel = objectLabel('node', n);
+
+      ev.push(evidence(nodeLabel, 'spec.unschedulable', cordoned));
+      if (taint) {
+        ev.push(evidence(nodeLabel, `spec.taints[${ UNSCHEDULABLE_TAINT }].timeAdded`, asString(taint.timeAdded)));
+      }
+    }
+    if (reconciled && r.objects.machine) {
+      ev.push(...conditionEvidence(objectLabel('machine', r.objects.machine), reconciled));
+    }
+    if (named && r.cluster) {
+      ev.push(evidence(clusterLabel(r), `status.conditions[${ r.cluster.blockingCondition }].message`, r.cluster.blockingMessage));
+    }
+    const annotated = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : objectLabel('machine', r.objects.machine as KubeObject);
+
+    for (const [key, value] of annotations) {
+      ev.push(evidence(annotated, `metadata.annotations[${ key }]`, value));
+    }
+    const node = n ? nameOf(n) : asString(asObject(metadata(r.objects.machine as KubeObject)).name);
+
+    return {
+      // Cordoned by hand with nothing of Rancher's behind it is worth knowing, not a fault.
+      severity: byRancher ? 'warning' : 'info',
+      args:     { node: node ?? '?', duration: duration(waited), uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no' },
+      evidence: ev,
+      fix:      [
+        step(this.id, 'pods', {}, n ? `kubectl get pods -A -o wide --field-selector spec.nodeName=${ sh(nameOf(n)) }` : undefined),
+        step(this.id, 'budgets', {}, 'kubectl get poddisruptionbudgets -A'),
+        step(this.id, 'options', { cluster: r.cluster?.name ?? '?' }),
+        step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
+      ],
+      since,
+      actions: [],
+    };
+  },
+};
