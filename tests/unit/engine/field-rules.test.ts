@@ -1,0 +1,303 @@
+/**
+ * The rules for the failure families of public threads, each on its scenario and on its near misses: the
+ * threshold not reached (and reached exactly), the condition recovered, the field that makes it a problem
+ * put right.
+ */
+import { diagnose } from '../../../pkg/node-health/engine';
+import type { DiagnoseOptions, DiagnosisReport, Finding } from '../../../pkg/node-health/engine';
+import {
+  buildScenario, DRAINING_MACHINE, DUPLICATE_NAME_HOLDER, DUPLICATE_NAME_MACHINE, KUBELET_SKEW_MACHINE, WINDOWS_NO_PROVIDER_ID_MACHINE
+} from '../../../scenarios/catalog';
+import type { Scenario } from '../../../scenarios/types';
+import { clusterObjects, findingsByName } from './helpers';
+
+const HOUR = 3600e3;
+const DAY = 24 * HOUR;
+
+function objectsOf(name: string): { s: Scenario; objects: any[] } {
+  const s = buildScenario(name);
+
+  return { s, objects: JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) };
+}
+
+function run(s: Scenario, objects: any[], options: Partial<DiagnoseOptions> = {}): DiagnosisReport {
+  return diagnose(objects, { now: s.now, ...options });
+}
+
+function rulesOf(s: Scenario, objects: any[], name: string, options: Partial<DiagnoseOptions> = {}): string[] {
+  return findingsByName(run(s, objects, options)).get(name) ?? [];
+}
+
+function finding(report: DiagnosisReport, machine: string, rule: string): Finding | undefined {
+  return report.records.find((r) => r.machineName === machine && r.objects.machine)?.findings.find((f) => f.rule === rule);
+}
+
+const machineNamed = (objects: any[], name: string) => objects.find((o) => o.kind === 'Machine' && o.metadata.name === name);
+const nodeNamed = (objects: any[], name: string) => objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === name);
+const planSecretOf = (objects: any[], machine: string) => objects.find((o) => o.kind === 'Secret' && o.metadata.labels?.['rke.cattle.io/machine-name'] === machine);
+
+describe('provider-id-missing', () => {
+  const { s, objects } = objectsOf('windows-provider-id');
+
+  it('names the Ready Node that carries the machine\'s uid label but has no providerID', () => {
+    const report = run(s, objects);
+    const f = finding(report, WINDOWS_NO_PROVIDER_ID_MACHINE, 'provider-id-missing')!;
+
+    expect(f.args).toMatchObject({ problem: 'missing', node: 'win-worker-01' });
+    expect(f.evidence).toEqual(expect.arrayContaining([
+      { object: 'Node win-worker-01', path: 'spec.providerID', value: null },
+      { object: `Machine fleet-default/${ WINDOWS_NO_PROVIDER_ID_MACHINE }`, path: 'status.nodeRef', value: null },
+    ]));
+    expect(finding(report, WINDOWS_NO_PROVIDER_ID_MACHINE, 'node-name-mismatch')?.args).toMatchObject({ expected: 'WIN-WORKER-01', registered: 'win-worker-01' });
+    expect(report.counts.healthy).toBe(4);
+  });
+
+  it('says "malformed" for a bare providerID, as Cluster API refuses it', () => {
+    const broken = JSON.parse(JSON.stringify(objects));
+
+    nodeNamed(broken, 'win-worker-01').spec.providerID = 'rke2';
+    expect(finding(run(s, broken), WINDOWS_NO_PROVIDER_ID_MACHINE, 'provider-id-missing')?.args).toMatchObject({ problem: 'malformed', providerID: 'rke2' });
+  });
+
+  it('is silent once the Node reports a well-formed providerID, or the machine has its node ref', () => {
+    const fixed = JSON.parse(JSON.stringify(objects));
+
+    nodeNamed(fixed, 'win-worker-01').spec.providerID = 'rke2://win-worker-01';
+    expect(rulesOf(s, fixed, WINDOWS_NO_PROVIDER_ID_MACHINE)).not.toContain('provider-id-missing');
+    const linked = JSON.parse(JSON.stringify(objects));
+
+    machineNamed(linked, WINDOWS_NO_PROVIDER_ID_MACHINE).status.nodeRef = { apiVersion: 'v1', kind: 'Node', name: 'win-worker-01' };
+    expect(rulesOf(s, linked, WINDOWS_NO_PROVIDER_ID_MACHINE)).not.toContain('provider-id-missing');
+  });
+
+  it('waits the node start-up threshold, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, WINDOWS_NO_PROVIDER_ID_MACHINE, { config: { nodeStartupTimeoutMs: 3 * DAY } })).toContain('provider-id-missing');
+    expect(rulesOf(s, objects, WINDOWS_NO_PROVIDER_ID_MACHINE, { config: { nodeStartupTimeoutMs: 3 * DAY + 1 } })).not.toContain('provider-id-missing');
+  });
+});
+
+describe('cloud-provider-uninitialized', () => {
+  const { s, objects } = objectsOf('cloud-provider-external');
+  const machine = objects.find((o) => o.kind === 'Machine').metadata.name;
+  const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1');
+  const taintAge = Date.parse(s.now) - Date.parse(node.spec.taints.find((t: any) => t.key === 'node.cloudprovider.kubernetes.io/uninitialized').timeAdded);
+
+  it('fires while the Node keeps the uninitialized taint, with the taint as evidence', () => {
+    const f = finding(run(s, objects), machine, 'cloud-provider-uninitialized')!;
+
+    expect(f.evidence[0]).toMatchObject({ path: 'spec.taints[node.cloudprovider.kubernetes.io/uninitialized]', value: 'true:NoSchedule' });
+  });
+
+  it('waits the threshold from when the taint was added, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, machine, { config: { nodeStartupTimeoutMs: taintAge } })).toContain('cloud-provider-uninitialized');
+    expect(rulesOf(s, objects, machine, { config: { nodeStartupTimeoutMs: taintAge + 1 } })).not.toContain('cloud-provider-uninitialized');
+  });
+
+  it('is silent once the cloud controller manager removed the taint', () => {
+    const fixed = JSON.parse(JSON.stringify(objects));
+
+    for (const n of fixed.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'v1')) {
+      n.spec.taints = n.spec.taints.filter((t: any) => t.key !== 'node.cloudprovider.kubernetes.io/uninitialized');
+    }
+    expect(rulesOf(s, fixed, machine)).not.toContain('cloud-provider-uninitialized');
+  });
+});
+
+describe('kubelet-version-skew', () => {
+  const { s, objects } = objectsOf('kubelet-skew');
+
+  it('names the machine the planner waits for, and tells that the Node is updated but Cluster API has not seen it', () => {
+    const report = run(s, objects);
+    const f = finding(report, KUBELET_SKEW_MACHINE, 'kubelet-version-skew')!;
+
+    expect(f.args).toMatchObject({
+      wanted: 'v1.27.13+rke2r1', kubelet: 'v1.27.13+rke2r1', machineKubelet: 'v1.26.15+rke2r1', stale: 'yes'
+    });
+    expect(f.fix[1].command).toContain('capi-controller-manager');
+    // Nodes the upgrade has not reached yet are queued, not stuck.
+    expect(report.records.filter((r) => r.findings.some((x) => x.rule === 'kubelet-version-skew')).map((r) => r.machineName)).toStrictEqual([KUBELET_SKEW_MACHINE]);
+  });
+
+  it('waits the upgrade threshold, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, KUBELET_SKEW_MACHINE, { config: { upgradeTimeoutMs: 3 * HOUR } })).toContain('kubelet-version-skew');
+    expect(rulesOf(s, objects, KUBELET_SKEW_MACHINE, { config: { upgradeTimeoutMs: 3 * HOUR + 1 } })).not.toContain('kubelet-version-skew');
+  });
+
+  it('is silent once the planner moved on and the Machine has the new version', () => {
+    const done = JSON.parse(JSON.stringify(objects));
+    const m = machineNamed(done, KUBELET_SKEW_MACHINE);
+
+    m.status.nodeInfo.kubeletVersion = 'v1.27.13+rke2r1';
+    m.status.conditions.find((c: any) => c.type === 'Reconciled').status = 'True';
+    const cluster = done.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    expect(rulesOf(s, done, KUBELET_SKEW_MACHINE)).not.toContain('kubelet-version-skew');
+  });
+
+  it('once the cluster says it is updated, a node still on the old version is reported', () => {
+    const settled = JSON.parse(JSON.stringify(objects));
+    const cluster = settled.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    const laggard = settled.find((o: any) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'hv-node-04');
+    const machine = settled.find((o: any) => o.kind === 'Machine' && o.metadata.uid === laggard.metadata.labels['rke.cattle.io/machine']).metadata.name;
+
+    expect(rulesOf(s, settled, machine)).toContain('kubelet-version-skew');
+  });
+});
+
+describe('drain-stuck', () => {
+  const { s, objects } = objectsOf('drain-stuck');
+
+  it('fires on the cordoned worker the cluster says it drains, since the taint was added', () => {
+    const f = finding(run(s, objects), DRAINING_MACHINE, 'drain-stuck')!;
+
+    expect(f.severity).toBe('warning');
+    expect(f.args).toMatchObject({ node: 'dr-worker-02', duration: '5h' });
+    expect(f.fix.map((x) => x.command)).toContain('kubectl uncordon dr-worker-02');
+  });
+
+  it('waits the drain threshold, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, DRAINING_MACHINE, { config: { drainTimeoutMs: 5 * HOUR } })).toContain('drain-stuck');
+    expect(rulesOf(s, objects, DRAINING_MACHINE, { config: { drainTimeoutMs: 5 * HOUR + 1 } })).not.toContain('drain-stuck');
+  });
+
+  it('is silent once the node is uncordoned and Rancher moved on', () => {
+    const done = JSON.parse(JSON.stringify(objects));
+    const node = nodeNamed(done, 'dr-worker-02');
+
+    delete node.spec.unschedulable;
+    node.spec.taints = (node.spec.taints ?? []).filter((x: any) => x.key !== 'node.kubernetes.io/unschedulable');
+    machineNamed(done, DRAINING_MACHINE).status.conditions.find((c: any) => c.type === 'Reconciled').status = 'True';
+    const cluster = done.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    expect(rulesOf(s, done, DRAINING_MACHINE)).toStrictEqual([]);
+  });
+
+  it('a node cordoned by hand, with nothing of Rancher behind it, is worth an info, not a status', () => {
+    const { s: h, objects: healthy } = objectsOf('healthy');
+    const node = healthy.find((o: any) => o.kind === 'Node' && o.apiVersion === 'v1');
+
+    node.spec.unschedulable = true;
+    node.spec.taints = [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2026-04-30T10:00:00Z' }];
+    const record = run(h, healthy).records.find((r) => r.objects.node?.metadata.name === node.metadata.name)!;
+
+    expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'info']]);
+    expect(record.status).toBe('healthy');
+  });
+});
+
+describe('duplicate-node-name', () => {
+  const { s, objects } = objectsOf('duplicate-node-name');
+
+  it('is on the machine left without a Node, and names the machine that has it', () => {
+    const report = run(s, objects);
+    const f = finding(report, DUPLICATE_NAME_MACHINE, 'duplicate-node-name')!;
+
+    expect(f.args).toMatchObject({ name: 'worker-01', other: DUPLICATE_NAME_HOLDER });
+    expect(f.evidence).toEqual(expect.arrayContaining([{ object: `Machine fleet-default/${ DUPLICATE_NAME_HOLDER }`, path: 'metadata.name', value: DUPLICATE_NAME_HOLDER }]));
+    expect(findingsByName(report).get(DUPLICATE_NAME_HOLDER)).toStrictEqual([]);
+  });
+
+  it('waits the node start-up threshold, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, DUPLICATE_NAME_MACHINE, { config: { nodeStartupTimeoutMs: 2 * HOUR } })).toContain('duplicate-node-name');
+    expect(rulesOf(s, objects, DUPLICATE_NAME_MACHINE, { config: { nodeStartupTimeoutMs: 2 * HOUR + 1 } })).not.toContain('duplicate-node-name');
+  });
+
+  it('is silent when the second host has a name of its own', () => {
+    const renamed = JSON.parse(JSON.stringify(objects));
+
+    for (const a of machineNamed(renamed, DUPLICATE_NAME_MACHINE).status.addresses) {
+      if (a.type === 'Hostname') {
+        a.address = 'worker-03';
+      }
+    }
+    expect(rulesOf(s, renamed, DUPLICATE_NAME_MACHINE)).not.toContain('duplicate-node-name');
+  });
+});
+
+describe('serving-certs-expired', () => {
+  const { s, objects } = objectsOf('serving-certs');
+  const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.labels['rke.cattle.io/etcd-role'] === 'true').metadata.name;
+  const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.labels['rke.cattle.io/machine'] === machineNamed(objects, machine).metadata.uid);
+  const nodeAge = Date.parse(s.now) - Date.parse(node.metadata.creationTimestamp);
+
+  it('names the two probes and the node\'s age, and offers Rotate Certificates first', () => {
+    const f = finding(run(s, objects), machine, 'serving-certs-expired')!;
+
+    expect(f.args.probes).toBe('kube-controller-manager, kube-scheduler');
+    expect(f.evidence).toEqual(expect.arrayContaining([{ object: `Node ${ node.metadata.name }`, path: 'metadata.creationTimestamp', value: node.metadata.creationTimestamp }]));
+    expect(f.fix[0].command).toContain('"rotateCertificates":{"generation":1}');
+  });
+
+  it('needs a node older than the certificates\' lifetime, and fires exactly at it', () => {
+    expect(rulesOf(s, objects, machine, { config: { servingCertLifetimeMs: nodeAge } })).toContain('serving-certs-expired');
+    expect(rulesOf(s, objects, machine, { config: { servingCertLifetimeMs: nodeAge + 1 } })).not.toContain('serving-certs-expired');
+  });
+
+  it('is silent when another probe fails too', () => {
+    const more = JSON.parse(JSON.stringify(objects));
+    const secret = planSecretOf(more, machine);
+    const statuses = JSON.parse(Buffer.from(secret.data['probe-statuses'], 'base64').toString());
+
+    statuses.kubelet = { healthy: false, successCount: 0, failureCount: 12 };
+    secret.data['probe-statuses'] = Buffer.from(JSON.stringify(statuses)).toString('base64');
+    const rules = rulesOf(s, more, machine);
+
+    expect(rules).toContain('probes-failing');
+    expect(rules).not.toContain('serving-certs-expired');
+  });
+});
+
+describe('cluster-level findings', () => {
+  it('cluster-agent-disconnected: from the management cluster, says Node data may be stale, after the threshold', () => {
+    const { s, objects } = objectsOf('agent-disconnected');
+    const at = (ms: number) => run(s, objects, { config: { clusterAgentTimeoutMs: ms } }).clusters[0].findings.map((f) => f.rule);
+    const f = run(s, objects).clusters[0].findings[0];
+
+    expect(f).toMatchObject({ rule: 'cluster-agent-disconnected', severity: 'error', since: '2026-01-06T09:00:00Z' });
+    expect(f.evidence.map((e) => e.object)).toContain('management Cluster c-m-ed2g5k8s');
+    expect(at(2 * HOUR)).toStrictEqual(['cluster-agent-disconnected']);
+    expect(at(2 * HOUR + 1)).toStrictEqual([]);
+  });
+
+  it('cluster-agent-disconnected: without the management cluster (not readable) the provisioning cluster still tells; recovered, silence', () => {
+    const { s, objects } = objectsOf('agent-disconnected');
+    const withoutMgmt = objects.filter((o) => !(o.kind === 'Cluster' && o.apiVersion.startsWith('management')));
+
+    expect(run(s, withoutMgmt).clusters[0].findings.map((f) => f.rule)).toStrictEqual(['cluster-agent-disconnected']);
+    for (const c of objects.filter((o) => o.kind === 'Cluster')) {
+      c.status.conditions = c.status.conditions.map((x: any) => ({ ...x, status: 'True', reason: undefined, message: undefined }));
+    }
+    expect(run(s, objects).clusters[0].findings).toStrictEqual([]);
+  });
+
+  it('init-node-missing: from the cluster\'s message (error), or from no plan secret marked (warning), silent when marked', () => {
+    const { s, objects } = objectsOf('init-node-lost');
+    const said = run(s, objects).clusters[0].findings;
+
+    expect(said.map((f) => [f.rule, f.severity])).toStrictEqual([['init-node-missing', 'error']]);
+    expect(said[0].evidence.map((e) => e.value)).toContain('init node not found');
+    const quiet = JSON.parse(JSON.stringify(objects));
+    const cluster = quiet.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', reason: undefined, message: undefined }));
+    expect(run(s, quiet).clusters[0].findings.map((f) => [f.rule, f.severity])).toStrictEqual([['init-node-missing', 'warning']]);
+    // Plan secrets not readable: nothing can be said without the message.
+    expect(run(s, quiet.filter((o: any) => o.kind !== 'Secret'), { availability: { planSecrets: 'forbidden' } }).clusters[0].findings).toStrictEqual([]);
+    const secret = quiet.find((o: any) => o.kind === 'Secret' && o.metadata.labels?.['rke.cattle.io/etcd-role'] === 'true');
+
+    secret.metadata.labels['rke.cattle.io/init-node'] = 'true';
+    expect(run(s, quiet).clusters[0].findings).toStrictEqual([]);
+  });
+
+  it('no cluster of the other scenarios has a cluster finding', () => {
+    for (const name of ['ghost-etcd', 'windows-node-ref', 'healthy', 'every-failure', 'imported', 'etcd-hook', 'orphan-node']) {
+      const { s, objects } = objectsOf(name);
+
+      expect(run(s, objects, { defaultCluster: s.clusters[0].mgmtId }).clusters.flatMap((c) => c.findings)).toStrictEqual([]);
+    }
+  });
+});
