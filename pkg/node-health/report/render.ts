@@ -34,7 +34,11 @@ export interface JsonRecord {
 export interface JsonReport {
   format: typeof REPORT_FORMAT;
   now: string;
-  clusters: { name: string; namespace: string | null; id: string | null; kind: string; blockedBy: string[]; message: string | null }[];
+  clusters: {
+    name: string; namespace: string | null; id: string | null; kind: string; blockedBy: string[]; message: string | null;
+    /** what concerns the whole cluster (init node lost, cluster agent disconnected), shaped like a record's findings */
+    findings: JsonFinding[];
+  }[];
   counts: Record<RecordStatus, number>;
   records: JsonRecord[];
 }
@@ -68,7 +72,13 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
     format:   REPORT_FORMAT,
     now:      report.now,
     clusters: report.clusters.map((c) => ({
-      name: c.name, namespace: c.namespace, id: c.mgmtId, kind: c.kind, blockedBy: c.blockingMachines, message: c.blockingMessage
+      name:      c.name,
+      namespace: c.namespace,
+      id:        c.mgmtId,
+      kind:      c.kind,
+      blockedBy: c.blockingMachines,
+      message:   c.blockingMessage,
+      findings:  (c.findings ?? []).map((f) => findingToJson(f, t)),
     })),
     counts:  report.counts,
     records: sortRecords(report.records).map((r) => ({
@@ -99,7 +109,28 @@ function countsLine(report: DiagnosisReport, t: Translate): string {
   return STATUS_ORDER.map((s) => `${ t(`nodeHealth.status.${ s }`) }: ${ report.counts[s] }`).join('  ');
 }
 
-/** Plain text for a terminal: problems first, healthy nodes summarised in one line. */
+/** A finding as indented text lines: title, cause, evidence, numbered steps. */
+function textFinding(f: Finding, t: Translate, indent: string): string[] {
+  const out: string[] = [];
+
+  out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }`);
+  out.push(`${ indent }  ${ t(f.causeKey, f.args) }`);
+  out.push(`${ indent }  ${ t('nodeHealth.report.evidence') }:`);
+  for (const e of f.evidence) {
+    out.push(`${ indent }    ${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
+  }
+  out.push(`${ indent }  ${ t('nodeHealth.report.fix') }:`);
+  f.fix.forEach((s, i) => {
+    out.push(`${ indent }    ${ i + 1 }. ${ t(s.key, s.args) }`);
+    if (s.command) {
+      out.push(`${ indent }       $ ${ s.command }`);
+    }
+  });
+
+  return out;
+}
+
+/** Plain text for a terminal: what concerns whole clusters, then problems, healthy nodes summarised in one line. */
 export function renderText(report: DiagnosisReport, translate: Translate): string {
   const t = withLocalDurations(translate);
   const out: string[] = [];
@@ -109,6 +140,9 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     out.push(`${ t('nodeHealth.report.cluster') }: ${ c.name }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
     if (c.blockingMessage) {
       out.push(`  ${ c.blockingCondition }: ${ c.blockingMessage }`);
+    }
+    for (const f of c.findings ?? []) {
+      out.push(...textFinding(f, t, '  '));
     }
   }
   out.push(countsLine(report, t), '');
@@ -124,19 +158,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(`  - ${ t(n.key, n.args) }`);
     }
     for (const f of r.findings) {
-      out.push(`  ${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }`);
-      out.push(`    ${ t(f.causeKey, f.args) }`);
-      out.push(`    ${ t('nodeHealth.report.evidence') }:`);
-      for (const e of f.evidence) {
-        out.push(`      ${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
-      }
-      out.push(`    ${ t('nodeHealth.report.fix') }:`);
-      f.fix.forEach((s, i) => {
-        out.push(`      ${ i + 1 }. ${ t(s.key, s.args) }`);
-        if (s.command) {
-          out.push(`         $ ${ s.command }`);
-        }
-      });
+      out.push(...textFinding(f, t, '  '));
     }
     out.push('');
   }
@@ -159,7 +181,27 @@ function mdCode(value: string): string {
   return `${ fence }sh\n${ value }\n${ fence }`;
 }
 
-/** Markdown for a ticket: a summary table, then per finding its cause, evidence and fix steps. */
+/** A finding in Markdown: heading, cause, evidence list, numbered steps with their commands. */
+function markdownFinding(f: Finding, t: Translate): string[] {
+  const out: string[] = [];
+
+  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity })`, '', mdCell(t(f.causeKey, f.args)), '');
+  out.push(`**${ t('nodeHealth.report.evidence') }**`, '');
+  for (const e of f.evidence) {
+    out.push(`- ${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
+  }
+  out.push('', `**${ t('nodeHealth.report.fix') }**`, '');
+  f.fix.forEach((s, i) => {
+    out.push(`${ i + 1 }. ${ mdCell(t(s.key, s.args)) }`);
+    if (s.command) {
+      out.push('', mdCode(s.command).split('\n').map((l) => `   ${ l }`).join('\n'));
+    }
+  });
+
+  return out;
+}
+
+/** Markdown for a ticket: what concerns whole clusters, a summary table, then per finding its cause, evidence and fix steps. */
 export function renderMarkdown(report: DiagnosisReport, translate: Translate): string {
   const t = withLocalDurations(translate);
   const out: string[] = [];
@@ -168,6 +210,14 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
   for (const c of report.clusters) {
     out.push(`- ${ t('nodeHealth.report.cluster') }: **${ mdCell(c.name) }**${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
+  }
+  for (const c of report.clusters) {
+    if ((c.findings ?? []).length > 0) {
+      out.push('', `## ${ t('nodeHealth.report.clusterFindings', { cluster: mdCell(c.name) }) }`);
+      for (const f of c.findings) {
+        out.push(...markdownFinding(f, t));
+      }
+    }
   }
   out.push('', countsLine(report, t), '');
   out.push(`| ${ [t('nodeHealth.report.columns.status'), t('nodeHealth.report.columns.machine'), t('nodeHealth.report.columns.node'), t('nodeHealth.report.columns.roles'), t('nodeHealth.report.columns.finding')].join(' | ') } |`);
@@ -192,18 +242,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       out.push('', `> ${ mdCell(t(n.key, n.args)) }`);
     }
     for (const f of r.findings) {
-      out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity })`, '', mdCell(t(f.causeKey, f.args)), '');
-      out.push(`**${ t('nodeHealth.report.evidence') }**`, '');
-      for (const e of f.evidence) {
-        out.push(`- ${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
-      }
-      out.push('', `**${ t('nodeHealth.report.fix') }**`, '');
-      f.fix.forEach((s, i) => {
-        out.push(`${ i + 1 }. ${ mdCell(t(s.key, s.args)) }`);
-        if (s.command) {
-          out.push('', mdCode(s.command).split('\n').map((l) => `   ${ l }`).join('\n'));
-        }
-      });
+      out.push(...markdownFinding(f, t));
     }
   }
 

@@ -94,6 +94,28 @@ describe('node-health diagnose', () => {
     expect(md.stdout).toMatch(/\b\d+d( \d+h)?\b/);
   });
 
+  it('puts what concerns the whole cluster first: clusters[].findings in JSON, before the nodes in text and Markdown', async() => {
+    const s = buildScenario('agent-disconnected');
+    const file = write('disconnected.json', JSON.stringify({
+      apiVersion: 'v1', kind: 'List', items: [...s.objects, ...s.downstream[s.clusters[0].mgmtId]]
+    }));
+    const json = JSON.parse((await run('diagnose', '--format', 'json', '--now', s.now, file)).stdout);
+
+    expect(json.clusters[0].findings.map((f: any) => f.rule)).toStrictEqual(['cluster-agent-disconnected']);
+    // The same shape as a record's finding.
+    expect(Object.keys(json.clusters[0].findings[0])).toStrictEqual(['rule', 'severity', 'title', 'cause', 'since', 'evidence', 'fix']);
+    expect(json.clusters[0].findings[0].cause).toMatch(/may be stale/);
+    const text = (await run('diagnose', '--now', s.now, file)).stdout;
+
+    expect(text.indexOf('cluster-agent-disconnected')).toBeGreaterThan(-1);
+    expect(text.indexOf('cluster-agent-disconnected')).toBeLessThan(text.indexOf('healthy nodes'));
+    const md = (await run('diagnose', '--format', 'markdown', '--now', s.now, file)).stdout;
+
+    expect(md.indexOf('## About the whole cluster edge-k3s')).toBeGreaterThan(-1);
+    expect(md.indexOf('## About the whole cluster edge-k3s')).toBeLessThan(md.indexOf('| Status | Machine |'));
+    expect(md).toContain('(`cluster-agent-disconnected`, error)');
+  });
+
   it('reads Steve collections as the browser saw them', async() => {
     const file = write('steve.json', JSON.stringify(toSteveCollection(ghost.objects.filter((o) => o.kind === 'Machine'))));
     const r = await run('diagnose', '--format', 'json', '--now', ghost.now, file);
