@@ -8,15 +8,18 @@ import { createStore, Store } from 'vuex';
 import Select from '@shell/components/form/Select';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
 import type { Scenario } from '../../scenarios/types';
-import { clusterResource, fakeSteve } from './tab-steve';
+import { clusterResource, fakeSteve, mgmtClustersById } from './tab-steve';
 import type { FakeSteve, FakeSteveOptions } from './tab-steve';
 
 /** Per Steve type, the complete lists the dashboard store holds (the cluster page's own findAll). */
 export type StoreHolds = Record<string, unknown[]>;
 
-export function testStore(steve: FakeSteve, holds: StoreHolds = {}): Store<any> {
+/** Per Steve type, objects the store holds by id (the dashboard loads every management cluster at login). */
+export type StoreById = Record<string, Record<string, unknown>>;
+
+export function testStore(steve: FakeSteve, holds: StoreHolds = {}, byId: StoreById = {}): Store<any> {
   return createStore({
-    state:   { holds },
+    state:   { holds, byId },
     getters: {
       'prefs/get':                                 () => () => undefined,
       'resource-fetch/isTooManyItemsToAutoUpdate': () => false,
@@ -26,7 +29,7 @@ export function testStore(steve: FakeSteve, holds: StoreHolds = {}): Store<any> 
       'i18n/exists':                               () => () => true,
       'auth/principalId':                          () => 'local://u-test',
       'auth/v3User':                               () => ({ username: 'admin' }),
-      'management/byId':                           () => () => undefined,
+      'management/byId':                           (state) => (type: string, id: string) => state.byId[type]?.[id],
       'rancher/byId':                              () => () => undefined,
       'features/get':                              () => () => false,
       'management/all':                            (state) => (type: string) => state.holds[type] ?? [],
@@ -96,11 +99,11 @@ export async function settle(): Promise<void> {
  * (its hash names the tab the page was opened on); `storeHolds` what the dashboard store already holds.
  */
 export function mountTab(
-  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds } = {}, resource = clusterResource(scenario), route?: { hash: string }
+  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean } = {}, resource = clusterResource(scenario), route?: { hash: string }
 ): MountedTab {
-  const { storeHolds, ...steveOptions } = options;
+  const { storeHolds, storeHasMgmtClusters = true, ...steveOptions } = options;
   const steve = fakeSteve(scenario, steveOptions);
-  const store = testStore(steve, storeHolds);
+  const store = testStore(steve, storeHolds, storeHasMgmtClusters ? mgmtClustersById(scenario) : {});
 
   jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));
   observers.length = 0;

@@ -21,8 +21,11 @@ export interface FakeSteveOptions {
   hidden?: InputName[];
   /** a proxy on the way that drops include/exclude: Steve sends whole objects */
   dropFieldParams?: boolean;
-  fail?: Partial<Record<InputName, Failure>>;
+  fail?: Partial<Record<SteveInput, Failure>>;
 }
+
+/** What a request reads: one of the engine's inputs, or the management cluster. */
+export type SteveInput = InputName | 'mgmtCluster';
 
 export interface FakeSteve {
   dispatch: (type: string, payload?: any) => Promise<any>;
@@ -37,15 +40,16 @@ export interface FakeSteve {
   options: FakeSteveOptions;
 }
 
-const INPUT_OF_RESOURCE: Record<string, InputName> = {
+const INPUT_OF_RESOURCE: Record<string, SteveInput> = {
   'cluster.x-k8s.io.machines':     'machines',
   secrets:                         'planSecrets',
   'rke.cattle.io.rkebootstraps':   'bootstraps',
   'management.cattle.io.nodes':    'mgmtNodes',
   nodes:                           'nodes',
+  'management.cattle.io.clusters': 'mgmtCluster',
 };
 
-export function inputOfUrl(url: string): InputName {
+export function inputOfUrl(url: string): SteveInput {
   const path = new URL(url, STEVE_BASE).pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const resource = path[0] === 'k8s' ? path[4] : path[1];
 
@@ -113,8 +117,23 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       return Promise.reject(errorBody(failure.status, failure.message ?? `request failed with ${ failure.status }`));
     }
     const source = downstreamId ? steve.downstream[downstreamId] ?? [] : steve.local;
+    // /v1/<type>/<name> of a cluster-scoped object: the object itself, as Steve answers it.
+    const single = !downstreamId && namespace ? source.find((o) => `${ steveType(o) }s` === resource && !o.metadata.namespace && o.metadata.name === namespace) : undefined;
+
+    if (single) {
+      const body = JSON.parse(JSON.stringify(toSteve(single, {
+        baseUrl: STEVE_BASE, include: u.searchParams.getAll('include'), exclude: u.searchParams.getAll('exclude'), now: scenario.now
+      })));
+
+      responses.push({ url, body });
+
+      return Promise.resolve(body);
+    }
+    if (!downstreamId && resource === 'management.cattle.io.clusters') {
+      return Promise.reject(errorBody(404, `clusters.management.cattle.io "${ namespace }" not found`));
+    }
     const ignore = !!steve.options.ignoreSelectors;
-    const hidden = steve.options.hidden?.includes(input);
+    const hidden = steve.options.hidden?.includes(input as InputName);
     const matching = hidden ? [] : source.filter((o) => `${ steveType(o) }s` === resource &&
       (!namespace || o.metadata.namespace === namespace) &&
       (ignore || matchesSelector(o, u.searchParams.get('labelSelector'))) &&
@@ -164,6 +183,19 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
   };
 
   return steve;
+}
+
+/** The management clusters as the dashboard store holds them from login, by id. */
+export function mgmtClustersById(scenario: Scenario): Record<string, Record<string, unknown>> {
+  const byId: Record<string, unknown> = {};
+
+  for (const o of scenario.objects) {
+    if (o.kind === 'Cluster' && o.apiVersion.startsWith('management.cattle.io/')) {
+      byId[o.metadata.name] = toSteve(o, { baseUrl: STEVE_BASE, now: scenario.now });
+    }
+  }
+
+  return { 'management.cattle.io.cluster': byId };
 }
 
 /** The provisioning cluster as the shell hands it to the tab (Steve shape). */

@@ -14,6 +14,7 @@ import {
 } from './requests';
 import type { InfraKind, PlannedRequest } from './requests';
 import { sanitizePlanSecret } from './sanitize';
+import { fetchMgmtCluster } from './mgmt-cluster';
 import type { StoreLists } from './store-lists';
 import type {
   ClusterTarget, Dispatch, LoadIssue, LoadResult, RequestRecord
@@ -132,8 +133,10 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
     return Promise.all(kinds.map((kind) => early.get(infraType(kind)) ?? fetchInfra(kind)));
   }) : Promise.resolve([]);
 
+  const mgmtClusterFetch = options.fromStore?.mgmtCluster ? Promise.resolve(options.fromStore.mgmtCluster) : (target.mgmtId ? fetchMgmtCluster(dispatch, target.mgmtId, requests) : Promise.resolve([]));
   const settled = await Promise.all(fetches.map(async(f) => ({ request: f.request, result: await f.result })));
   const infraSettled = await infraFetch;
+  const mgmtCluster = await mgmtClusterFetch;
 
   for (const { request, result } of settled) {
     if (result.ok) {
@@ -194,7 +197,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   hidden('mgmtNodes', nodes.length > 0, mgmtNodes.length);
 
   return {
-    objects:  [...machines, ...planSecrets, ...bootstraps, ...infraMachines, ...mgmtNodes, ...nodes],
+    objects:  [...mgmtCluster, ...machines, ...planSecrets, ...bootstraps, ...infraMachines, ...mgmtNodes, ...nodes],
     availability,
     issues,
     requests,

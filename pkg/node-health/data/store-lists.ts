@@ -11,10 +11,11 @@
  */
 import { STEVE_TYPES, steveIncludePaths } from '../engine';
 import type { KubeObject, ObjectKind } from '../engine';
+import { mgmtClusterFromStore } from './mgmt-cluster';
 import type { ClusterTarget } from './types';
 
-/** The inputs the store may hold. */
-export type StoreInput = 'machines' | 'mgmtNodes';
+/** The inputs the store may hold, and the management cluster (a list of one). */
+export type StoreInput = 'machines' | 'mgmtNodes' | 'mgmtCluster';
 
 /** Per input, the objects read from the store instead of requested; an input that is absent is requested. */
 export type StoreLists = Partial<Record<StoreInput, KubeObject[]>>;
@@ -118,6 +119,11 @@ export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap:
 
     if (mgmtNodes) {
       out.mgmtNodes = mgmtNodes;
+    }
+    const mgmtCluster = mgmtClusterFromStore(getters, target.mgmtId, unwrap);
+
+    if (mgmtCluster) {
+      out.mgmtCluster = [mgmtCluster];
     }
   }
 

@@ -52,7 +52,8 @@ export interface LoadIssue {
 
 /** One request of a load, for the request log and the tests. */
 export interface RequestRecord {
-  input: InputName;
+  /** the input it reads, or the management cluster (read for the cluster's own findings) */
+  input: InputName | 'mgmtCluster';
   url: string;
 }
 

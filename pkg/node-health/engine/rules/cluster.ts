@@ -84,25 +84,25 @@ export const initNodeMissing: ClusterRule = {
   },
 };
 
-/** The first sign of a disconnected agent: the planner waiting for it, or a Connected/Ready condition that says so. */
-function disconnection(input: ClusterRuleInput): { object: string; condition: Condition } | null {
+/** The signs of a disconnected agent: the planner waiting for it, else an object's Connected and Ready conditions that say so. */
+function disconnection(input: ClusterRuleInput): { object: string; conditions: Condition[] } | null {
   const prov = input.provisioning;
   const mgmt = input.management;
   const waiting = saying(prov, AGENT_WAITING);
 
   if (waiting) {
-    return { object: provisioningLabel(input), condition: waiting };
+    return { object: provisioningLabel(input), conditions: [waiting] };
   }
   for (const [obj, name] of [[mgmt, mgmt ? describeObject('management Cluster', mgmt) : ''], [prov, provisioningLabel(input)]] as [KubeObject | undefined, string][]) {
     const connected = obj ? getCondition(obj, 'Connected') : null;
-
-    if (connected?.status === 'False') {
-      return { object: name, condition: connected };
-    }
     const ready = obj ? getCondition(obj, 'Ready') : null;
+    const found = [
+      connected?.status === 'False' ? connected : null,
+      ready && ready.status !== 'True' && (ready.reason === 'Disconnected' || AGENT_NOT_CONNECTED.test(ready.message ?? '')) ? ready : null,
+    ].filter((c): c is Condition => !!c);
 
-    if (ready && ready.status !== 'True' && (ready.reason === 'Disconnected' || AGENT_NOT_CONNECTED.test(ready.message ?? ''))) {
-      return { object: name, condition: ready };
+    if (found.length > 0) {
+      return { object: name, conditions: found };
     }
   }
 
@@ -118,7 +118,7 @@ export const clusterAgentDisconnected: ClusterRule = {
     if (!found) {
       return null;
     }
-    const since = found.condition.lastTransitionTime;
+    const since = found.conditions[0].lastTransitionTime;
     const waited = age(ctx, since);
 
     if (waited !== null && waited < ctx.config.clusterAgentTimeoutMs) {
@@ -127,7 +127,7 @@ export const clusterAgentDisconnected: ClusterRule = {
 
     return {
       args:     { cluster: input.cluster.name, duration: duration(waited) },
-      evidence: conditionEvidence(found.object, found.condition),
+      evidence: found.conditions.flatMap((c) => conditionEvidence(found.object, c)),
       fix:      [
         step(this.id, 'stale'),
         step(this.id, 'agentPods', {}, 'kubectl -n cattle-system get pods -l app=cattle-cluster-agent -o wide'),

@@ -1,0 +1,76 @@
+import { agentDisconnected, healthy } from '../../scenarios/catalog';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+import { inputOfUrl } from './tab-steve';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+const findings = (t: MountedTab) => t.wrapper.find('[data-testid="node-health-cluster-findings"]');
+const disconnected = (t: MountedTab) => t.wrapper.find('[data-testid="node-health-cluster-finding-cluster-agent-disconnected"]');
+
+describe('findings about the whole cluster', () => {
+  it('stand above the table, like the blocking banner: the agent disconnected, since when, and that Node data may be stale', async() => {
+    tab = mountTab(agentDisconnected());
+    await tab.show();
+    const banner = disconnected(tab);
+
+    expect(banner.exists()).toBe(true);
+    expect(banner.classes()).toContain('error');
+    expect(banner.text()).toContain('%nodeHealth.rules.clusterAgentDisconnected.title%');
+    expect(banner.text()).toContain('%nodeHealth.rules.clusterAgentDisconnected.cause%');
+    expect(banner.text()).toContain('%nodeHealth.tab.detail.since%');
+    expect(banner.find('[data-testid="node-health-cluster-fix-cluster-agent-disconnected-1"] code').text()).toBe('kubectl -n cattle-system get pods -l app=cattle-cluster-agent -o wide');
+    // Rancher's own words, as text.
+    expect(banner.text()).toContain('Cluster agent is not connected');
+    // Above the table.
+    const html = tab.wrapper.html();
+
+    expect(html.indexOf('node-health-cluster-findings')).toBeLessThan(html.indexOf('node-health-table'));
+    expect(tab.wrapper.findAll('tr.main-row').length).toBe(3);
+  });
+
+  it('read the management cluster from the store: no request more than before', async() => {
+    tab = mountTab(agentDisconnected());
+    await tab.show();
+
+    expect(tab.steve.urls.map(inputOfUrl)).not.toContain('mgmtCluster');
+    expect(tab.steve.urls).toHaveLength(6);
+  });
+
+  it('ask Steve for the management cluster, once, when the store does not hold it', async() => {
+    tab = mountTab(agentDisconnected(), { storeHasMgmtClusters: false });
+    await tab.show();
+    const asked = tab.steve.urls.filter((u) => inputOfUrl(u) === 'mgmtCluster');
+
+    expect(asked).toHaveLength(1);
+    expect(decodeURIComponent(asked[0])).toBe('/v1/management.cattle.io.clusters/c-m-ed2g5k8s?include=metadata&include=status.conditions&include=status.connected');
+    expect(disconnected(tab).text()).toContain('management Cluster c-m-ed2g5k8s');
+  });
+
+  it('a user who may not read the management cluster gets the rows and no finding from it, not an error', async() => {
+    tab = mountTab(healthy(), { storeHasMgmtClusters: false, fail: { mgmtCluster: { status: 403 } } });
+    await tab.show();
+
+    expect(tab.wrapper.find('[data-testid="node-health-error"]').exists()).toBe(false);
+    expect(tab.wrapper.findAll('tr.main-row').length).toBe(5);
+    expect(findings(tab).exists()).toBe(false);
+    tab.wrapper.unmount();
+    // Without it, the provisioning cluster's own Connected condition still tells.
+    tab = mountTab(agentDisconnected(), { storeHasMgmtClusters: false, fail: { mgmtCluster: { status: 403 } } });
+    await tab.show();
+    expect(disconnected(tab).text()).toContain('Cluster fleet-default/edge-k3s');
+    expect(disconnected(tab).text()).not.toContain('management Cluster');
+  });
+
+  it('are not there on a healthy cluster', async() => {
+    tab = mountTab(healthy());
+    await tab.show();
+
+    expect(findings(tab).exists()).toBe(false);
+  });
+});
