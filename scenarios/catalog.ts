@@ -582,7 +582,6 @@ export function imported(o: ScenarioOptions = {}): Scenario {
   }, [built], { 'imp-worker-02': ['node-not-ready'] });
 }
 
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Failure families seen in public threads (shared/docs/failure-families.md): each scenario is built   */
 /* healthy, then the objects are changed the way the thread shows them.                                */
@@ -719,7 +718,9 @@ export function cloudProviderExternal(o: ScenarioOptions = {}): Scenario {
   const server = (i: number, id: string): NodeSpec => ({
     hostname:   `ccm-node-0${ i }`,
     machineId:  agentId(id),
-    roles:      { etcd: true, controlPlane: true, worker: true },
+    roles:      {
+      etcd: true, controlPlane: true, worker: true
+    },
     address:    `172.20.8.1${ i }`,
     createdAgo: '2h',
   });
@@ -773,7 +774,12 @@ export function kubeletSkew(o: ScenarioOptions = {}): Scenario {
     createdAgo:        '300d',
     nodes:             [
       {
-        hostname: 'hv-node-01', roles: { etcd: true, controlPlane: true, worker: true }, address: '10.52.0.11', createdAgo: '300d'
+        hostname: 'hv-node-01',
+        roles:    {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '10.52.0.11',
+        createdAgo: '300d'
       },
       {
         hostname: 'hv-node-02', machineId: agentId('4f0d2b9e6a13'), roles: { controlPlane: true, worker: true }, address: '10.52.0.12', createdAgo: '300d', reconciledMessage: waiting, planUpdatedAgo: '3h'
@@ -848,7 +854,9 @@ export function drainStuck(o: ScenarioOptions = {}): Scenario {
   const node = builtNode(built, 'dr-worker-02').node as NodeObject;
 
   node.spec.unschedulable = true;
-  node.spec.taints = [...(node.spec.taints ?? []), { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: ago(now, '5h') }];
+  node.spec.taints = [...(node.spec.taints ?? []), {
+    key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: ago(now, '5h')
+  }];
 
   return scenarioFrom({
     name:         'drain-stuck',
@@ -970,7 +978,12 @@ export function agentDisconnected(o: ScenarioOptions = {}): Scenario {
     createdAgo:        '90d',
     nodes:             [
       {
-        hostname: 'edge-srv-01', roles: { etcd: true, controlPlane: true, worker: true }, address: '10.88.0.11', createdAgo: '90d'
+        hostname: 'edge-srv-01',
+        roles:    {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '10.88.0.11',
+        createdAgo: '90d'
       },
       {
         hostname: 'edge-agt-01', roles: { worker: true }, address: '10.88.0.21', createdAgo: '90d'
@@ -1178,12 +1191,12 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
 /* ------------------------------------------------------------------------------------------------ */
 
 export const SCENARIOS = {
-  'ghost-etcd':       ghostEtcd,
-  'windows-node-ref': windowsNodeRef,
-  'orphan-node':      orphanNode,
-  'etcd-hook':        etcdHook,
+  'ghost-etcd':              ghostEtcd,
+  'windows-node-ref':        windowsNodeRef,
+  'orphan-node':             orphanNode,
+  'etcd-hook':               etcdHook,
   healthy,
-  'every-failure':    everyFailure,
+  'every-failure':           everyFailure,
   imported,
   'windows-provider-id':     windowsProviderId,
   'cloud-provider-external': cloudProviderExternal,

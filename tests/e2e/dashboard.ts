@@ -8,6 +8,7 @@ export const NH = {
   tabButton:    '[data-testid="btn-node-health"]',
   summary:      '[data-testid="node-health-summary"]',
   blocking:     '[data-testid="node-health-blocking"]',
+  clusterRule:  (rule: string) => `[data-testid="node-health-cluster-finding-${ rule }"]`,
   search:       '[data-testid="node-health-search"]',
   filter:       (name: 'status' | 'role') => `[data-testid="node-health-filter-${ name }"]`,
   rows:         '[data-testid="node-health-tab"] [data-testid^="node-health-table-"][data-testid$="-row"]',

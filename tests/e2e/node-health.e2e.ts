@@ -168,6 +168,26 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'a disconnected cluster agent is said above the table, for the whole cluster',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'edge-k3s');
+      const banner = page.locator(NH.clusterRule('cluster-agent-disconnected'));
+
+      await banner.waitFor({ state: 'visible', timeout: 30000 });
+      const text = await banner.innerText();
+
+      assert(/Cluster agent disconnected/.test(text) && /may be stale/.test(text), `the cluster finding does not say so: ${ text }`);
+      const bannerTop = (await banner.boundingBox())?.y ?? Infinity;
+      const firstRowTop = (await page.locator(NH.rows).first().boundingBox())?.y ?? -Infinity;
+
+      assert(bannerTop < firstRowTop, `the cluster finding (y=${ bannerTop }) is not above the table (y=${ firstRowTop })`);
+      await t.shot(page, 'cluster agent disconnected');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
     name: 'removing a stuck machine\'s finalizers through the dialog deletes it',
     async run(t) {
       const { page } = await t.session();

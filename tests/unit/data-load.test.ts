@@ -1,12 +1,14 @@
 import { linkChain, PLAN_SECRET_STATUS_KEYS } from '../../pkg/node-health/engine';
 import { PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, diagnoseLoad, loadClusterData } from '../../pkg/node-health/data';
-import type { ClusterTarget } from '../../pkg/node-health/data';
+import type { ClusterTarget, StoreLists } from '../../pkg/node-health/data';
 import {
   ghostEtcd, healthy, imported, large, windowsNodeRef, GHOST_MACHINE
 } from '../../scenarios/catalog';
 import { revealSecretValue } from '../../scenarios/builders';
 import type { Scenario } from '../../scenarios/types';
-import { clusterResource, fakeSteve } from '../components/tab-steve';
+import { clusterResource, fakeSteve, mgmtClustersById } from '../components/tab-steve';
+import { trimMgmtCluster } from '../../pkg/node-health/data/mgmt-cluster';
+import type { KubeObject } from '../../pkg/node-health/engine';
 import type { FakeSteveOptions } from '../components/tab-steve';
 
 function targetOf(s: Scenario, name = s.clusters[0].name): ClusterTarget {
@@ -19,10 +21,17 @@ function targetOf(s: Scenario, name = s.clusters[0].name): ClusterTarget {
   return t;
 }
 
-async function load(s: Scenario, options: FakeSteveOptions = {}) {
+/** What the dashboard store holds from login: every management cluster. */
+function storeHolding(s: Scenario) {
+  const held = mgmtClustersById(s)['management.cattle.io.cluster'];
+
+  return { mgmtCluster: Object.values(held).map((o) => trimMgmtCluster(o)).filter((o): o is KubeObject => !!o) };
+}
+
+async function load(s: Scenario, options: FakeSteveOptions = {}, fromStore: StoreLists = storeHolding(s)) {
   const steve = fakeSteve(s, options);
   const target = targetOf(s);
-  const result = await loadClusterData(steve.dispatch, target, { now: () => Date.parse(s.now) });
+  const result = await loadClusterData(steve.dispatch, target, { now: () => Date.parse(s.now), fromStore });
 
   return {
     steve, target, result
@@ -92,7 +101,7 @@ describe('loadClusterData', () => {
     const s = ghostEtcd();
     const other = healthy();
     const steve = fakeSteve({ ...s, objects: [...s.objects, ...other.objects] }, { ignoreSelectors: true });
-    const result = await loadClusterData(steve.dispatch, targetOf(s), { now: () => Date.parse(s.now) });
+    const result = await loadClusterData(steve.dispatch, targetOf(s), { now: () => Date.parse(s.now), fromStore: storeHolding(s) });
     const alone = await load(s);
 
     // Steve sent the other cluster's objects too...
@@ -198,12 +207,30 @@ describe('loadClusterData', () => {
     });
   });
 
+  it('asks Steve for the management cluster, once and small, when the store does not hold it; without it, nothing breaks', async() => {
+    const s = ghostEtcd();
+    const { steve, result } = await load(s, {}, {});
+    const asked = steve.urls.filter((u) => u.includes('management.cattle.io.clusters'));
+
+    expect(asked.map((u) => decodeURIComponent(u))).toStrictEqual(['/v1/management.cattle.io.clusters/c-m-4qj7x2vd?include=apiVersion&include=kind&include=metadata&include=status.conditions&include=status.connected']);
+    expect(steve.urls).toHaveLength(7);
+    const [mgmt] = result.objects.filter((o) => o.kind === 'Cluster');
+
+    expect(Object.keys(mgmt.status)).toStrictEqual(['conditions', 'connected']);
+    expect(mgmt.metadata.managedFields).toBeUndefined();
+    const denied = await load(s, { fail: { mgmtCluster: { status: 403 } } }, {});
+
+    expect(denied.result.objects.filter((o) => o.kind === 'Cluster')).toStrictEqual([]);
+    expect(denied.result.issues).toStrictEqual([]);
+    expect(diagnoseLoad(denied.target, denied.result).records.length).toBe(diagnoseLoad(denied.target, result).records.length);
+  });
+
   it('never rejects, even when every request fails', async() => {
     const { result } = await load(ghostEtcd(), {
       fail: {
-        machines: { status: 500 }, planSecrets: { status: 500 }, bootstraps: { status: 500 }, mgmtNodes: { status: 500 }, nodes: { status: 500 }
+        machines: { status: 500 }, planSecrets: { status: 500 }, bootstraps: { status: 500 }, mgmtNodes: { status: 500 }, nodes: { status: 500 }, mgmtCluster: { status: 500 }
       }
-    });
+    }, {});
 
     expect(Object.values(result.availability).filter((a) => a === 'error')).toHaveLength(5);
     expect(result.objects).toEqual([]);
@@ -213,7 +240,7 @@ describe('loadClusterData', () => {
     const s = ghostEtcd();
     const steve = fakeSteve(s);
     const dispatch = (type: string, payload: any) => (payload.url.includes('rkebootstraps') ? Promise.resolve({ message: 'hello' }) : steve.dispatch(type, payload));
-    const result = await loadClusterData(dispatch, targetOf(s));
+    const result = await loadClusterData(dispatch, targetOf(s), { fromStore: storeHolding(s) });
 
     expect(result.availability.bootstraps).toBe('error');
     expect(result.issues).toEqual([expect.objectContaining({ input: 'bootstraps', kind: 'unknown' })]);
@@ -229,7 +256,7 @@ describe('loadClusterData', () => {
       return Promise.resolve({ data: [], pagination: { next: payload.url } });
     };
 
-    await loadClusterData(dispatch, target);
+    await loadClusterData(dispatch, target, { fromStore: storeHolding(s) });
     // Five collections and the infrastructure kind the cluster's machine pool names, each asked for once.
     expect(urls.length).toBe(6);
     expect(new Set(urls).size).toBe(6);
@@ -252,7 +279,7 @@ describe('loadClusterData', () => {
 
           return steve.dispatch(type, payload);
         };
-        const loading = loadClusterData(dispatch, targetOf(s), { now: () => Date.parse(s.now) });
+        const loading = loadClusterData(dispatch, targetOf(s), { now: () => Date.parse(s.now), fromStore: storeHolding(s) });
 
         await new Promise((resolve) => setImmediate(resolve));
         expect(asked).toHaveLength(6);
@@ -276,7 +303,7 @@ describe('loadClusterData', () => {
       }];
       const steve = fakeSteve(s, { fail: { infraMachines: { status: 500, message: 'boom' } } });
       const dispatch = (type: string, payload: any) => (payload.url.includes('amazonec2machines') ? steve.dispatch(type, payload) : fakeSteve(s).dispatch(type, payload));
-      const result = await loadClusterData(dispatch, target, { now: () => Date.parse(s.now) });
+      const result = await loadClusterData(dispatch, target, { now: () => Date.parse(s.now), fromStore: storeHolding(s) });
       const alone = await load(s);
 
       expect(pathsOf(result.requests.map((r) => r.url))).toContain('/v1/rke-machine.cattle.io.amazonec2machines/fleet-default');
@@ -292,7 +319,7 @@ describe('loadClusterData', () => {
       target.cluster.spec.rkeConfig.machinePools = [];
       target.custom = false;
       const steve = fakeSteve(s);
-      const result = await loadClusterData(steve.dispatch, target, { now: () => Date.parse(s.now) });
+      const result = await loadClusterData(steve.dispatch, target, { now: () => Date.parse(s.now), fromStore: storeHolding(s) });
       const alone = await load(s);
 
       expect(pathsOf(steve.urls)).toContain('/v1/rke-machine.cattle.io.vmwarevspheremachines/fleet-default');

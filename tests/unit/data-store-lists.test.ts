@@ -21,7 +21,7 @@ function targetOf(s: Scenario): ClusterTarget {
  * The dashboard store as the cluster page leaves it: every object of the listed types, as Steve sends them to
  * the shell's findAll (table fields and relationships included), in reactive state, with the store's markers.
  */
-function dashboardStore(objects: KubeObject[], complete: string[]): { getters: StoreGetters, lists: Record<string, any[]> } {
+function dashboardStore(objects: KubeObject[], complete: string[], byId = false): { getters: StoreGetters, lists: Record<string, any[]> } {
   const lists: Record<string, any[]> = {};
 
   for (const obj of objects) {
@@ -38,6 +38,8 @@ function dashboardStore(objects: KubeObject[], complete: string[]): { getters: S
     getters: {
       'management/haveAll': (type: string) => complete.includes(type),
       'management/all':     (type: string) => state[type] ?? [],
+      // The dashboard loads every management cluster at login.
+      ...(byId ? { 'management/byId': (type: string, id: string) => (type === STEVE_TYPES.mgmtCluster ? toSteve(objects.find((o) => steveType(o) === type && o.metadata.name === id) ?? null as any) : undefined) } : {}),
     },
   };
 }
@@ -109,10 +111,14 @@ describe('loadClusterData with lists from the store', () => {
     const alone = fakeSteve(s);
     const own = await loadClusterData(alone.dispatch, target, { now });
     const steve = fakeSteve(s);
-    const { getters } = dashboardStore(s.objects, BOTH);
-    const shared = await loadClusterData(steve.dispatch, target, { now, fromStore: storeLists(getters, target, toRaw) });
+    const { getters } = dashboardStore(s.objects, BOTH, true);
+    const fromStore = storeLists(getters, target, toRaw);
 
-    expect(alone.urls.map(inputOfUrl)).toEqual(expect.arrayContaining(['machines', 'mgmtNodes']));
+    // The management cluster, trimmed as the loader's own request would have it.
+    expect(fromStore.mgmtCluster?.map((c) => [c.metadata.name, Object.keys(c.status)])).toEqual([[target.mgmtId, ['conditions', 'connected']]]);
+    const shared = await loadClusterData(steve.dispatch, target, { now, fromStore });
+
+    expect(alone.urls.map(inputOfUrl)).toEqual(expect.arrayContaining(['machines', 'mgmtNodes', 'mgmtCluster']));
     expect(steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
     expect(shared.requests.map((r) => r.input).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
     expect(shared.availability).toEqual(own.availability);

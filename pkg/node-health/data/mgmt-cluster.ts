@@ -10,7 +10,7 @@ import type { KubeObject } from '../engine';
 import type { Dispatch, RequestRecord } from './types';
 
 /** The only parts the diagnosis reads, and what keeps the object recognisable in a bundle. */
-const KEPT_PATHS = ['metadata', 'status.conditions', 'status.connected'];
+const KEPT_PATHS = ['apiVersion', 'kind', 'metadata', 'status.conditions', 'status.connected'];
 const ENVELOPE = ['id', 'type', 'apiVersion', 'kind', 'links'];
 
 function record(value: unknown): Record<string, any> {
@@ -32,9 +32,11 @@ export function trimMgmtCluster(obj: unknown): KubeObject | null {
       out[key] = src[key];
     }
   }
-  const { managedFields, fields, relationships, ...metadata } = meta;
-
-  out.metadata = metadata;
+  // Left out as the loader's requests leave them out: the API server's field records, Steve's table columns.
+  out.metadata = { ...meta };
+  for (const unused of ['managedFields', 'fields', 'relationships']) {
+    delete out.metadata[unused];
+  }
   const status = record(src.status);
 
   out.status = {};

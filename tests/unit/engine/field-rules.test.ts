@@ -45,8 +45,12 @@ describe('provider-id-missing', () => {
 
     expect(f.args).toMatchObject({ problem: 'missing', node: 'win-worker-01' });
     expect(f.evidence).toEqual(expect.arrayContaining([
-      { object: 'Node win-worker-01', path: 'spec.providerID', value: null },
-      { object: `Machine fleet-default/${ WINDOWS_NO_PROVIDER_ID_MACHINE }`, path: 'status.nodeRef', value: null },
+      {
+        object: 'Node win-worker-01', path: 'spec.providerID', value: null
+      },
+      {
+        object: `Machine fleet-default/${ WINDOWS_NO_PROVIDER_ID_MACHINE }`, path: 'status.nodeRef', value: null
+      },
     ]));
     expect(finding(report, WINDOWS_NO_PROVIDER_ID_MACHINE, 'node-name-mismatch')?.args).toMatchObject({ expected: 'WIN-WORKER-01', registered: 'win-worker-01' });
     expect(report.counts.healthy).toBe(4);
@@ -66,7 +70,9 @@ describe('provider-id-missing', () => {
     expect(rulesOf(s, fixed, WINDOWS_NO_PROVIDER_ID_MACHINE)).not.toContain('provider-id-missing');
     const linked = JSON.parse(JSON.stringify(objects));
 
-    machineNamed(linked, WINDOWS_NO_PROVIDER_ID_MACHINE).status.nodeRef = { apiVersion: 'v1', kind: 'Node', name: 'win-worker-01' };
+    machineNamed(linked, WINDOWS_NO_PROVIDER_ID_MACHINE).status.nodeRef = {
+      apiVersion: 'v1', kind: 'Node', name: 'win-worker-01'
+    };
     expect(rulesOf(s, linked, WINDOWS_NO_PROVIDER_ID_MACHINE)).not.toContain('provider-id-missing');
   });
 
@@ -131,7 +137,9 @@ describe('kubelet-version-skew', () => {
     m.status.conditions.find((c: any) => c.type === 'Reconciled').status = 'True';
     const cluster = done.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
 
-    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({
+      ...c, status: 'True', message: undefined
+    }));
     expect(rulesOf(s, done, KUBELET_SKEW_MACHINE)).not.toContain('kubelet-version-skew');
   });
 
@@ -139,7 +147,9 @@ describe('kubelet-version-skew', () => {
     const settled = JSON.parse(JSON.stringify(objects));
     const cluster = settled.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
 
-    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({
+      ...c, status: 'True', message: undefined
+    }));
     const laggard = settled.find((o: any) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'hv-node-04');
     const machine = settled.find((o: any) => o.kind === 'Machine' && o.metadata.uid === laggard.metadata.labels['rke.cattle.io/machine']).metadata.name;
 
@@ -172,7 +182,9 @@ describe('drain-stuck', () => {
     machineNamed(done, DRAINING_MACHINE).status.conditions.find((c: any) => c.type === 'Reconciled').status = 'True';
     const cluster = done.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
 
-    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', message: undefined }));
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({
+      ...c, status: 'True', message: undefined
+    }));
     expect(rulesOf(s, done, DRAINING_MACHINE)).toStrictEqual([]);
   });
 
@@ -181,7 +193,9 @@ describe('drain-stuck', () => {
     const node = healthy.find((o: any) => o.kind === 'Node' && o.apiVersion === 'v1');
 
     node.spec.unschedulable = true;
-    node.spec.taints = [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2026-04-30T10:00:00Z' }];
+    node.spec.taints = [{
+      key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2026-04-30T10:00:00Z'
+    }];
     const record = run(h, healthy).records.find((r) => r.objects.node?.metadata.name === node.metadata.name)!;
 
     expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'info']]);
@@ -197,7 +211,9 @@ describe('duplicate-node-name', () => {
     const f = finding(report, DUPLICATE_NAME_MACHINE, 'duplicate-node-name')!;
 
     expect(f.args).toMatchObject({ name: 'worker-01', other: DUPLICATE_NAME_HOLDER });
-    expect(f.evidence).toEqual(expect.arrayContaining([{ object: `Machine fleet-default/${ DUPLICATE_NAME_HOLDER }`, path: 'metadata.name', value: DUPLICATE_NAME_HOLDER }]));
+    expect(f.evidence).toEqual(expect.arrayContaining([{
+      object: `Machine fleet-default/${ DUPLICATE_NAME_HOLDER }`, path: 'metadata.name', value: DUPLICATE_NAME_HOLDER
+    }]));
     expect(findingsByName(report).get(DUPLICATE_NAME_HOLDER)).toStrictEqual([]);
   });
 
@@ -228,7 +244,9 @@ describe('serving-certs-expired', () => {
     const f = finding(run(s, objects), machine, 'serving-certs-expired')!;
 
     expect(f.args.probes).toBe('kube-controller-manager, kube-scheduler');
-    expect(f.evidence).toEqual(expect.arrayContaining([{ object: `Node ${ node.metadata.name }`, path: 'metadata.creationTimestamp', value: node.metadata.creationTimestamp }]));
+    expect(f.evidence).toEqual(expect.arrayContaining([{
+      object: `Node ${ node.metadata.name }`, path: 'metadata.creationTimestamp', value: node.metadata.creationTimestamp
+    }]));
     expect(f.fix[0].command).toContain('"rotateCertificates":{"generation":1}');
   });
 
@@ -242,7 +260,9 @@ describe('serving-certs-expired', () => {
     const secret = planSecretOf(more, machine);
     const statuses = JSON.parse(Buffer.from(secret.data['probe-statuses'], 'base64').toString());
 
-    statuses.kubelet = { healthy: false, successCount: 0, failureCount: 12 };
+    statuses.kubelet = {
+      healthy: false, successCount: 0, failureCount: 12
+    };
     secret.data['probe-statuses'] = Buffer.from(JSON.stringify(statuses)).toString('base64');
     const rules = rulesOf(s, more, machine);
 
@@ -257,7 +277,9 @@ describe('cluster-level findings', () => {
     const at = (ms: number) => run(s, objects, { config: { clusterAgentTimeoutMs: ms } }).clusters[0].findings.map((f) => f.rule);
     const f = run(s, objects).clusters[0].findings[0];
 
-    expect(f).toMatchObject({ rule: 'cluster-agent-disconnected', severity: 'error', since: '2026-01-06T09:00:00Z' });
+    expect(f).toMatchObject({
+      rule: 'cluster-agent-disconnected', severity: 'error', since: '2026-01-06T09:00:00Z'
+    });
     expect(f.evidence.map((e) => e.object)).toContain('management Cluster c-m-ed2g5k8s');
     expect(at(2 * HOUR)).toStrictEqual(['cluster-agent-disconnected']);
     expect(at(2 * HOUR + 1)).toStrictEqual([]);
@@ -269,7 +291,9 @@ describe('cluster-level findings', () => {
 
     expect(run(s, withoutMgmt).clusters[0].findings.map((f) => f.rule)).toStrictEqual(['cluster-agent-disconnected']);
     for (const c of objects.filter((o) => o.kind === 'Cluster')) {
-      c.status.conditions = c.status.conditions.map((x: any) => ({ ...x, status: 'True', reason: undefined, message: undefined }));
+      c.status.conditions = c.status.conditions.map((x: any) => ({
+        ...x, status: 'True', reason: undefined, message: undefined
+      }));
     }
     expect(run(s, objects).clusters[0].findings).toStrictEqual([]);
   });
@@ -283,7 +307,9 @@ describe('cluster-level findings', () => {
     const quiet = JSON.parse(JSON.stringify(objects));
     const cluster = quiet.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
 
-    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({ ...c, status: 'True', reason: undefined, message: undefined }));
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => ({
+      ...c, status: 'True', reason: undefined, message: undefined
+    }));
     expect(run(s, quiet).clusters[0].findings.map((f) => [f.rule, f.severity])).toStrictEqual([['init-node-missing', 'warning']]);
     // Plan secrets not readable: nothing can be said without the message.
     expect(run(s, quiet.filter((o: any) => o.kind !== 'Secret'), { availability: { planSecrets: 'forbidden' } }).clusters[0].findings).toStrictEqual([]);

@@ -41,7 +41,9 @@ for (const name of [...SCENARIO_NAMES, 'large-300']) {
 const quota = buildScenario('healthy');
 const quotaObjects = JSON.parse(JSON.stringify(quota.objects)).map((o: any) => {
   if (o.kind === 'Machine') {
-    o.status.conditions = o.status.conditions.map((c: any) => (c.type === 'BootstrapReady' ? { ...c, status: 'False', reason: 'Quota', message: 'quota' } : c));
+    o.status.conditions = o.status.conditions.map((c: any) => (c.type === 'BootstrapReady' ? {
+      ...c, status: 'False', reason: 'Quota', message: 'quota'
+    } : c));
   }
 
   return o;

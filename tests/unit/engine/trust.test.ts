@@ -122,13 +122,20 @@ describe('a bootstrap machine whose agent applied and failed (the reported contr
       titleKey: 'nodeHealth.rules.agentNeverCheckedIn.title',
       causeKey: 'nodeHealth.rules.agentNeverCheckedIn.cause',
       args:     { duration: '3h', secret: 's' },
-      evidence: [{ object: 'Secret x', path: 'data.last-apply-time', value: 'Mon Jun 15 13:41:07 UTC 2026' }],
+      evidence: [{
+        object: 'Secret x', path: 'data.last-apply-time', value: 'Mon Jun 15 13:41:07 UTC 2026'
+      }],
       fix:      [],
       since:    null,
       actions:  [],
     };
 
     expect(contradictions(f, t).length).toBeGreaterThan(0);
-    expect(contradictions({ ...f, evidence: [{ object: 'Secret x', path: 'data.last-apply-time', value: null }] }, t)).toStrictEqual([]);
+    expect(contradictions({
+      ...f,
+      evidence: [{
+        object: 'Secret x', path: 'data.last-apply-time', value: null
+      }]
+    }, t)).toStrictEqual([]);
   });
 });

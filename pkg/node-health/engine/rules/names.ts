@@ -84,7 +84,9 @@ export const duplicateNodeName: Rule = {
     const node = other.record.objects.node;
 
     return {
-      args:     { name: expected.name, other: other.record.machineName ?? '?', duration: duration(waited) },
+      args:     {
+        name: expected.name, other: other.record.machineName ?? '?', duration: duration(waited)
+      },
       evidence: [
         expected.from,
         evidence(otherLabel, 'metadata.name', other.record.machineName),

@@ -165,7 +165,9 @@ export const waitingForNodeRef: Rule = {
     const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.objects.node ? 'unlinked' : 'kubelet'));
 
     return {
-      args:     { duration: duration(waited), family, node: r.objects.node ? nameOf(r.objects.node) ?? '?' : '-' },
+      args:     {
+        duration: duration(waited), family, node: r.objects.node ? nameOf(r.objects.node) ?? '?' : '-'
+      },
       evidence: [
         evidence(machineLabel, 'status.nodeRef', null),
         evidence(machineLabel, 'spec.providerID', asString(specOf(m).providerID)),

@@ -60,24 +60,32 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
     const phase = machinePhase(m);
 
     if (phase !== null && phase !== 'Running' && lasted(ctx, r.created, startup)) {
-      out.push({ summary: `phase ${ phase }`, evidence: [evidence(machineLabel, 'status.phase', phase)], since: r.created });
+      out.push({
+        summary: `phase ${ phase }`, evidence: [evidence(machineLabel, 'status.phase', phase)], since: r.created
+      });
     }
     for (const type of READINESS_CONDITIONS) {
       const c = getCondition(m, type);
 
       if (c && c.status !== 'True' && lasted(ctx, c.lastTransitionTime ?? r.created, startup)) {
-        out.push({ summary: conditionSummary(c), evidence: conditionEvidence(machineLabel, c), since: c.lastTransitionTime ?? r.created });
+        out.push({
+          summary: conditionSummary(c), evidence: conditionEvidence(machineLabel, c), since: c.lastTransitionTime ?? r.created
+        });
       }
     }
     if (!nodeRefName(m) && lasted(ctx, r.created, startup)) {
-      out.push({ summary: 'no status.nodeRef', evidence: [evidence(machineLabel, 'status.nodeRef', null)], since: r.created });
+      out.push({
+        summary: 'no status.nodeRef', evidence: [evidence(machineLabel, 'status.nodeRef', null)], since: r.created
+      });
     }
   }
   const n = r.objects.node;
   const ready = n ? nodeReadyCondition(n) : null;
 
   if (n && ready && ready.status !== 'True' && lasted(ctx, ready.lastTransitionTime, ctx.config.nodeNotReadyTimeoutMs)) {
-    out.push({ summary: `Node ${ conditionSummary(ready) }`, evidence: conditionEvidence(objectLabel('node', n), ready), since: ready.lastTransitionTime });
+    out.push({
+      summary: `Node ${ conditionSummary(ready) }`, evidence: conditionEvidence(objectLabel('node', n), ready), since: ready.lastTransitionTime
+    });
   }
 
   return out;

@@ -13,7 +13,7 @@ import {
 } from '../fields';
 import { taintOf } from './provider';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, objectLabel, sh, step
+  Rule, age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
 
 const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
@@ -170,7 +170,9 @@ export const drainStuck: Rule = {
     return {
       // Cordoned by hand with nothing of Rancher's behind it is worth knowing, not a fault.
       severity: byRancher ? 'warning' : 'info',
-      args:     { node: node ?? '?', duration: duration(waited), uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no' },
+      args:     {
+        node: node ?? '?', duration: duration(waited), uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no'
+      },
       evidence: ev,
       fix:      [
         step(this.id, 'pods', {}, n ? `kubectl get pods -A -o wide --field-selector spec.nodeName=${ sh(nameOf(n)) }` : undefined),
