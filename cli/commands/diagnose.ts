@@ -48,7 +48,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
       io.stdout(renderText(report, t));
     }
 
-    return report.records.some((r) => r.findings.some((f) => f.severity === 'error')) ? 1 : 0;
+    return [...report.records, ...report.clusters].some((x) => x.findings.some((f) => f.severity === 'error')) ? 1 : 0;
   } catch (e: any) {
     if (e instanceof InputError || e instanceof RangeError) {
       io.stderr(`node-health diagnose: ${ e.message }`);
