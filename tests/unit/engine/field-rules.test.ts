@@ -200,6 +200,18 @@ describe('drain-stuck', () => {
 
     expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'info']]);
     expect(record.status).toBe('healthy');
+    // Rancher's drain bookkeeping on the plan secret makes it Rancher's drain.
+    const secret = planSecretOf(healthy, record.machineName as string);
+
+    secret.metadata.annotations['rke.cattle.io/pre-drain'] = '{"enabled":true,"timeout":120}';
+    const drained = run(h, healthy).records.find((r) => r.objects.node?.metadata.name === node.metadata.name)!;
+
+    expect(drained.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'warning']]);
+    expect(drained.findings[0].evidence.map((e) => e.path)).toContain('metadata.annotations[rke.cattle.io/pre-drain]');
+    // The annotation alone, on a node not cordoned, has no time to judge by: a drain going well looks the same.
+    delete node.spec.unschedulable;
+    node.spec.taints = [];
+    expect(run(h, healthy).records.find((r) => r.objects.node?.metadata.name === node.metadata.name)!.findings).toStrictEqual([]);
   });
 });
 

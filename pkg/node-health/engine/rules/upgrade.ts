@@ -9,7 +9,7 @@ import type { Evidence, KubeObject, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import {
-  annotationsOf, asObject, asString, metadata, nameOf, specOf, statusOf
+  annotationsOf, asObject, asString, nameOf, specOf, statusOf
 } from '../fields';
 import { taintOf } from './provider';
 import {
@@ -89,20 +89,20 @@ export const kubeletVersionSkew: Rule = {
       ev.push(evidence(clusterLabel(r), `status.conditions[${ r.cluster.blockingCondition }].message`, r.cluster.blockingMessage));
     }
 
+    const versions = step(this.id, 'versions', {}, 'kubectl get nodes -o wide');
+    const restartCapi = step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager');
+    const hostVersion = step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100');
+    const helmJobs = step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart');
+
     return {
       args: {
         wanted: wanted ?? '?', kubelet: nodeKubelet ?? machineKubelet ?? '?', machineKubelet: machineKubelet ?? '?', stale: stale ? 'yes' : 'no', duration: duration(waited)
       },
       evidence: ev,
-      fix:      [
-        step(this.id, 'versions', {}, 'kubectl get nodes -o wide'),
-        ...(stale ? [step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager')] : []),
-        step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100'),
-        step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart'),
-        ...(stale ? [] : [step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager')]),
-      ],
+      // A stale Machine copy is Cluster API's watch: restarting it comes first. Otherwise the host comes first.
+      fix:      stale ? [versions, restartCapi, hostVersion, helmJobs] : [versions, hostVersion, helmJobs, restartCapi],
       since,
-      actions: [],
+      actions:  [],
     };
   },
 };
@@ -141,7 +141,8 @@ export const drainStuck: Rule = {
     const since = asString(taint?.timeAdded) ?? reconciled?.lastTransitionTime ?? (named ? r.cluster?.blockingSince ?? null : null);
     const waited = age(ctx, since);
 
-    if (waited === null ? !byRancher : waited < ctx.config.drainTimeoutMs) {
+    // Without a time only Rancher's own words can say it lasts: its annotations are also there during a drain that goes well.
+    if (waited === null ? !(reconciled || named) : waited < ctx.config.drainTimeoutMs) {
       return null;
     }
     const ev: Evidence[] = [];
@@ -165,7 +166,7 @@ export const drainStuck: Rule = {
     for (const [key, value] of annotations) {
       ev.push(evidence(annotated, `metadata.annotations[${ key }]`, value));
     }
-    const node = n ? nameOf(n) : asString(asObject(metadata(r.objects.machine as KubeObject)).name);
+    const node = n ? nameOf(n) : r.nodeName;
 
     return {
       // Cordoned by hand with nothing of Rancher's behind it is worth knowing, not a fault.
