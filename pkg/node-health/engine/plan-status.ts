@@ -231,7 +231,7 @@ export function agentEverActed(secret: KubeObject | undefined): boolean {
 }
 
 /** PlanApplied False because applying failed: reason Error, or the planner's "error applying plan" prefix. */
-export function planAppliedFailed(machine: KubeObject | undefined): boolean {
+function planAppliedFailed(machine: KubeObject | undefined): boolean {
   const c = machine ? getCondition(machine, 'PlanApplied') : null;
 
   return !!c && c.status === 'False' && (c.reason === 'Error' || /^error applying plan/i.test(c.message ?? ''));
@@ -242,8 +242,9 @@ export function planAppliedFailed(machine: KubeObject | undefined): boolean {
  * with reason Error, whatever max-failures says. A planner that reports the plan in sync with PlanApplied not
  * failed has the last word: the failure is history.
  */
-export function planApplyFailure(machine: KubeObject | undefined, secret: KubeObject | undefined, plan: PlanStatus): boolean {
-  if (planAppliedFailed(machine) || plan.state === 'apply-failed') {
+export function planApplyFailure(secret: KubeObject | undefined, plan: PlanStatus): boolean {
+  // derivePlanStatus has read PlanApplied already: failed, it made the state apply-failed.
+  if (plan.state === 'apply-failed') {
     return true;
   }
   if (plan.state === 'in-sync' && plan.source === 'condition') {

@@ -138,7 +138,7 @@ export const planApplyFailed: Rule = {
   severity: 'error',
   needs:    [],
   check(r) {
-    if (!r.objects.machine || !planApplyFailure(r.objects.machine, r.objects.planSecret, r.plan)) {
+    if (!r.objects.machine || !planApplyFailure(r.objects.planSecret, r.plan)) {
       return null;
     }
 

@@ -5,8 +5,8 @@
  */
 import type { Evidence, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { getCondition, nodeReadyCondition } from '../conditions';
-import { statusOf } from '../fields';
+import { findUnhealthyCondition, getCondition, nodeReadyCondition } from '../conditions';
+import { asArray, statusOf } from '../fields';
 import { machinePhase, nodeRefName } from '../objects';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
@@ -17,6 +17,7 @@ import {
  * Reconciled and PlanApplied are the plan rules' business, Deleting and the drain/hook conditions the deletion rules'.
  */
 const READINESS_CONDITIONS = ['Ready', 'NodeHealthy', 'NodeReady', 'InfrastructureReady', 'BootstrapReady', 'BootstrapConfigReady'];
+const READINESS = new Set(READINESS_CONDITIONS);
 
 export interface NotReadySignal {
   /** short words for the cause: "NodeHealthy False (WaitingForNodeRef)", "phase Provisioning" */
@@ -64,7 +65,10 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
         summary: `phase ${ phase }`, evidence: [evidence(machineLabel, 'status.phase', phase)], since: r.created
       });
     }
-    for (const type of READINESS_CONDITIONS) {
+    // Nearly every machine has all of them True: one pass that reads no True condition settles that.
+    const anyUnready = !!findUnhealthyCondition(m, (c) => READINESS.has(c.type));
+
+    for (const type of anyUnready ? READINESS_CONDITIONS : []) {
       const c = getCondition(m, type);
 
       if (c && c.status !== 'True' && lasted(ctx, c.lastTransitionTime ?? r.created, startup)) {
@@ -80,7 +84,7 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
     }
   }
   const n = r.objects.node;
-  const ready = n ? nodeReadyCondition(n) : null;
+  const ready = n && !readyInTopList(n) ? nodeReadyCondition(n) : null;
 
   if (n && ready && ready.status !== 'True' && lasted(ctx, ready.lastTransitionTime, ctx.config.nodeNotReadyTimeoutMs)) {
     out.push({
@@ -89,6 +93,21 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
   }
 
   return out;
+}
+
+/** Whether the Node's own condition list says Ready True, read without making a condition of it. */
+function readyInTopList(n: NonNullable<NodeRecord['objects']['node']>): boolean {
+  const list = asArray(statusOf(n).conditions);
+
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+
+    if (c !== null && typeof c === 'object' && c.type === 'Ready') {
+      return c.status === 'True';
+    }
+  }
+
+  return false;
 }
 
 function earliest(times: (string | null)[]): string | null {

@@ -6,7 +6,7 @@
  * "...: waiting for kubelet to update" / "waiting for uncordon to finish". Only stable prefixes are matched.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { getCondition } from '../conditions';
+import { findUnhealthyCondition, getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import {
   annotationsOf, asObject, asString, nameOf, specOf, statusOf
@@ -26,11 +26,11 @@ function clusterLabel(r: NodeRecord): string {
   return r.objects.cluster ? objectLabel('cluster', r.objects.cluster) : `Cluster ${ r.cluster?.name ?? '?' }`;
 }
 
-/** The planner's words about this machine, from its own Reconciled condition. */
+/** The planner's words about this machine, from its own Reconciled condition (a True one is passed over unread). */
 function reconciledSaying(r: NodeRecord, pattern: RegExp): Condition | null {
-  const c = r.objects.machine ? getCondition(r.objects.machine, 'Reconciled') : null;
+  const m = r.objects.machine;
 
-  return c && c.status !== 'True' && pattern.test(c.message ?? '') ? c : null;
+  return m ? findUnhealthyCondition(m, (c) => c.type === 'Reconciled' && pattern.test(c.message ?? '')) : null;
 }
 
 /** The cluster's blocking message, when it names this machine and says this. */
@@ -56,13 +56,13 @@ export const kubeletVersionSkew: Rule = {
     const nodeKubelet = kubeletVersionOf(r.objects.node);
     const machineKubelet = kubeletVersionOf(r.objects.machine);
     const behind = (v: string | null) => !!wanted && !!v && !v.startsWith(wanted);
-    const reconciled = reconciledSaying(r, WAITING_FOR_KUBELET);
-    const named = clusterSaying(r, WAITING_FOR_KUBELET);
-
     // While the cluster still rolls an upgrade out, nodes behind it are only queued: the planner names the one it waits for.
     const settled = !r.cluster?.blockingMessage;
+    const lagging = settled && (behind(nodeKubelet) || behind(machineKubelet));
+    const named = clusterSaying(r, WAITING_FOR_KUBELET);
+    const reconciled = lagging || named || !settled ? reconciledSaying(r, WAITING_FOR_KUBELET) : null;
 
-    if (!reconciled && !named && !(settled && (behind(nodeKubelet) || behind(machineKubelet)))) {
+    if (!reconciled && !named && !lagging) {
       return null;
     }
     const updated = r.objects.cluster ? getCondition(r.objects.cluster, 'Updated') : null;
@@ -107,14 +107,22 @@ export const kubeletVersionSkew: Rule = {
   },
 };
 
-function drainAnnotations(obj: KubeObject | undefined): [string, string][] {
-  if (!obj) {
-    return [];
+const NO_ANNOTATIONS: readonly [string, string][] = Object.freeze([]);
+
+/** Rancher's drain annotations on an object; nearly every object has none, and then nothing is allocated. */
+function drainAnnotations(obj: KubeObject | undefined): readonly [string, string][] {
+  const annotations = obj ? annotationsOf(obj) : null;
+  let out: [string, string][] | null = null;
+
+  for (const key in annotations) {
+    const value = annotations[key];
+
+    if (typeof value === 'string' && value !== '' && DRAIN_ANNOTATION.test(key)) {
+      (out ??= []).push([key, value]);
+    }
   }
 
-  return Object.entries(annotationsOf(obj))
-    .filter(([key, value]) => DRAIN_ANNOTATION.test(key) && typeof value === 'string' && value !== '')
-    .map(([key, value]) => [key, value as string]);
+  return out ?? NO_ANNOTATIONS;
 }
 
 export const drainStuck: Rule = {
@@ -129,14 +137,15 @@ export const drainStuck: Rule = {
       return null;
     }
     const cordoned = !!n && specOf(n).unschedulable === true;
-    const reconciled = reconciledSaying(r, DRAIN_MESSAGE);
     const named = clusterSaying(r, DRAIN_MESSAGE);
-    const annotations = [...drainAnnotations(r.objects.planSecret), ...drainAnnotations(r.objects.machine)];
-    const byRancher = !!reconciled || named || annotations.length > 0;
+    const reconciled = cordoned || named || r.cluster?.blockingMessage ? reconciledSaying(r, DRAIN_MESSAGE) : null;
 
-    if (!cordoned && !byRancher) {
+    // Rancher's annotations alone never make a finding (see below): they are read only for one that may be.
+    if (!cordoned && !named && !reconciled) {
       return null;
     }
+    const annotations = [...drainAnnotations(r.objects.planSecret), ...drainAnnotations(r.objects.machine)];
+    const byRancher = !!reconciled || named || annotations.length > 0;
     const taint = n ? taintOf(n, UNSCHEDULABLE_TAINT) : null;
     const since = asString(taint?.timeAdded) ?? reconciled?.lastTransitionTime ?? (named ? r.cluster?.blockingSince ?? null : null);
     const waited = age(ctx, since);
