@@ -305,7 +305,8 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     const applied = base64NonEmpty(data['applied-checksum']);
     // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
     // kubectl output all give the same answer.
-    const neverApplied = !agentEverActed(secret) && !base64Number(data['success-count']) && !!status.planLastUpdated;
+    // Nearly every secret has an applied checksum: it settles this before anything else is decoded.
+    const neverApplied = !applied && !lastApply && !!status.planLastUpdated && !agentEverActed(secret) && !base64Number(data['success-count']);
 
     status.unhealthyProbes = unhealthyProbesFromSecret(secret);
 
