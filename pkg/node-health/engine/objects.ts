@@ -46,6 +46,15 @@ export const ANNOTATIONS = {
   etcdForceRemove:      'rke.cattle.io/etcd-force-remove',
 } as const;
 
+/**
+ * Rancher's drain bookkeeping on the plan secret and the Machine (rancher pkg/capr common.go): the planner writes
+ * the options it drains with, the drain controller the same value into drain-done when it is finished.
+ */
+export const DRAIN_ANNOTATIONS = [
+  'rke.cattle.io/drain-options', 'rke.cattle.io/drain-done', 'rke.cattle.io/drain-error', 'rke.cattle.io/pre-drain',
+  'rke.cattle.io/post-drain',
+] as const;
+
 /** Steve type ids, used to link to an object's page in Rancher. */
 export const STEVE_TYPES = {
   cluster:           'provisioning.cattle.io.cluster',

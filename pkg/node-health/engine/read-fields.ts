@@ -9,7 +9,7 @@
  * and `[]` every element of a list: `metadata.labels[rke.cattle.io/machine]`, `status.conditions[].message`.
  */
 import type { KubeObject, ObjectKind } from './types';
-import { ANNOTATIONS, LABELS } from './objects';
+import { ANNOTATIONS, DRAIN_ANNOTATIONS, LABELS } from './objects';
 import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
 
 /** Where an object is and which object it is: every kind keeps these. */
@@ -31,21 +31,25 @@ const MACHINE_ROLES = [label(LABELS.etcdRole), label(LABELS.controlPlaneRole), l
 const REF_FIELDS = ['kind', 'name', 'apiGroup', 'apiVersion'];
 const FAILURE = ['status.failureMessage', 'status.deprecated.v1beta1.failureMessage', 'metadata.state.message'];
 const ADDRESSES = ['status.addresses[].type', 'status.addresses[].address'];
+const DRAINING = DRAIN_ANNOTATIONS.map(annotation);
+const KUBELET_VERSION = 'status.nodeInfo.kubeletVersion';
 
 export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   cluster: [
-    'spec.rkeConfig.rotateCertificates.generation', 'status.clusterName', 'status.certificateRotationGeneration', ...CONDITIONS,
+    'spec.kubernetesVersion', 'spec.rkeConfig.rotateCertificates.generation', 'status.clusterName', 'status.certificateRotationGeneration', ...CONDITIONS,
   ],
   machine: [
-    label(LABELS.capiClusterName), label(LABELS.nodeName), label(LABELS.machineId), ...MACHINE_ROLES, ...OPERATING_SYSTEM,
-    annotation(ANNOTATIONS.etcdHook),
+    label(LABELS.capiClusterName), label(LABELS.nodeName), label(LABELS.machineId), label(LABELS.initNode), ...MACHINE_ROLES,
+    ...OPERATING_SYSTEM, annotation(ANNOTATIONS.etcdHook), ...DRAINING, KUBELET_VERSION,
     'spec.clusterName', 'spec.providerID',
     ...REF_FIELDS.map((f) => `spec.infrastructureRef.${ f }`), ...REF_FIELDS.map((f) => `spec.bootstrap.configRef.${ f }`),
     'status.nodeRef.name', 'status.phase', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
   ],
   planSecret: [
-    label(LABELS.machineName), label(LABELS.rkeClusterName), label(LABELS.capiClusterName), ...MACHINE_ROLES, ...OPERATING_SYSTEM,
+    label(LABELS.machineName), label(LABELS.rkeClusterName), label(LABELS.capiClusterName), label(LABELS.initNode), ...MACHINE_ROLES,
+    ...OPERATING_SYSTEM,
     ...[ANNOTATIONS.planLastUpdated, ANNOTATIONS.address, ANNOTATIONS.internalAddress, ANNOTATIONS.joinedTo, ANNOTATIONS.joinUrl].map(annotation),
+    ...DRAINING,
     // Their values must also have the shape of a status value (splitPlanSecretData).
     ...PLAN_SECRET_STATUS_KEYS.map((k) => `data.${ k }`),
   ],
@@ -60,8 +64,11 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     label(LABELS.machineUid), label('kubernetes.io/hostname'), ...OPERATING_SYSTEM,
     ...['etcd', 'control-plane', 'master', 'worker'].map((role) => label(`node-role.kubernetes.io/${ role }`)),
     ...[ANNOTATIONS.capiMachine, ANNOTATIONS.capiClusterName, ANNOTATIONS.capiClusterNamespace].map(annotation),
-    'status.nodeInfo.osImage', 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
+    'spec.providerID', 'spec.unschedulable', ...['key', 'value', 'effect', 'timeAdded'].map((f) => `spec.taints[].${ f }`),
+    'status.nodeInfo.osImage', KUBELET_VERSION, 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
   ],
+  // Whether the cluster agent is connected: its Connected and Ready conditions.
+  mgmtCluster:       ['status.connected', ...CONDITIONS],
   // The registration command is read from Norman by the tab, never from an export.
   registrationToken: [],
 };

@@ -12,6 +12,7 @@ import {
   annotationsOf, asObject, asString, nameOf, specOf, statusOf
 } from '../fields';
 import { taintOf } from './provider';
+import { DRAIN_ANNOTATIONS } from '../objects';
 import {
   Rule, age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -19,8 +20,6 @@ import {
 const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
 const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
-/** Rancher's drain bookkeeping annotations (rke.cattle.io/pre-drain, post-drain, drain-options, drain-done, ...) */
-const DRAIN_ANNOTATION = /^rke\.cattle\.io\/[a-z-]*drain/;
 
 function clusterLabel(r: NodeRecord): string {
   return r.objects.cluster ? objectLabel('cluster', r.objects.cluster) : `Cluster ${ r.cluster?.name ?? '?' }`;
@@ -114,10 +113,10 @@ function drainAnnotations(obj: KubeObject | undefined): readonly [string, string
   const annotations = obj ? annotationsOf(obj) : null;
   let out: [string, string][] | null = null;
 
-  for (const key in annotations) {
-    const value = annotations[key];
+  for (const key of DRAIN_ANNOTATIONS) {
+    const value = annotations?.[key];
 
-    if (typeof value === 'string' && value !== '' && DRAIN_ANNOTATION.test(key)) {
+    if (typeof value === 'string' && value !== '') {
       (out ??= []).push([key, value]);
     }
   }
