@@ -3,7 +3,7 @@ import RemoveFinalizersDialog from '../../pkg/node-health/dialog/RemoveFinalizer
 import { getActionLog } from '../../pkg/node-health/actions';
 import type { RemoveFinalizersRequest } from '../../pkg/node-health/actions';
 import {
-  MACHINE, NOW_MS, NS, steveMachine, stuckRecord
+  MACHINE, NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
 } from '../unit/actions-fixtures';
 import type { StuckOptions } from '../unit/actions-fixtures';
 import {
@@ -17,6 +17,36 @@ const CLUSTER = 'c-m-test';
 const VIEW = `https://rancher.example.com/apis/cluster.x-k8s.io/v1beta1/namespaces/${ NS }/machines/${ MACHINE }`;
 const SELF = `https://rancher.example.com/v1/cluster.x-k8s.io.machines/${ NS }/${ MACHINE }`;
 const BOOTSTRAP_VIEW = `https://rancher.example.com/apis/rke.cattle.io/v1/namespaces/${ NS }/rkebootstraps/${ MACHINE }`;
+const BOOTSTRAP_SELF = `https://rancher.example.com/v1/rke.cattle.io.rkebootstraps/${ NS }/${ MACHINE }`;
+const READ_MACHINE = {
+  url: SELF, method: 'GET', redirectUnauthorized: false
+};
+const READ_BOOTSTRAP = {
+  url: BOOTSTRAP_SELF, method: 'GET', redirectUnauthorized: false
+};
+
+type Read = unknown | (() => unknown);
+
+/**
+ * Answers like the API server: each read of the Machine (of the RKEBootstrap) gives the next of
+ * `machines` (`bootstraps`), the last one again once they run out; a write gets `write`.
+ */
+function server(write: Answer = () => ({}), machines: Read[] = [steveMachine()], bootstraps: Read[] = [steveBootstrap()]): Answer {
+  const reads = { machine: 0, bootstrap: 0 };
+
+  return (payload) => {
+    if (payload.method !== 'GET') {
+      return write(payload);
+    }
+    const kind = String(payload.url).includes('rkebootstraps') ? 'bootstrap' : 'machine';
+    const list = kind === 'bootstrap' ? bootstraps : machines;
+    const read = list[Math.min(reads[kind]++, list.length - 1)];
+
+    return typeof read === 'function' ? read() : read;
+  };
+}
+
+const patches = (store: ReturnType<typeof open>['store']) => store.requests().filter((r: any) => r.method === 'PATCH');
 
 const FINALIZER_PATCH = {
   url:                  VIEW,
@@ -40,7 +70,7 @@ const FINALIZER_PATCH = {
   redirectUnauthorized: false,
 };
 
-function open(options: StuckOptions = {}, answer: Answer = () => ({}), focus: RemoveFinalizersRequest['focus'] = 'finalizers') {
+function open(options: StuckOptions = {}, answer: Answer = server(), focus: RemoveFinalizersRequest['focus'] = 'finalizers') {
   const store = dialogStore(answer);
   const onDone = jest.fn();
   const request: RemoveFinalizersRequest = {
@@ -175,7 +205,7 @@ describe('RemoveFinalizersDialog: the write', () => {
     const { wrapper, store, onDone } = open();
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([FINALIZER_PATCH]);
+    expect(store.requests()).toEqual([READ_MACHINE, FINALIZER_PATCH]);
     expect(onDone).toHaveBeenCalledTimes(1);
     expect(getActionLog(CLUSTER)).toEqual([{
       at:      expect.any(String),
@@ -191,7 +221,7 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('403: says it was refused, that nothing changed, and offers no retry', async() => {
-    const { wrapper, onDone } = open({}, () => Promise.reject(httpError(403, { message: 'machines.cluster.x-k8s.io is forbidden' })));
+    const { wrapper, onDone } = open({}, server(() => Promise.reject(httpError(403, { message: 'machines.cluster.x-k8s.io is forbidden' }))));
 
     await confirmAndRemove(wrapper);
     expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.actions.error.forbidden% {"status":403}');
@@ -203,7 +233,7 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('404: says the machine is already gone and counts it as done', async() => {
-    const { wrapper, onDone } = open({}, () => Promise.reject(httpError(404)));
+    const { wrapper, onDone } = open({}, server(() => Promise.reject(httpError(404))));
 
     await confirmAndRemove(wrapper);
     expect(wrapper.find('[data-testid="nh-gone"]').text()).toBe(`%nodeHealth.dialog.removeFinalizers.gone% {"machine":"Machine ${ NS }/${ MACHINE }"}`);
@@ -215,13 +245,10 @@ describe('RemoveFinalizersDialog: the write', () => {
 
   it.each([409, 422])('%s: says it changed meanwhile, nothing removed; "Review again" reloads and shows the new state', async(status) => {
     const changed = steveMachine({ resourceVersion: '9000', finalizers: ['machine.cluster.x-k8s.io', 'example.com/backup'] });
-    const { wrapper, store, onDone } = open({}, (payload) => {
-      if (payload.method === 'GET') {
-        return changed;
-      }
-
-      return Promise.reject(httpError(status, { message: 'the server rejected our request due to an error in our request' }));
-    });
+    const { wrapper, store, onDone } = open({}, server(
+      () => Promise.reject(httpError(status, { message: 'the server rejected our request due to an error in our request' })),
+      [steveMachine(), changed]
+    ));
 
     await confirmAndRemove(wrapper);
     expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe(`%nodeHealth.actions.error.conflict% {"status":${ status }}`);
@@ -230,9 +257,7 @@ describe('RemoveFinalizersDialog: the write', () => {
 
     await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
     await flushPromises();
-    expect(store.requests()[1]).toEqual({
-      url: SELF, method: 'GET', redirectUnauthorized: false
-    });
+    expect(store.requests().slice(1)).toEqual([FINALIZER_PATCH, READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-failure"]').exists()).toBe(false);
     expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())).toEqual([
       '%nodeHealth.actions.change.finalizers% {"before":"machine.cluster.x-k8s.io","after":"machine.cluster.x-k8s.io, example.com/backup"}',
@@ -243,7 +268,8 @@ describe('RemoveFinalizersDialog: the write', () => {
     expect((wrapper.find('[data-testid="nh-confirm-input"]').element as HTMLInputElement).value).toBe('');
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()[2].data).toEqual([
+    expect(store.requests()[3]).toEqual(READ_MACHINE);
+    expect(store.requests()[4].data).toEqual([
       {
         op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
       },
@@ -264,7 +290,7 @@ describe('RemoveFinalizersDialog: the write', () => {
     const recreated = steveMachine({ resourceVersion: '9100', deletingSince: null });
 
     recreated.metadata.uid = '5f0e8a52-2222-4c4c-9d9d-000000000002';
-    const { wrapper, store, onDone } = open({}, (payload) => (payload.method === 'GET' ? recreated : Promise.reject(httpError(422))));
+    const { wrapper, store, onDone } = open({}, server(() => Promise.reject(httpError(422)), [steveMachine(), recreated]));
 
     await confirmAndRemove(wrapper);
     await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
@@ -278,7 +304,7 @@ describe('RemoveFinalizersDialog: the write', () => {
 
   it('"Review again" that finds the same machine no longer deleting does not offer the removal', async() => {
     const restored = steveMachine({ resourceVersion: '9200', deletingSince: null });
-    const { wrapper } = open({}, (payload) => (payload.method === 'GET' ? restored : Promise.reject(httpError(422))));
+    const { wrapper } = open({}, server(() => Promise.reject(httpError(422)), [steveMachine(), restored]));
 
     await confirmAndRemove(wrapper);
     await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
@@ -290,7 +316,7 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('"Review again" that finds the machine gone says so and counts it as done', async() => {
-    const { wrapper, onDone } = open({}, (payload) => Promise.reject(httpError(payload.method === 'GET' ? 404 : 422)));
+    const { wrapper, onDone } = open({}, server(() => Promise.reject(httpError(422)), [steveMachine(), () => Promise.reject(httpError(404))]));
 
     await confirmAndRemove(wrapper);
     await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
@@ -300,7 +326,7 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('5xx: says the outcome is uncertain and offers to review again', async() => {
-    const { wrapper } = open({}, () => Promise.reject(httpError(503, { data: '<html>Service Unavailable</html>' })));
+    const { wrapper } = open({}, server(() => Promise.reject(httpError(503, { data: '<html>Service Unavailable</html>' }))));
 
     await confirmAndRemove(wrapper);
     expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.actions.error.server% {"status":503}');
@@ -310,7 +336,7 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('network loss: says the request did not reach Rancher and offers to review again', async() => {
-    const { wrapper } = open({}, () => Promise.reject(networkError()));
+    const { wrapper } = open({}, server(() => Promise.reject(networkError())));
 
     await confirmAndRemove(wrapper);
     expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.actions.error.network% {"status":"-"}');
@@ -371,13 +397,13 @@ describe('RemoveFinalizersDialog: the etcd release comes first', () => {
   });
 
   it('annotates the RKEBootstrap with a guarded patch, logs it and keeps the dialog open', async() => {
-    const { wrapper, store, onDone } = open({ etcd: true });
+    const { wrapper, store, onDone } = open({ etcd: true }, server(undefined, [steveMachine({ etcd: true })]));
 
     expect(etcdButton(wrapper).attributes('disabled')).toBeDefined();
     await wrapper.find('[data-testid="nh-confirm-input"]').setValue(MACHINE);
     await etcdButton(wrapper).trigger('click');
     await flushPromises();
-    expect(store.requests()).toEqual([{
+    expect(store.requests()).toEqual([READ_MACHINE, READ_BOOTSTRAP, {
       url:                  BOOTSTRAP_VIEW,
       method:               'PATCH',
       headers:              { 'content-type': 'application/json-patch+json' },
@@ -407,5 +433,209 @@ describe('RemoveFinalizersDialog: the etcd release comes first', () => {
     expect(etcdButton(wrapper).exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-etcd-reason"]').text()).toContain('%nodeHealth.actions.reason.etcdAlreadyReleased%');
     expect(removeButton(wrapper).exists()).toBe(true);
+  });
+});
+
+describe('RemoveFinalizersDialog: the confirmation reads the Machine again before any write', () => {
+  const OTHER_UID = '5f0e8a52-2222-4c4c-9d9d-000000000002';
+
+  it('writes the Machine as read again: one read, then one patch guarded by the fresh resourceVersion', async() => {
+    // Someone added an annotation after the review: nothing the user reviewed changed.
+    const touched = steveMachine({ resourceVersion: '4800' });
+
+    touched.metadata.annotations = { 'example.com/touched-by': 'another-admin' };
+    const { wrapper, store } = open({}, server(undefined, [touched]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE, {
+      ...FINALIZER_PATCH,
+      data: FINALIZER_PATCH.data.map((op) => (op.path === '/metadata/resourceVersion' ? { ...op, value: '4800' } : op)),
+    }]);
+    expect(wrapper.emitted('close')).toHaveLength(1);
+  });
+
+  it('sends nothing when another machine took the name (deleted and registered again) after the review', async() => {
+    const recreated = steveMachine({ resourceVersion: '9100', deletingSince: null });
+
+    recreated.metadata.uid = OTHER_UID;
+    const { wrapper, store, onDone } = open({}, server(undefined, [recreated]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(wrapper.find('[data-testid="nh-replaced"]').text()).toBe(`%nodeHealth.dialog.removeFinalizers.replaced% {"machine":"Machine ${ NS }/${ MACHINE }"}`);
+    expect(removeButton(wrapper).exists()).toBe(false);
+    expect(onDone).toHaveBeenCalledTimes(1);
+    expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ result: 'conflict', detail: 'another object under the reviewed name; nothing sent' })]);
+  });
+
+  it('sends nothing when another machine took the name and is itself deleting with the same finalizers', async() => {
+    const recreated = steveMachine();
+
+    recreated.metadata.uid = OTHER_UID;
+    const { wrapper, store } = open({}, server(undefined, [recreated]));
+
+    await confirmAndRemove(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-replaced"]').exists()).toBe(true);
+  });
+
+  it('sends nothing when the Machine is no longer being deleted, and no longer offers the removal', async() => {
+    const restored = steveMachine({ resourceVersion: '9200', deletingSince: null });
+    const { wrapper, store } = open({}, server(undefined, [restored]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(wrapper.find('[data-testid="nh-review-intro"]').text())
+      .toBe(`%nodeHealth.dialog.removeFinalizers.changedBeforeWrite% {"object":"Machine ${ NS }/${ MACHINE }"}`);
+    expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())[0])
+      .toBe('%nodeHealth.actions.change.deletion% {"before":"2024-05-02T10:00:00Z","after":"-"}');
+    expect(removeButton(wrapper).exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text()).toBe('%nodeHealth.actions.reason.notDeleting%');
+  });
+
+  it('sends nothing when the finalizers changed; shows the new ones and asks for the confirmation again', async() => {
+    const changed = steveMachine({ resourceVersion: '9300', finalizers: ['machine.cluster.x-k8s.io', 'example.com/backup'] });
+    const { wrapper, store } = open({}, server(undefined, [changed]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())).toEqual([
+      '%nodeHealth.actions.change.finalizers% {"before":"machine.cluster.x-k8s.io","after":"machine.cluster.x-k8s.io, example.com/backup"}',
+      '%nodeHealth.actions.change.resourceVersion% {"before":"4711","after":"9300"}',
+    ]);
+    expect(wrapper.findAll('[data-testid="nh-finalizer"]')).toHaveLength(2);
+    expect((wrapper.find('[data-testid="nh-confirm-input"]').element as HTMLInputElement).value).toBe('');
+    expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ result: 'conflict', detail: 'changed since the review; nothing sent' })]);
+
+    // Confirmed again on the new state: that state is what the patch now guards.
+    await confirmAndRemove(wrapper);
+    expect(store.requests().slice(1)).toEqual([READ_MACHINE, expect.objectContaining({ method: 'PATCH' })]);
+    expect(patches(store)[0].data).toContainEqual({
+      op: 'test', path: '/metadata/finalizers', value: ['machine.cluster.x-k8s.io', 'example.com/backup']
+    });
+  });
+
+  it('sends nothing when the finalizers are gone meanwhile, and says nothing is left', async() => {
+    const { wrapper, store } = open({}, server(undefined, [steveMachine({ resourceVersion: '9400', finalizers: [] })]));
+
+    await confirmAndRemove(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-nothing-left"]').exists()).toBe(true);
+  });
+
+  it('sends nothing when the user may no longer update the Machine', async() => {
+    const { wrapper, store } = open({}, server(undefined, [steveMachine({ canUpdateMachine: false })]));
+
+    await confirmAndRemove(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text())
+      .toBe(`%nodeHealth.actions.reason.noUpdatePermission% {"object":"Machine ${ NS }/${ MACHINE }"}`);
+    expect(wrapper.findAll('[data-testid="nh-review-change"]')).toHaveLength(0);
+  });
+
+  it('a Machine gone when read again: says so, counts it as done, sends nothing', async() => {
+    const { wrapper, store, onDone } = open({}, server(undefined, [() => Promise.reject(httpError(404))]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(wrapper.find('[data-testid="nh-gone"]').exists()).toBe(true);
+    expect(onDone).toHaveBeenCalledTimes(1);
+    expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ result: 'already-gone', detail: 'gone (HTTP 404) reading it again; nothing sent' })]);
+  });
+
+  it.each([
+    [401, 'unauthorized', false],
+    [403, 'forbidden', false],
+    [500, 'failed', true],
+    [503, 'failed', true],
+  ])('a read answered %s: says nothing was sent, sends nothing', async(status, key, offerReview) => {
+    const { wrapper, store, onDone } = open({}, server(undefined, [() => Promise.reject(httpError(status))]));
+
+    await confirmAndRemove(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(wrapper.find('[data-testid="nh-failure-message"]').text())
+      .toBe(`%nodeHealth.actions.reread.${ key }% {"object":"Machine ${ NS }/${ MACHINE }","status":${ status }}`);
+    expect(wrapper.find('[data-testid="nh-review-again"]').exists()).toBe(offerReview);
+    expect(onDone).not.toHaveBeenCalled();
+    expect(wrapper.emitted('close')).toBeUndefined();
+    expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ result: 'failed', detail: expect.stringContaining('reading it again; nothing sent') })]);
+  });
+
+  it('a read lost on the network: says nothing was sent, and "Review again" then offers the write anew', async() => {
+    const { wrapper, store } = open({}, server(undefined, [() => Promise.reject(networkError()), steveMachine()]));
+
+    await confirmAndRemove(wrapper);
+    expect(wrapper.find('[data-testid="nh-failure-message"]').text())
+      .toBe(`%nodeHealth.actions.reread.network% {"object":"Machine ${ NS }/${ MACHINE }","status":"-"}`);
+    expect(patches(store)).toEqual([]);
+    await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
+    await flushPromises();
+    expect(wrapper.find('[data-testid="nh-failure"]').exists()).toBe(false);
+    await confirmAndRemove(wrapper);
+    expect(patches(store)).toEqual([FINALIZER_PATCH]);
+  });
+});
+
+describe('RemoveFinalizersDialog: the etcd release reads the Machine and the RKEBootstrap again', () => {
+  const etcdMachine = steveMachine({ etcd: true });
+
+  async function confirmRelease(wrapper: Wrapper) {
+    await wrapper.find('[data-testid="nh-confirm-input"]').setValue(MACHINE);
+    await etcdButton(wrapper).trigger('click');
+    await flushPromises();
+  }
+
+  it('guards the release with the RKEBootstrap\'s fresh resourceVersion', async() => {
+    const bootstrap = steveBootstrap();
+
+    bootstrap.metadata.resourceVersion = '900';
+    const { wrapper, store } = open({ etcd: true }, server(undefined, [etcdMachine], [bootstrap]));
+
+    await confirmRelease(wrapper);
+    expect(store.requests().slice(0, 2)).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
+    expect(patches(store)).toHaveLength(1);
+    expect(patches(store)[0].data[0]).toEqual({
+      op: 'test', path: '/metadata/resourceVersion', value: '900'
+    });
+  });
+
+  it('sends nothing when another machine took the name', async() => {
+    const recreated = steveMachine({ etcd: true, deletingSince: null });
+
+    recreated.metadata.uid = '5f0e8a52-2222-4c4c-9d9d-000000000002';
+    const { wrapper, store } = open({ etcd: true }, server(undefined, [recreated]));
+
+    await confirmRelease(wrapper);
+    expect(store.requests()).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
+    expect(wrapper.find('[data-testid="nh-replaced"]').exists()).toBe(true);
+  });
+
+  it('sends nothing when the Machine is no longer being deleted', async() => {
+    const { wrapper, store } = open({ etcd: true }, server(undefined, [steveMachine({ etcd: true, deletingSince: null })]));
+
+    await confirmRelease(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(etcdButton(wrapper).exists()).toBe(false);
+    expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())[0])
+      .toBe('%nodeHealth.actions.change.deletion% {"before":"2024-05-02T10:00:00Z","after":"-"}');
+  });
+
+  it('sends nothing when someone released it meanwhile', async() => {
+    const released = steveBootstrap({ bootstrapAnnotations: { 'rke.cattle.io/etcd-force-remove': 'true' } });
+    const { wrapper, store } = open({ etcd: true }, server(undefined, [etcdMachine], [released]));
+
+    await confirmRelease(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(etcdButton(wrapper).exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-etcd-reason"]').text()).toContain('%nodeHealth.actions.reason.etcdAlreadyReleased%');
+  });
+
+  it('a read refused with 403: says nothing was sent, sends nothing', async() => {
+    const { wrapper, store } = open({ etcd: true }, server(undefined, [etcdMachine], [() => Promise.reject(httpError(403))]));
+
+    await confirmRelease(wrapper);
+    expect(patches(store)).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-failure-message"]').text())
+      .toBe(`%nodeHealth.actions.reread.forbidden% {"object":"RKEBootstrap ${ NS }/${ MACHINE }","status":403}`);
   });
 });

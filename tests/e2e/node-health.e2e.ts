@@ -217,9 +217,10 @@ export const TESTS: E2eTest[] = [
       const before = await machineExists(t, GHOST_MACHINE);
       const dialog = await startFinalizerRemoval(page, GHOST_MACHINE);
 
-      // Someone else writes the machine after the user reviewed it.
-      await control(t.mock, 'POST', 'objects', {
-        cluster: 'local', type: MACHINE_TYPE, namespace: NS, name: GHOST_MACHINE, mergePatch: { metadata: { annotations: { 'example.com/touched-by': 'another-admin' } } }
+      // Someone else writes the machine in the moment between the dialog's reading it again and its write.
+      await control(t.mock, 'POST', 'faults', {
+        match:      { method: 'PATCH', name: GHOST_MACHINE },
+        concurrent: { mergePatch: { metadata: { annotations: { 'example.com/touched-by': 'another-admin' } } } },
       });
       await dialog.locator('[data-testid="nh-remove-async-button"]').click();
       await dialog.locator('[data-testid="nh-failure"]').waitFor({ state: 'visible', timeout: 30000 });
@@ -229,6 +230,31 @@ export const TESTS: E2eTest[] = [
       assert(after, 'the machine was deleted although it changed after the review');
       assert(JSON.stringify(after.metadata.finalizers) === JSON.stringify(before.metadata.finalizers), `finalizers changed: ${ JSON.stringify(after.metadata.finalizers) }`);
       assert(await dialog.locator('[data-testid="nh-review-again"]').count() > 0, 'the dialog does not offer to review again');
+    },
+  },
+  {
+    name: 'a machine gone after the review is read again at confirmation and the finalizer write is never sent',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      const dialog = await startFinalizerRemoval(page, GHOST_MACHINE);
+      const { last } = await control(t.mock, 'GET', 'requests');
+
+      // Its controller finishes the clean-up after the user reviewed the machine: the machine goes away.
+      // (A machine being deleted cannot gain finalizers, so a removal is the change the cluster can make.)
+      await control(t.mock, 'POST', 'objects', {
+        cluster: 'local', type: MACHINE_TYPE, namespace: NS, name: GHOST_MACHINE, jsonPatch: [{ op: 'remove', path: '/metadata/finalizers' }]
+      });
+      assert(!await machineExists(t, GHOST_MACHINE), 'the mock kept the machine after its last finalizer went');
+      await dialog.locator('[data-testid="nh-remove-async-button"]').click();
+      await dialog.locator('[data-testid="nh-gone"]').waitFor({ state: 'visible', timeout: 30000 });
+      await t.shot(page, 'gone before the write');
+      const { requests } = await control(t.mock, 'GET', `requests?since=${ last }`);
+      const toMachine = (requests as { method: string; path: string; status: number }[]).filter((r) => r.path.includes(`/${ GHOST_MACHINE }`) && !r.path.startsWith('/mock/'));
+
+      assert(toMachine.some((r) => r.method === 'GET' && r.status === 404), `the dialog did not read the machine again: ${ JSON.stringify(toMachine) }`);
+      assert(!toMachine.some((r) => r.method === 'PATCH'), `a write was sent to a machine that was gone: ${ JSON.stringify(toMachine) }`);
     },
   },
   {

@@ -1,6 +1,7 @@
 import {
   buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, canUpdate, escapeJsonPointer, etcdForceRemoveEligibility,
-  finalizerPurpose, finalizerRemovalEligibility, isReplacement, objectChanges, objectUrls, stuckFacts
+  finalizerPurpose, finalizerRemovalEligibility, isReplacement, objectChanges, objectUrls, recheckEtcdRelease, recheckFinalizerRemoval,
+  stuckFacts
 } from '../../pkg/node-health/actions';
 import {
   MACHINE, NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
@@ -172,6 +173,80 @@ describe('etcdForceRemoveEligibility', () => {
       offered: true, allowed: false, reason: { key: 'nodeHealth.actions.reason.etcdAlreadyReleased', args: { object: `RKEBootstrap ${ NS }/${ MACHINE }` } }
     });
     expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true, canUpdateBootstrap: false })).reason?.key).toBe('nodeHealth.actions.reason.noUpdatePermission');
+  });
+
+  it('is not offered once the Machine, read again, is no longer being deleted', () => {
+    const record = stuckRecord({ etcd: true });
+
+    record.objects.machine = steveMachine({ etcd: true, deletingSince: null });
+    expect(etcdForceRemoveEligibility(record)).toEqual({
+      offered: false, allowed: false, reason: { key: 'nodeHealth.actions.reason.notDeleting' }
+    });
+  });
+});
+
+describe('recheckFinalizerRemoval', () => {
+  const reviewed = steveMachine();
+
+  it('lets the write through when only the resourceVersion moved on', () => {
+    expect(recheckFinalizerRemoval(stuckRecord(), reviewed, steveMachine({ resourceVersion: '4800' }))).toEqual({ verdict: 'unchanged' });
+  });
+
+  it('calls a new uid a replacement, whatever else it shows', () => {
+    const other = steveMachine();
+
+    other.metadata.uid = 'another-uid';
+    expect(recheckFinalizerRemoval(stuckRecord(), reviewed, other)).toEqual({ verdict: 'replaced' });
+    delete other.metadata.uid;
+    expect(recheckFinalizerRemoval(stuckRecord(), reviewed, other)).toEqual({ verdict: 'replaced' });
+  });
+
+  it('calls a changed deletion time, finalizer list or permission a change', () => {
+    const record = stuckRecord();
+
+    expect(recheckFinalizerRemoval(record, reviewed, steveMachine({ deletingSince: '2024-05-02T11:00:00Z' })).verdict).toBe('changed');
+    expect(recheckFinalizerRemoval(record, reviewed, steveMachine({ deletingSince: null })).verdict).toBe('changed');
+    expect(recheckFinalizerRemoval(record, reviewed, steveMachine({ finalizers: ['example.com/other'] })).verdict).toBe('changed');
+    // Nothing reviewed differs: the eligibility's reason says why, no change is listed.
+    expect(recheckFinalizerRemoval(record, reviewed, steveMachine({ canUpdateMachine: false }))).toEqual({ verdict: 'changed', changes: [] });
+  });
+
+  it('never lets a record the engine does not offer the removal for through', () => {
+    const notStuck = stuckRecord({ deletingSince: '2024-05-02T11:55:00Z' });
+    const machine = steveMachine({ deletingSince: '2024-05-02T11:55:00Z' });
+
+    expect(recheckFinalizerRemoval(notStuck, machine, machine).verdict).toBe('changed');
+  });
+});
+
+describe('recheckEtcdRelease', () => {
+  const reviewed = { machine: steveMachine({ etcd: true }), bootstrap: steveBootstrap() };
+
+  it('lets the release through when the Machine and the RKEBootstrap are the ones reviewed', () => {
+    const bootstrap = steveBootstrap();
+
+    bootstrap.metadata.resourceVersion = '900';
+    expect(recheckEtcdRelease(stuckRecord({ etcd: true }), reviewed, { machine: steveMachine({ etcd: true, resourceVersion: '4800' }), bootstrap }))
+      .toEqual({ verdict: 'unchanged' });
+  });
+
+  it('refuses a replaced Machine, a Machine no longer deleting, a replaced or released RKEBootstrap', () => {
+    const record = stuckRecord({ etcd: true });
+    const otherMachine = steveMachine({ etcd: true });
+    const withUid = { ...reviewed, bootstrap: { ...steveBootstrap(), metadata: { ...steveBootstrap().metadata, uid: 'b-1' } } };
+    const otherBootstrap = { ...steveBootstrap(), metadata: { ...steveBootstrap().metadata, uid: 'b-2' } };
+
+    otherMachine.metadata.uid = 'another-uid';
+    expect(recheckEtcdRelease(record, reviewed, { machine: otherMachine, bootstrap: steveBootstrap() })).toEqual({ verdict: 'replaced' });
+    expect(recheckEtcdRelease(record, reviewed, { machine: steveMachine({ etcd: true, deletingSince: null }), bootstrap: steveBootstrap() }).verdict).toBe('changed');
+    expect(recheckEtcdRelease(record, withUid, { machine: reviewed.machine, bootstrap: otherBootstrap })).toEqual({
+      verdict: 'changed',
+      changes: [{ key: 'nodeHealth.actions.change.replacedObject', args: { object: `RKEBootstrap ${ NS }/${ MACHINE }` } }],
+    });
+    const released = steveBootstrap({ bootstrapAnnotations: { 'rke.cattle.io/etcd-force-remove': 'true' } });
+
+    expect(recheckEtcdRelease(record, reviewed, { machine: reviewed.machine, bootstrap: released }))
+      .toEqual({ verdict: 'changed', changes: [{ key: 'nodeHealth.actions.change.etcdRelease', args: { after: 'true' } }] });
   });
 });
 

@@ -195,12 +195,18 @@ export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
   return ALLOWED;
 }
 
-/** The etcd release: where the engine offers it and the RKEBootstrap is not already annotated. */
+/**
+ * The etcd release: where the engine offers it, the Machine (as last read) is still being deleted, and the
+ * RKEBootstrap is not already annotated.
+ */
 export function etcdForceRemoveEligibility(record: NodeRecord): Eligibility {
   const bootstrap = record?.objects?.bootstrap;
 
   if (!bootstrap || !offeredBy(record, 'etcd-force-remove')) {
     return notOffered('notEtcdHook');
+  }
+  if (record.objects.machine && !metadataString(record.objects.machine, 'deletionTimestamp')) {
+    return notOffered('notDeleting');
   }
   const target = describeTarget('RKEBootstrap', bootstrap);
 
@@ -281,15 +287,16 @@ export function isReplacement(before: unknown, after: unknown): boolean {
   return !!uidBefore && metadataString(after, 'uid') !== uidBefore;
 }
 
-/** What differs between the object the user reviewed and the one just read again, in words. */
-export function objectChanges(before: unknown, after: unknown): Message[] {
-  const changes: Message[] = [];
+function deletionChange(before: unknown, after: unknown): Message[] {
   const deletingBefore = metadataString(before, 'deletionTimestamp');
   const deletingAfter = metadataString(after, 'deletionTimestamp');
 
-  if (deletingBefore !== deletingAfter) {
-    changes.push({ key: `${ KEY }.change.deletion`, args: { before: deletingBefore ?? '-', after: deletingAfter ?? '-' } });
-  }
+  return deletingBefore === deletingAfter ? [] : [{ key: `${ KEY }.change.deletion`, args: { before: deletingBefore ?? '-', after: deletingAfter ?? '-' } }];
+}
+
+/** What differs between the object the user reviewed and the one just read again, in words. */
+export function objectChanges(before: unknown, after: unknown): Message[] {
+  const changes: Message[] = deletionChange(before, after);
   const rvBefore = resourceVersionOf(before) ?? '-';
   const rvAfter = resourceVersionOf(after) ?? '-';
   const finBefore = finalizersOf(before);
@@ -311,4 +318,68 @@ export function objectChanges(before: unknown, after: unknown): Message[] {
   }
 
   return changes;
+}
+
+/**
+ * What the objects read again at confirmation say about the write the user confirmed: `unchanged` only
+ * when they are the very objects reviewed (same uid), the Machine is deleting since the same moment, and
+ * the eligibility that offered the action, judged on the fresh objects, still allows it. The write is then
+ * built from the fresh objects, whose resourceVersion guards the short way from this read to the write.
+ */
+export type Recheck =
+  | { verdict: 'unchanged' }
+  /** Another Machine took the reviewed one's name: nothing about it was reviewed */
+  | { verdict: 'replaced' }
+  /** `changes` says in words what differs; an empty list when only the user's permission did */
+  | { verdict: 'changed'; changes: Message[] };
+
+function withFresh(record: NodeRecord, fresh: Partial<Record<'machine' | 'bootstrap', KubeObject>>): NodeRecord {
+  return { ...record, objects: { ...record?.objects, ...fresh } };
+}
+
+function changedVerdict(changes: Message[]): Recheck {
+  return { verdict: 'changed', changes: changes.filter((c) => c.key !== `${ KEY }.change.none`) };
+}
+
+function sameUid(before: unknown, after: unknown): boolean {
+  const uidBefore = metadataString(before, 'uid');
+
+  return !uidBefore || metadataString(after, 'uid') === uidBefore;
+}
+
+export function recheckFinalizerRemoval(record: NodeRecord, reviewed: KubeObject, fresh: KubeObject): Recheck {
+  if (isReplacement(reviewed, fresh)) {
+    return { verdict: 'replaced' };
+  }
+  const eligibility = finalizerRemovalEligibility(withFresh(record, { machine: fresh }));
+  const sameDeletion = metadataString(reviewed, 'deletionTimestamp') === metadataString(fresh, 'deletionTimestamp');
+  const sameFinalizers = finalizersOf(reviewed).join('\n') === finalizersOf(fresh).join('\n');
+
+  return eligibility.allowed && sameDeletion && sameFinalizers ? { verdict: 'unchanged' } : changedVerdict(objectChanges(reviewed, fresh));
+}
+
+/**
+ * The etcd release judged on the Machine and the RKEBootstrap read again: the Machine must be the one
+ * reviewed and still deleting since the same moment (a released bootstrap of a machine registered again
+ * would skip its etcd member's removal at its next deletion), the RKEBootstrap the one reviewed.
+ */
+export function recheckEtcdRelease(
+  record: NodeRecord, reviewed: { machine: KubeObject | null; bootstrap: KubeObject }, fresh: { machine: KubeObject | null; bootstrap: KubeObject }
+): Recheck {
+  if (reviewed.machine && isReplacement(reviewed.machine, fresh.machine)) {
+    return { verdict: 'replaced' };
+  }
+  const machineChanges = reviewed.machine ? deletionChange(reviewed.machine, fresh.machine) : [];
+  const bootstrapReplaced = !sameUid(reviewed.bootstrap, fresh.bootstrap);
+  const eligibility = etcdForceRemoveEligibility(withFresh(record, { machine: fresh.machine ?? undefined, bootstrap: fresh.bootstrap }));
+
+  if (eligibility.allowed && !machineChanges.length && !bootstrapReplaced) {
+    return { verdict: 'unchanged' };
+  }
+
+  return changedVerdict([
+    ...machineChanges,
+    ...(bootstrapReplaced ? [{ key: `${ KEY }.change.replacedObject`, args: { object: describeTarget('RKEBootstrap', fresh.bootstrap) } }] : []),
+    ...objectChanges(reviewed.bootstrap, fresh.bootstrap),
+  ]);
 }

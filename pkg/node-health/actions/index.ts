@@ -3,10 +3,10 @@ export * from './types';
 export {
   buildFinalizerRemovalPatch, buildEtcdForceRemovePatch, finalizerRemovalEligibility, etcdForceRemoveEligibility,
   canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
-  isReplacement,
+  isReplacement, recheckFinalizerRemoval, recheckEtcdRelease,
   CAPI_MACHINE_FINALIZER, ETCD_FORCE_REMOVE_ANNOTATION, ETCD_HOOK_ANNOTATION, MACHINE_TYPE, BOOTSTRAP_TYPE
 } from './finalizers';
-export type { Eligibility } from './finalizers';
+export type { Eligibility, Recheck } from './finalizers';
 export {
   describeActionError, failureStatus, failureDetail
 } from './errors';
@@ -17,10 +17,11 @@ export {
 export type { ActionLogEntry, ActionLogInput } from './action-log';
 export {
   sendJsonPatch, removeMachineFinalizers, releaseEtcdMember, reloadObject, loadRegistrationToken, recordRegistrationCopy,
+  removeFinalizersIfUnchanged, releaseEtcdMemberIfUnchanged,
   JSON_PATCH_CONTENT_TYPE, REGISTRATION_TOKENS_URL
 } from './requests';
 export type {
-  ActionOutcome, ReloadResult, TokenLoad
+  ActionOutcome, ConfirmedWrite, ReloadResult, TokenLoad
 } from './requests';
 export {
   openRemoveFinalizers, openEtcdForceRemove, openRegistrationCommand, currentUserName, toClusterRef,

@@ -2,7 +2,7 @@
  * The writes and reads behind the dialogs, through the dashboard store (never a bare HTTP client), with
  * the outcome recorded in the action log. No Vue: the dialogs present what these return.
  */
-import type { KubeObject } from '../engine';
+import type { KubeObject, NodeRecord } from '../engine';
 import { readRegistrationToken, isTokenError } from '../registration';
 import type { RegistrationOptions, RegistrationToken, TokenReadError } from '../registration';
 import { recordAction } from './action-log';
@@ -10,9 +10,13 @@ import type { ActionLogEntry } from './action-log';
 import { describeActionError, failureDetail } from './errors';
 import type { ActionFailure } from './errors';
 import {
-  buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, describeTarget, finalizersOf, objectUrls, BOOTSTRAP_TYPE, MACHINE_TYPE
+  buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, describeTarget, finalizersOf, objectUrls, recheckEtcdRelease, recheckFinalizerRemoval,
+  BOOTSTRAP_TYPE, MACHINE_TYPE
 } from './finalizers';
-import type { ActionContext, ActionResult, JsonPatchOperation, StoreLike } from './types';
+import type { Recheck } from './finalizers';
+import type {
+  ActionContext, ActionResult, JsonPatchOperation, Message, StoreLike
+} from './types';
 
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
 export const REGISTRATION_TOKENS_URL = '/v3/clusterregistrationtokens';
@@ -95,19 +99,150 @@ export type ReloadResult =
   | { state: 'gone' }
   | { state: 'failed'; failure: ActionFailure };
 
-/** Reads the object again, for "review again" after a conflict. */
-export async function reloadObject(store: StoreLike, obj: KubeObject, steveType: string = MACHINE_TYPE): Promise<ReloadResult> {
+/** Reads an object again through its Steve link; the dashboard store's request, never a bare HTTP client. */
+async function readAgain(store: StoreLike, obj: KubeObject, steveType: string): Promise<{ object: KubeObject } | { failure: ActionFailure }> {
   try {
     const object = await store.dispatch('management/request', {
       url: objectUrls(obj, steveType).read, method: 'GET', redirectUnauthorized: false
     });
 
-    return { state: 'found', object };
+    return object && typeof object === 'object' ? { object } : { failure: describeActionError({ message: 'the object read again is empty' }) };
   } catch (err) {
-    const failure = describeActionError(err);
-
-    return failure.kind === 'gone' ? { state: 'gone' } : { state: 'failed', failure };
+    return { failure: describeActionError(err) };
   }
+}
+
+/** Reads the object again, for "review again" after a conflict. */
+export async function reloadObject(store: StoreLike, obj: KubeObject, steveType: string = MACHINE_TYPE): Promise<ReloadResult> {
+  const read = await readAgain(store, obj, steveType);
+
+  if ('object' in read) {
+    return { state: 'found', object: read.object };
+  }
+
+  return read.failure.kind === 'gone' ? { state: 'gone' } : { state: 'failed', failure: read.failure };
+}
+
+/**
+ * A confirmed action, read again first. `written`: the objects were still what the user reviewed and the
+ * write was sent (its own outcome says how it went). Every other state sent no write: the object is gone,
+ * another Machine took the name, what was reviewed changed (the fresh objects are given for the dialog to
+ * show), or the read failed.
+ */
+export type ConfirmedWrite =
+  | { state: 'written'; outcome: ActionOutcome }
+  | { state: 'gone'; which: 'machine' | 'bootstrap'; failure: ActionFailure; entry: ActionLogEntry }
+  | { state: 'replaced'; entry: ActionLogEntry }
+  | { state: 'changed'; changes: Message[]; machine: KubeObject | null; bootstrap: KubeObject | null; entry: ActionLogEntry }
+  | { state: 'unreadable'; failure: ActionFailure; entry: ActionLogEntry };
+
+type WriteAction = 'remove-finalizers' | 'etcd-force-remove';
+
+function logUnwritten(context: ActionContext, action: WriteAction, target: string, result: ActionResult, detail: string): ActionLogEntry {
+  return recordAction({
+    user: context.user, cluster: context.clusterId, action, target, result, detail
+  });
+}
+
+/**
+ * A read that failed before the write: nothing was sent, whatever the status, so the message says so
+ * rather than the write's "not certain whether the change was applied".
+ */
+function unreadable(context: ActionContext, action: WriteAction, target: string, failure: ActionFailure): ConfirmedWrite {
+  const group = failure.kind === 'unauthorized' || failure.kind === 'forbidden' || failure.kind === 'network' ? failure.kind : 'failed';
+
+  return {
+    state:   'unreadable',
+    failure: {
+      ...failure,
+      message:        { key: `nodeHealth.actions.reread.${ group }`, args: { object: target, status: failure.status ?? '-' } },
+      nothingChanged: true,
+      offerReview:    group === 'failed' || group === 'network',
+      countsAsDone:   false,
+    },
+    entry: logUnwritten(context, action, target, 'failed', `${ failureDetail(failure) } reading it again; nothing sent`),
+  };
+}
+
+function gone(context: ActionContext, action: WriteAction, target: string, which: 'machine' | 'bootstrap', failure: ActionFailure): ConfirmedWrite {
+  const entry = logUnwritten(context, action, target, 'already-gone', `${ failureDetail(failure) } reading it again; nothing sent`);
+
+  context.onDone();
+
+  return {
+    state: 'gone', which, failure, entry
+  };
+}
+
+function notWritten(
+  context: ActionContext, action: WriteAction, target: string, recheck: Exclude<Recheck, { verdict: 'unchanged' }>,
+  fresh: { machine: KubeObject | null; bootstrap: KubeObject | null }
+): ConfirmedWrite {
+  const entry = logUnwritten(context, action, target, 'conflict',
+    recheck.verdict === 'replaced' ? 'another object under the reviewed name; nothing sent' : 'changed since the review; nothing sent');
+
+  // The tab shows what it read before; it reads the changed objects again.
+  context.onDone();
+
+  return recheck.verdict === 'replaced' ? { state: 'replaced', entry } : {
+    state: 'changed', changes: recheck.changes, entry, ...fresh
+  };
+}
+
+/**
+ * The finalizer removal as confirmed in the dialog: reads the Machine again, judges it with the eligibility
+ * that offered the removal, and writes only if it is still the Machine reviewed, deleting since the same
+ * moment, with the finalizers shown; the patch then carries the fresh resourceVersion.
+ */
+export async function removeFinalizersIfUnchanged(
+  store: StoreLike, record: NodeRecord, reviewed: KubeObject, context: ActionContext
+): Promise<ConfirmedWrite> {
+  const action = 'remove-finalizers';
+  const target = describeTarget('Machine', reviewed);
+  const read = await readAgain(store, reviewed, MACHINE_TYPE);
+
+  if ('failure' in read) {
+    return read.failure.kind === 'gone' ? gone(context, action, target, 'machine', read.failure) : unreadable(context, action, target, read.failure);
+  }
+  const recheck = recheckFinalizerRemoval(record, reviewed, read.object);
+
+  if (recheck.verdict !== 'unchanged') {
+    return notWritten(context, action, target, recheck, { machine: read.object, bootstrap: null });
+  }
+
+  return { state: 'written', outcome: await removeMachineFinalizers(store, read.object, context) };
+}
+
+/** The etcd release as confirmed in the dialog: the Machine and the RKEBootstrap are read again first. */
+export async function releaseEtcdMemberIfUnchanged(
+  store: StoreLike, record: NodeRecord, reviewed: { machine: KubeObject | null; bootstrap: KubeObject }, context: ActionContext
+): Promise<ConfirmedWrite> {
+  const action = 'etcd-force-remove';
+  const target = describeTarget('RKEBootstrap', reviewed.bootstrap);
+  let machine: KubeObject | null = null;
+
+  if (reviewed.machine) {
+    const read = await readAgain(store, reviewed.machine, MACHINE_TYPE);
+
+    if ('failure' in read) {
+      const machineTarget = describeTarget('Machine', reviewed.machine);
+
+      return read.failure.kind === 'gone' ? gone(context, action, target, 'machine', read.failure) : unreadable(context, action, machineTarget, read.failure);
+    }
+    machine = read.object;
+  }
+  const read = await readAgain(store, reviewed.bootstrap, BOOTSTRAP_TYPE);
+
+  if ('failure' in read) {
+    return read.failure.kind === 'gone' ? gone(context, action, target, 'bootstrap', read.failure) : unreadable(context, action, target, read.failure);
+  }
+  const recheck = recheckEtcdRelease(record, reviewed, { machine, bootstrap: read.object });
+
+  if (recheck.verdict !== 'unchanged') {
+    return notWritten(context, action, target, recheck, { machine, bootstrap: read.object });
+  }
+
+  return { state: 'written', outcome: await releaseEtcdMember(store, read.object, context) };
 }
 
 export type TokenLoad =
