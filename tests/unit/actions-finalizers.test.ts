@@ -1,3 +1,4 @@
+import { actionOffers } from '../../pkg/node-health/data';
 import {
   buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, canUpdate, escapeJsonPointer, etcdForceRemoveEligibility,
   finalizerPurpose, finalizerRemovalEligibility, isReplacement, objectChanges, objectUrls, recheckEtcdRelease, recheckFinalizerRemoval,
@@ -97,6 +98,29 @@ describe('canUpdate', () => {
     expect(canUpdate(steveMachine({ canUpdateMachine: false }))).toBe(false);
     expect(canUpdate({ links: { update: '' } })).toBe(false);
     expect(canUpdate(null)).toBe(false);
+  });
+
+  it('reads "blocked", as Rancher\'s management objects carry it, as not allowed', () => {
+    expect(canUpdate({ links: { update: 'blocked' } })).toBe(false);
+  });
+});
+
+describe('a "blocked" update link, wherever may-I-update is asked', () => {
+  const blocked = (obj: Record<string, any> | undefined) => ({ ...obj, links: { ...obj?.links, update: 'blocked' } });
+
+  it('refuses the finalizer cleanup, the etcd release and the row detail\'s offer', () => {
+    const record = stuckRecord({ etcd: true });
+    const objects = { ...record.objects, machine: blocked(record.objects.machine), bootstrap: blocked(record.objects.bootstrap) };
+    const withBlocked = { ...record, objects };
+
+    expect(finalizerRemovalEligibility(withBlocked).reason?.key).toBe('nodeHealth.actions.reason.noUpdatePermission');
+    expect(etcdForceRemoveEligibility(withBlocked).reason?.key).toBe('nodeHealth.actions.reason.noUpdatePermission');
+    const finding = record.findings.find((f) => f.actions.includes('remove-finalizers'));
+
+    expect(finding).toBeDefined();
+    expect(actionOffers(finding!, withBlocked).filter((o) => o.id !== 're-register').map((o) => [o.id, o.allowed])).toEqual(
+      finding!.actions.filter((id) => id !== 're-register').map((id) => [id, false])
+    );
   });
 });
 

@@ -58,12 +58,13 @@ export function escapeJsonPointer(segment: string): string {
 
 /**
  * Steve sets links.update only when the current user may update the object; a plain object (as the
- * tab passes) and a store model both carry it.
+ * tab passes) and a store model both carry it. Rancher's management objects may carry the link with the
+ * value "blocked" instead: not allowed either.
  */
 export function canUpdate(obj: unknown): boolean {
   const links = asObject(asObject(obj).links);
 
-  return typeof links.update === 'string' && links.update !== '';
+  return typeof links.update === 'string' && links.update !== '' && links.update !== 'blocked';
 }
 
 /**

@@ -6,6 +6,7 @@
 import type {
   ActionId, ChainLink, Evidence, Finding, NodeRecord
 } from '../engine';
+import { canUpdate } from '../actions/finalizers';
 import { sayDurationMs } from '../report/durations';
 import type { Translate } from './rows';
 
@@ -31,12 +32,6 @@ export interface ActionOffer {
   /** false: the button is hidden and `reasonKey` says why */
   allowed: boolean;
   reasonKey: string | null;
-}
-
-function canUpdate(obj: Record<string, any> | undefined): boolean {
-  const update = obj?.links?.update;
-
-  return typeof update === 'string' && update !== '' && update !== 'blocked';
 }
 
 export function actionOffers(finding: Finding, record: NodeRecord): ActionOffer[] {
