@@ -2271,6 +2271,8 @@ export interface LooseNodeSpec {
   memoryKi?: number;
   managementNode?: boolean;
   imported?: boolean;
+  /** false: the Node itself is gone from the downstream cluster; only Rancher's management Node is left */
+  downstream?: boolean;
 }
 
 export interface ClusterBuild {
@@ -2415,7 +2417,7 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
 
   for (const n of nodes) local.push(...n.local);
   for (const l of loose) if (l.mgmt) local.push(l.mgmt);
-  const downstream: KubeObject[] = [...nodes.flatMap((n) => n.downstream), ...loose.map((l) => l.node)];
+  const downstream: KubeObject[] = [...nodes.flatMap((n) => n.downstream), ...loose.filter((l, i) => b.looseNodes?.[i].downstream !== false).map((l) => l.node)];
 
   return {
     cluster: {

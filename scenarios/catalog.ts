@@ -406,7 +406,7 @@ export const EVERY_FAILURE_EXPECTED: Readonly<Record<string, FailureFamily>> = {
   'custom-b1f9c5d3a2e1': 'node-missing', // ef-wk-node-gone
   'custom-c2a0d6e4b3f2': 'node-not-ready', // ef-wk-notready
   'custom-d3b1e7f5c4a3': 'plan-secret-missing', // ef-wk-no-secret
-  'ef-no-machine':       'machine-missing',
+  'ef-stale-record':     'machine-missing',
   'custom-e4c2f8a6d5b4': 'blocking-cluster-operation', // ef-etcd-stuck
   'custom-f5d3a9b7e6c5': 'windows-version-unsupported', // ef-win2016
   'custom-06e4b0c8f7d6': 'windows-memory-low', // ef-win-small
@@ -521,7 +521,12 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
         name: 'ef-orphan', roles: worker, address: '10.9.1.30', createdAgo: '60d', formerMachine: { name: 'custom-a0e8b4c2f1d0' }
       },
       {
-        name: 'ef-no-machine', roles: worker, address: '10.9.1.31', createdAgo: '12d'
+        // Machine deleted and its Node gone; Rancher's management Node still names the machine.
+        name: 'ef-stale-record', roles: worker, address: '10.9.1.31', createdAgo: '12d', formerMachine: { name: 'custom-b8d4f0a2c6e9' }, downstream: false
+      },
+      {
+        // Registered by another tool (an F5 BIG-IP flannel node): it never had a machine, and is not broken.
+        name: 'ef-external', roles: worker, address: '10.9.1.32', createdAgo: '30d'
       },
     ],
   }, now, o));
@@ -1152,12 +1157,14 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
     const family = rng.pick(LARGE_FAMILIES);
 
     if (family === 'orphan-node' || family === 'machine-missing') {
+      // machine-missing: the machine and its Node are gone, Rancher's management Node is left.
       loose.push({
         name:          hostname,
         roles:         { worker: true },
         address:       base.address,
         createdAgo:    base.createdAgo,
-        formerMachine: family === 'orphan-node' ? { name: `custom-${ stableHex(`former:${ seed }:${ hostname }`, 12) }` } : undefined,
+        formerMachine: { name: `custom-${ stableHex(`former:${ seed }:${ hostname }`, 12) }` },
+        downstream:    family !== 'machine-missing',
       });
       expected[hostname] = [family];
       continue;

@@ -65,7 +65,7 @@ describe('the requests of one load', () => {
 describe('infrastructure kinds', () => {
   const machine = (ref: Record<string, string>) => ({ spec: { infrastructureRef: ref } });
 
-  it('are the distinct Rancher kinds the machines refer to, in CAPI v1beta1 and v1beta2 form', () => {
+  it('are the distinct Rancher and Cluster API provider kinds the machines refer to, in CAPI v1beta1 and v1beta2 form', () => {
     expect(infraKindsOf([
       machine({
         apiVersion: 'rke-machine.cattle.io/v1', kind: 'VmwarevsphereMachine', name: 'a'
@@ -84,6 +84,7 @@ describe('infrastructure kinds', () => {
       }),
       {},
     ])).toEqual([
+      { group: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachine' },
       { group: 'rke-machine.cattle.io', kind: 'VmwarevsphereMachine' },
       { group: 'rke.cattle.io', kind: 'CustomMachine' },
     ]);

@@ -87,7 +87,7 @@ function availabilityOf(kind: LoadIssue['kind']): Availability {
 }
 
 const AVAILABILITY_RANK: Record<Availability, number> = {
-  absent: 0, ok: 1, forbidden: 2, error: 3
+  absent: 0, ok: 1, partial: 2, forbidden: 3, error: 4
 };
 
 function worse(a: Availability, b: Availability): Availability {

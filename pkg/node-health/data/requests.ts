@@ -13,7 +13,9 @@
  * whatever a future agent writes. The secret's own `type` has already moved to `_type` at that point
  * (pkg/stores/partition ToAPI). The excludes still hold if a proxy drops `include`.
  */
-import { LABELS, PLAN_SECRET_TYPE, steveIncludePaths } from '../engine';
+import {
+  CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, steveIncludePaths
+} from '../engine';
 import type { InputName, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
 
@@ -21,7 +23,7 @@ import type { ClusterTarget } from './types';
 export const PLAN_SECRET_SENSITIVE_KEYS = ['plan', 'appliedPlan', 'applied-output', 'failed-output', 'applied-periodic-output'] as const;
 
 /** Infrastructure machines the engine understands; anything else in a machine's infrastructureRef is not requested. */
-const INFRA_GROUPS = new Set(['rke.cattle.io', 'rke-machine.cattle.io']);
+const INFRA_GROUPS = new Set(['rke.cattle.io', 'rke-machine.cattle.io', CAPI_INFRASTRUCTURE_GROUP]);
 const KIND_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
 /** A node driver's machine config kind (VmwarevsphereConfig), its driver's name captured */
 const MACHINE_CONFIG_KIND = /^([A-Za-z][A-Za-z0-9]*)Config$/;

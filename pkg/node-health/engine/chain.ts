@@ -10,7 +10,7 @@ import {
   STEVE_TYPES, bootstrapRef, failureMessage, infrastructureRef, nodeRefName, saysInfrastructureGone
 } from './objects';
 import { findUnhealthyCondition, nodeReadyCondition } from './conditions';
-import { unreadableInput } from './join';
+import { absenceUnknown } from './join';
 
 /** Every link has the same fields in the same order: one object shape, however many records there are. */
 function link(
@@ -29,7 +29,7 @@ function link(
 }
 
 function missingOr(availability: InputAvailability, input: InputName): ChainLink['state'] {
-  return unreadableInput(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
+  return absenceUnknown(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
 }
 
 /**

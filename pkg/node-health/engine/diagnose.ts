@@ -3,7 +3,7 @@
  * object shape it did not expect marks the record "unknown" with the reason instead of failing the report.
  */
 import type {
-  DiagnoseOptions, DiagnosisReport, Finding, NodeRecord, RecordStatus, Severity
+  DiagnoseOptions, DiagnosisReport, Finding, InputAvailability, NodeRecord, RecordStatus, Severity
 } from './types';
 import { resolveConfig } from './config';
 import { join, unreadableInput } from './join';
@@ -11,13 +11,14 @@ import { RULES } from './rules';
 import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
-import { asString, metadata, parseTime, statusOf } from './fields';
-import { expectedNamesOfUnlinkedMachines } from './rules/nodes';
+import { asString, hasFields, metadata, parseTime, statusOf } from './fields';
+import { expectedNamesOfUnlinkedMachines, formerMachineOf } from './rules/nodes';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
+import { partialInputNotes } from './partial';
 
 /** Notes that tell the user something without making the record unjudgeable. */
-const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable']);
+const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
 
 const SEVERITY_RANK: Record<Severity, number> = {
   error: 0, warning: 1, info: 2
@@ -25,9 +26,9 @@ const SEVERITY_RANK: Record<Severity, number> = {
 
 export const STATUS_ORDER: RecordStatus[] = ['error', 'warning', 'unknown', 'healthy'];
 
-/** Rules whose inputs were all read; availability is the same for every record of one diagnosis. */
-function applicableRules(ctx: RuleContext): Rule[] {
-  return RULES.filter((rule) => rule.needs.every((input) => ctx.availability[input] === 'ok'));
+/** Rules whose inputs were all read; availability is the same for every record of one cluster. */
+function applicableRules(availability: InputAvailability): Rule[] {
+  return RULES.filter((rule) => rule.needs.every((input) => availability[input] === 'ok'));
 }
 
 function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
@@ -69,16 +70,6 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   }
 }
 
-function hasFields(obj: Record<string, unknown>): boolean {
-  for (const key in obj) {
-    if (Object.prototype.hasOwnProperty.call(obj, key)) {
-      return true;
-    }
-  }
-
-  return false;
-}
-
 /** Times the time-based rules count from: one that is there but cannot be read leaves them unable to judge. */
 const RECORD_TIMES = ['creationTimestamp', 'deletionTimestamp'] as const;
 
@@ -117,14 +108,26 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
   if (m && !hasFields(statusOf(m))) {
     r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Machine ${ r.machineName }` } });
   }
-  if (m && !r.objects.planSecret && unreadableInput(ctx.availability, 'planSecrets') && r.plan.state === 'unknown') {
+  // A Node without any status has never been reported on by its kubelet: nothing says it is healthy.
+  if (r.objects.node && !hasFields(statusOf(r.objects.node))) {
+    r.notes.push({ key: 'nodeHealth.notes.noStatus', args: { object: `Node ${ r.nodeName }` } });
+  }
+  if (m && !r.objects.planSecret && unreadableInput(r.inputs, 'planSecrets') && r.plan.state === 'unknown') {
     r.notes.push({ key: 'nodeHealth.notes.planUnreadable' });
   }
   if (!m && !r.objects.node && !r.objects.mgmtNode && !r.objects.planSecret) {
     r.notes.push({ key: 'nodeHealth.notes.nothingJoined' });
   }
-  if (m && !r.objects.node && unreadableInput(ctx.availability, 'nodes') && r.nodeName) {
+  if (m && !r.objects.node && unreadableInput(r.inputs, 'nodes') && r.nodeName) {
     r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
+  }
+  r.notes.push(...partialInputNotes(r));
+  const n = r.objects.node;
+
+  // Registered by another tool (no machine ever): worth saying, nothing to fix.
+  if (n && !m && r.cluster && ctx.clustersWithMachines.has(r.cluster) && !formerMachineOf(n) &&
+    !ctx.expectedNames.get(r.cluster)?.has((r.nodeName ?? '').toLowerCase())) {
+    r.notes.push({ key: 'nodeHealth.notes.noMachine' });
   }
 }
 
@@ -139,9 +142,15 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
     healthy: 0, warning: 0, error: 0, unknown: 0
   };
 
-  const rules = applicableRules(ctx);
+  const rulesFor = new Map<InputAvailability, Rule[]>();
 
   for (const record of joined.records) {
+    let rules = rulesFor.get(record.inputs);
+
+    if (!rules) {
+      rules = applicableRules(record.inputs);
+      rulesFor.set(record.inputs, rules);
+    }
     judge(record, rules, ctx);
     counts[record.status]++;
   }

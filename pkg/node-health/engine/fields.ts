@@ -76,6 +76,17 @@ export function statusOf(obj: KubeObject): Record<string, any> {
   return asObject(asObject(obj).status);
 }
 
+/** Whether an object has any field of its own: a status of `{}` (or none) says nothing. */
+export function hasFields(obj: Record<string, unknown>): boolean {
+  for (const key in obj) {
+    if (Object.prototype.hasOwnProperty.call(obj, key)) {
+      return true;
+    }
+  }
+
+  return false;
+}
+
 /** Parses an RFC3339 (or other Date-parsable) timestamp; null when absent or invalid. */
 export function parseTime(value: unknown): number | null {
   const s = asString(value);

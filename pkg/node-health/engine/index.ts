@@ -8,7 +8,7 @@ export {
   RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
-  classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
+  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
 } from './objects';
 export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData

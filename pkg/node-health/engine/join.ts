@@ -12,7 +12,8 @@ import {
 } from './fields';
 import {
   ANNOTATIONS, LABELS, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks, finalizers, infrastructureRef,
-  machineClusterName, machinePhase, machineRoles, nodeRefName, nodeRoles, operatingSystem, planSecretMachineName
+  machineClusterName, machinePhase, machineRoles, mgmtNodeOperatingSystem, mgmtNodeRoles, nodeRefName, nodeRoles, operatingSystem,
+  planSecretMachineName
 } from './objects';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
@@ -100,6 +101,55 @@ export function unreadableInput(availability: InputAvailability, input: InputNam
   const a = availability[input];
 
   return a === 'forbidden' || a === 'error';
+}
+
+/** Whether an object's absence from an input tells nothing: it could not be read, or only in part. */
+export function absenceUnknown(availability: InputAvailability, input: InputName): boolean {
+  return unreadableInput(availability, input) || availability[input] === 'partial';
+}
+
+/**
+ * Availability per cluster. An input given explicitly (the tab, a bundle) holds for every cluster; one that was
+ * not is read for a cluster only when some of its objects belong to that cluster: a directory with the Nodes of
+ * one cluster says nothing about the Nodes of another.
+ */
+function availabilityByCluster(
+  records: NodeRecord[], unjoined: [ClusterInfo | null, InputName][], given: InputAvailability
+): Map<ClusterInfo | null, InputAvailability> {
+  const present = new Map<ClusterInfo | null, Set<InputName>>();
+
+  for (const [cluster, input] of unjoined) {
+    present.set(cluster, (present.get(cluster) ?? new Set()).add(input));
+  }
+
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    let inputs = present.get(r.cluster);
+
+    if (!inputs) {
+      inputs = new Set();
+      present.set(r.cluster, inputs);
+    }
+    for (const kind in r.objects) {
+      const input = INPUT_OF_KIND[kind as ObjectKind];
+
+      if (input && r.objects[kind as keyof JoinedObjects]) {
+        inputs.add(input);
+      }
+    }
+  }
+  const out = new Map<ClusterInfo | null, InputAvailability>();
+
+  for (const [cluster, inputs] of present) {
+    const availability: InputAvailability = { ...given };
+
+    for (const input of Object.values(INPUT_OF_KIND) as InputName[]) {
+      availability[input] ??= inputs.has(input) ? 'ok' : 'absent';
+    }
+    out.set(cluster, availability);
+  }
+
+  return out;
 }
 
 /** Availability as a diagnosis of these objects settles it, for callers that record it (bundles). */
@@ -518,7 +568,8 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects, availability);
 
     r.nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName) ?? asString(specOf(mn).requestedHostname);
-    r.os = operatingSystem(mn);
+    r.roles = mgmtNodeRoles(mn);
+    r.os = mgmtNodeOperatingSystem(mn);
     r.host.hostname = asString(specOf(mn).requestedHostname);
     r.created = asString(metadata(mn).creationTimestamp);
     r.machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
@@ -561,6 +612,25 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     if (info) {
       mgmtClusters.set(info, mc);
     }
+  }
+
+  // Bootstraps and infrastructure machines no machine refers to still show their cluster's list was read.
+  const unjoined: [ClusterInfo | null, InputName][] = [];
+  const joinedObjects = new Set(records.flatMap((r) => [r.objects.bootstrap, r.objects.infraMachine]));
+
+  for (const [input, list] of [['bootstraps', buckets.bootstrap], ['infraMachines', buckets.infraMachine]] as [InputName, KubeObject[]][]) {
+    for (let i = 0; i < list.length; i++) {
+      if (!joinedObjects.has(list[i])) {
+        const name = label(list[i], LABELS.capiClusterName);
+
+        unjoined.push([(name ? clustersByNsName.get(namespaceOf(list[i]), name) : undefined) ?? fallbackCluster(), input]);
+      }
+    }
+  }
+  const byCluster = availabilityByCluster(records, unjoined, availabilityIn);
+
+  for (let i = 0; i < records.length; i++) {
+    records[i].inputs = byCluster.get(records[i].cluster) ?? records[i].inputs;
   }
 
   for (const info of clusters) {

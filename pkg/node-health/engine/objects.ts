@@ -9,6 +9,9 @@ import {
 
 export const PLAN_SECRET_TYPE = 'rke.cattle.io/machine-plan';
 
+/** Cluster API providers' infrastructure machines (AWSMachine, VSphereMachine, ...), as Rancher's CAPI-provisioned clusters use. */
+export const CAPI_INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';
+
 /** The wording node drivers and clouds use when the VM or instance behind a machine is gone. */
 export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find|unable to find)( the)? (vm|virtual machine|instance)\b|\b(vm|virtual machine|instance)\b[^.;]{0,80}\b(not found|does not exist|was deleted|no longer exists)\b|InvalidInstanceID\.NotFound|InstanceNotFound|not found in vcenter/i;
 
@@ -106,7 +109,8 @@ export function classify(input: unknown): ObjectKind | null {
     case 'ClusterRegistrationToken':
       return 'registrationToken';
     }
-    if (group === 'rke-machine.cattle.io' || (group === 'rke.cattle.io' && kind === 'CustomMachine')) {
+    if (group === 'rke-machine.cattle.io' || (group === 'rke.cattle.io' && kind === 'CustomMachine') ||
+      (group === CAPI_INFRASTRUCTURE_GROUP && kind.endsWith('Machine'))) {
       return 'infraMachine';
     }
   }
@@ -134,6 +138,9 @@ export function classify(input: unknown): ObjectKind | null {
       return 'infraMachine';
     }
     if (type.startsWith('rke-machine.cattle.io.') && !type.endsWith('template') && !type.endsWith('config')) {
+      return 'infraMachine';
+    }
+    if (type.startsWith(`${ CAPI_INFRASTRUCTURE_GROUP }.`) && type.endsWith('machine')) {
       return 'infraMachine';
     }
   }
@@ -222,6 +229,33 @@ export function nodeRoles(node: KubeObject): Role[] {
   }
 
   return roles;
+}
+
+/** Roles of a management Node: Rancher keeps them as booleans in its spec. */
+export function mgmtNodeRoles(mgmtNode: KubeObject): Role[] {
+  const spec = specOf(mgmtNode);
+  const roles: Role[] = [];
+
+  if (spec.etcd === true) {
+    roles.push('etcd');
+  }
+  if (spec.controlPlane === true) {
+    roles.push('controlplane');
+  }
+  if (spec.worker === true) {
+    roles.push('worker');
+  }
+
+  return roles;
+}
+
+/** A management Node's operating system, from Rancher's copy of the downstream Node's status and labels. */
+export function mgmtNodeOperatingSystem(mgmtNode: KubeObject): OperatingSystem {
+  const status = statusOf(mgmtNode);
+  const os = asString(asObject(asObject(status.internalNodeStatus).nodeInfo).operatingSystem) ??
+    asString(asObject(status.nodeLabels)[LABELS.kubernetesOs]);
+
+  return os === 'windows' || os === 'linux' ? os : operatingSystem(mgmtNode);
 }
 
 export function operatingSystem(...objs: (KubeObject | undefined)[]): OperatingSystem {

@@ -59,6 +59,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   mgmtNode:     [
     label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName',
     `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`,
+    // A management Node whose Node is gone still tells the host's roles and operating system.
+    'spec.etcd', 'spec.controlPlane', 'spec.worker', 'status.internalNodeStatus.nodeInfo.operatingSystem', `status.nodeLabels[${ LABELS.kubernetesOs }]`,
   ],
   node: [
     label(LABELS.machineUid), label('kubernetes.io/hostname'), ...OPERATING_SYSTEM,

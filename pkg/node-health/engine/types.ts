@@ -24,8 +24,12 @@ export type ObjectKind =
   | 'registrationToken'
   | 'mgmtCluster';
 
-/** Which inputs could be read; a rule that needs an input that could not be read stays silent. */
-export type Availability = 'ok' | 'forbidden' | 'error' | 'absent';
+/**
+ * Which inputs could be read; a rule that needs an input that could not be read stays silent. `partial`: read,
+ * but the user may see only some of its objects (Steve lists only what a user may read), so what is not in it
+ * may still exist.
+ */
+export type Availability = 'ok' | 'partial' | 'forbidden' | 'error' | 'absent';
 export type InputName = 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes';
 export type InputAvailability = Partial<Record<InputName, Availability>>;
 
@@ -133,7 +137,7 @@ export interface NodeRecord {
   plan: PlanStatus;
   /** Whether Cluster API machines manage the record's cluster, so that its chain has a machine and a plan secret */
   machineManaged: boolean;
-  /** What the diagnosis could read, shared by all its records: a link not found is missing only if it was read */
+  /** What the diagnosis could read for the record's cluster: a link not found is missing only if it was read */
   inputs: InputAvailability;
   /** Facts support needs on the host */
   host: { planSecretName: string | null; machineId: string | null; hostname: string | null };

@@ -8,7 +8,7 @@ import {
   conditionPath, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
 } from '../conditions';
 import {
-  annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
+  annotation, asArray, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import {
   ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
@@ -132,7 +132,7 @@ export function expectedNamesOfUnlinkedMachines(records: NodeRecord[]): Map<Node
 }
 
 /** A Node that carries Cluster API's marks of having had a machine. */
-function formerMachineOf(n: KubeObject): string | null {
+export function formerMachineOf(n: KubeObject): string | null {
   return annotation(n, ANNOTATIONS.capiMachine) ?? label(n, LABELS.machineUid);
 }
 
@@ -150,8 +150,9 @@ export const waitingForNodeRef: Rule = {
   check(r, ctx) {
     const m = r.objects.machine;
 
-    // A Node joined by the machine's uid label does not make the link: only status.nodeRef does.
-    if (!m || r.deleting || nodeRefName(m)) {
+    // A Node joined by the machine's uid label does not make the link: only status.nodeRef does. A machine without
+    // any status has not been reconciled at all: there is no wait to explain (it is "unknown").
+    if (!m || r.deleting || nodeRefName(m) || !hasFields(statusOf(m))) {
       return null;
     }
     const healthy = getCondition(m, 'NodeHealthy', 'NodeReady');
@@ -194,7 +195,7 @@ export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, '
   const m = r.objects.machine;
   const ref = m ? infrastructureRef(m) : null;
 
-  if (!m || !ref || r.objects.infraMachine || ctx.availability.infraMachines !== 'ok' || r.deleting) {
+  if (!m || !ref || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
     return null;
   }
 
@@ -330,7 +331,7 @@ export const nodeMissing: Rule = {
     if (!ref && !goneByCondition) {
       return null;
     }
-    if (ctx.availability.nodes !== 'ok' && !goneByCondition) {
+    if (r.inputs.nodes !== 'ok' && !goneByCondition) {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
@@ -430,27 +431,14 @@ export const machineMissing: Rule = {
     if (r.objects.machine || !r.cluster || !ctx.clustersWithMachines.has(r.cluster)) {
       return null;
     }
-    const n = r.objects.node;
-    let ev: Evidence[];
-
-    if (n) {
-      // A Node that never had a machine; one whose machine was deleted is an orphan (see orphan-node).
-      if (formerMachineOf(n) || explainedByNameMismatch(r, ctx)) {
-        return null;
-      }
-      ev = [
-        evidence(objectLabel('node', n), `metadata.annotations[${ ANNOTATIONS.capiMachine }]`, null),
-        evidence(objectLabel('node', n), `metadata.labels[${ LABELS.machineUid }]`, null),
-      ];
-    } else {
-      if (!r.machineName || ctx.hasMachine(r.machineNamespace, r.machineName)) {
-        return null;
-      }
-      const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
-      const path = r.objects.planSecret ? `metadata.labels[${ LABELS.machineName }]` : `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`;
-
-      ev = [evidence(source, path, r.machineName), evidence(`Machine ${ r.machineNamespace }/${ r.machineName }`, 'metadata.name', null)];
+    // A Node without a machine is an orphan when it shows it had one (orphan-node); one that never had a
+    // machine (registered by another tool) is not a machine gone missing.
+    if (r.objects.node || !r.machineName || ctx.hasMachine(r.machineNamespace, r.machineName)) {
+      return null;
     }
+    const source = r.objects.planSecret ? objectLabel('planSecret', r.objects.planSecret) : (r.objects.mgmtNode ? objectLabel('mgmtNode', r.objects.mgmtNode) : '?');
+    const path = r.objects.planSecret ? `metadata.labels[${ LABELS.machineName }]` : `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`;
+    const ev = [evidence(source, path, r.machineName), evidence(`Machine ${ r.machineNamespace }/${ r.machineName }`, 'metadata.name', null)];
 
     return {
       args:     { machine: r.machineName ?? r.nodeName ?? '?' },
@@ -458,7 +446,7 @@ export const machineMissing: Rule = {
       fix:      [
         step(this.id, 'hostState'),
         step(this.id, 'reRegister'),
-        n ? step(this.id, 'cleanupNode', {}, kubectl('delete', 'node', [nameOf(n)])) : step(this.id, 'cleanup', {}, r.objects.mgmtNode ? kubectl('delete', 'nodes.management.cattle.io', [nameOf(r.objects.mgmtNode)], { namespace: r.cluster.mgmtId }) : undefined),
+        step(this.id, 'cleanup', {}, r.objects.mgmtNode ? kubectl('delete', 'nodes.management.cattle.io', [nameOf(r.objects.mgmtNode)], { namespace: namespaceOf(r.objects.mgmtNode) ?? r.cluster.mgmtId }) : undefined),
       ],
       since:   r.created,
       actions: ['re-register'],

@@ -174,8 +174,9 @@ export function kubectl(verb: string, resource: string, names: (string | null | 
   const ns = options.namespace;
   const words = ['kubectl'];
 
-  if (ns !== undefined) {
-    words.push(ns && !ns.startsWith('-') ? `-n ${ sh(ns) }` : `--namespace=${ sh(ns) }`);
+  // With no namespace known, none is given (an empty `-n ''` is an error to kubectl).
+  if (ns) {
+    words.push(!ns.startsWith('-') ? `-n ${ sh(ns) }` : `--namespace=${ sh(ns) }`);
   }
   words.push(verb, resource, ...(options.flags ?? []), '--', ...names.map((n) => sh(n)), ...(options.after ?? []));
 
