@@ -110,7 +110,9 @@ describe('a "blocked" update link, wherever may-I-update is asked', () => {
 
   it('refuses the finalizer cleanup, the etcd release and the row detail\'s offer', () => {
     const record = stuckRecord({ etcd: true });
-    const objects = { ...record.objects, machine: blocked(record.objects.machine), bootstrap: blocked(record.objects.bootstrap) };
+    const objects = {
+      ...record.objects, machine: blocked(record.objects.machine), bootstrap: blocked(record.objects.bootstrap)
+    };
     const withBlocked = { ...record, objects };
 
     expect(finalizerRemovalEligibility(withBlocked).reason?.key).toBe('nodeHealth.actions.reason.noUpdatePermission');

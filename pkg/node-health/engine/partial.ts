@@ -17,7 +17,9 @@ function note(input: InputName, args: MessageArgs): { key: string; args: Message
 
 /** The notes of a record whose judgement would rest on an object missing from a partial input. */
 export function partialInputNotes(r: NodeRecord): { key: string; args: MessageArgs }[] {
-  const { machine, planSecret, infraMachine, node } = r.objects;
+  const {
+    machine, planSecret, infraMachine, node
+  } = r.objects;
   const out: { key: string; args: MessageArgs }[] = [];
 
   if (machine) {

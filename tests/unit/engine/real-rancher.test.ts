@@ -111,7 +111,9 @@ describe('Cluster API providers\' infrastructure machines', () => {
   };
 
   it('is joined as the machine\'s infrastructure machine, in kubectl and Steve shape', () => {
-    for (const infra of [awsMachine, { ...awsMachine, type: 'infrastructure.cluster.x-k8s.io.awsmachine', id: 'fleet-default/aws-worker-1' }]) {
+    for (const infra of [awsMachine, {
+      ...awsMachine, type: 'infrastructure.cluster.x-k8s.io.awsmachine', id: 'fleet-default/aws-worker-1'
+    }]) {
       const r = diagnose([cluster, machine, infra], { now: every.now }).records[0];
 
       expect(r.objects.infraMachine).toBe(infra);

@@ -318,7 +318,7 @@ export const nodeMissing: Rule = {
   id:       'node-missing',
   severity: 'error',
   needs:    ['nodes'],
-  check(r, ctx) {
+  check(r) {
     const m = r.objects.machine;
 
     if (!m || r.objects.node || r.deleting) {
