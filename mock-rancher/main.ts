@@ -8,9 +8,11 @@
  *   --scenarios a,b     scenarios to serve (default: all seed scenarios and large-2000; `none` for none;
  *                       MOCK_RANCHER_SCENARIOS)
  *   --bundle F          serve a node-health-bundle/v1 file as one more cluster (MOCK_RANCHER_BUNDLE)
- *   --user U            who is asking when a request names nobody: admin, read-only, no-secrets
+ *   --user U            who is asking when a request names nobody: admin, read-only, no-secrets, fleet-member
  *                       (default admin; MOCK_RANCHER_USER)
  *   --server-url U      Rancher's server-url setting, used in registration commands (MOCK_RANCHER_SERVER_URL)
+ *   --sql-cache on|off  Steve's SQL cache (feature ui-sql-cache), which changes how lists are asked for and answered
+ *                       (default on, as in current Rancher; MOCK_RANCHER_SQL_CACHE)
  *   --log all|problems|none   request logging on stderr (default problems: 404 and 5xx; MOCK_RANCHER_LOG)
  */
 import { writeFileSync } from 'fs';
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
 
   if (args.help) {
-    process.stdout.write('usage: tsx mock-rancher/main.ts [--port N] [--host H] [--port-file F] [--scenarios a,b|none] [--bundle F] [--user U] [--server-url U] [--log all|problems|none]\n');
+    process.stdout.write('usage: tsx mock-rancher/main.ts [--port N] [--host H] [--port-file F] [--scenarios a,b|none] [--bundle F] [--user U] [--server-url U] [--sql-cache on|off] [--log all|problems|none]\n');
 
     return;
   }
@@ -59,12 +61,18 @@ async function main(): Promise<void> {
     throw new Error(`unknown user "${ user }" (users: ${ USERS.map((u) => u.username).join(', ') })`);
   }
   const log = (args.log || env.MOCK_RANCHER_LOG || 'problems') as 'all' | 'problems' | 'none';
+  const sqlCacheArg = (args['sql-cache'] || env.MOCK_RANCHER_SQL_CACHE || 'on').toLowerCase();
+
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(sqlCacheArg)) {
+    throw new Error(`--sql-cache takes on or off, not "${ sqlCacheArg }"`);
+  }
   const mock = await startMockRancher({
     host:        args.host || '127.0.0.1',
     port:        Number(args.port || env.MOCK_RANCHER_PORT || 0),
     scenarios,
     bundlePath:  args.bundle || env.MOCK_RANCHER_BUNDLE || undefined,
     serverUrl:   args['server-url'] || env.MOCK_RANCHER_SERVER_URL || undefined,
+    sqlCache:    ['on', 'true', '1'].includes(sqlCacheArg),
     defaultUser: user,
     logRequests: log,
   });
@@ -73,6 +81,7 @@ async function main(): Promise<void> {
     writeFileSync(args['port-file'], String(mock.port));
   }
   process.stdout.write(`MOCK_RANCHER_URL=${ mock.url }\n`);
+  process.stderr.write(`[mock-rancher] Steve ${ mock.cacheMode === 'sql' ? 'with its SQL cache (ui-sql-cache on)' : 'without its SQL cache (ui-sql-cache off)' }\n`);
   for (const c of mock.world.clusters) {
     process.stderr.write(`[mock-rancher] cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }, ${ c.kind }, ${ c.machines } machines, ${ c.nodes } nodes) from ${ c.source }\n`);
   }

@@ -6,7 +6,8 @@
 import type { KubeObject } from '../scenarios/types';
 
 export class QueryError extends Error {
-  constructor(message: string) {
+  /** 400 for what cannot be parsed; Steve's SQL cache answers 422 for a field it has no column for */
+  constructor(message: string, readonly status = 400) {
     super(message);
     this.name = 'QueryError';
   }
@@ -355,4 +356,147 @@ export function runListQuery(objects: KubeObject[], q: ListQuery, revision: stri
   }
 
   return { items: matched, total };
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Steve's SQL cache (feature ui-sql-cache): its own list processor                                 */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * How Steve answers lists. `sql`: its SQL cache (the `ui-sql-cache` feature, on by default in current Rancher):
+ * the list processor (steve pkg/stores/sqlpartition/listprocessor) reads only `filter`, `sort`, `pagesize`, `page`,
+ * `revision`, `projectsornamespaces` and `summary`; `labelSelector`, `fieldSelector`, `limit` and `continue` are
+ * ignored. `classic`: the proxy store, which passes selectors, `limit` and `continue` to Kubernetes and reads
+ * `filter` as a substring match.
+ */
+export type CacheMode = 'sql' | 'classic';
+
+/** Fields every SQL-cached type can be filtered and sorted on (steve's default and common indexed fields). */
+const SQL_COMMON_FIELDS = new Set(['metadata.name', 'metadata.namespace', 'metadata.creationTimestamp', 'id', 'metadata.state.name']);
+
+/** Type-specific indexed fields of the types the embedded API serves (steve pkg/stores/sqlproxy TypeSpecificIndexedFields). */
+const SQL_TYPE_FIELDS: Record<string, string[]> = {
+  secret:                               ['_type', 'spec.clusterName', 'spec.displayName'],
+  node:                                 ['spec.taints.key', 'status.addresses.type', 'status.nodeInfo.kubeletVersion', 'status.nodeInfo.operatingSystem'],
+  event:                                ['_type', 'involvedObject.kind', 'involvedObject.uid', 'message', 'reason'],
+  'cluster.x-k8s.io.machine':           ['spec.clusterName'],
+  'cluster.x-k8s.io.machinedeployment': ['spec.clusterName'],
+  'management.cattle.io.node':          ['status.nodeName'],
+  'management.cattle.io.project':       ['spec.clusterName', 'spec.displayName'],
+  'management.cattle.io.cluster':       ['spec.displayName', 'spec.internal', 'status.connected', 'status.provider', 'status.driver'],
+  'rke.cattle.io.etcdsnapshot':         ['snapshotFile.createdAt', 'spec.clusterName'],
+};
+
+/** Whether the SQL cache has a column for this field of the type; labels are indexed for every type. */
+export function sqlIndexed(typeId: string, parts: string[]): boolean {
+  if (parts[0] === 'metadata' && parts[1] === 'labels' && parts.length === 3) {
+    return true;
+  }
+  if (parts[0] === 'metadata' && parts[1] === 'fields' && parts.length === 3 && /^\d+$/.test(parts[2])) {
+    return true;
+  }
+  const id = parts.join('.');
+
+  return SQL_COMMON_FIELDS.has(id) || (SQL_TYPE_FIELDS[typeId] ?? []).includes(id);
+}
+
+type SqlOp = 'eq' | 'neq' | 'partial' | 'notpartial' | 'in' | 'notin' | 'exists' | 'notexists' | 'lt' | 'gt';
+
+interface SqlFilter { parts: string[], op: SqlOp, values: string[] }
+
+const SQL_TERM = /^\s*(!?)\s*([^\s!=~<>()]+)\s*(?:(==|=|!=|~|!~|<|>|\bgt\b|\blt\b)\s*(.*?)|\s+(in|notin)\s*\(([^)]*)\))?\s*$/i;
+
+/**
+ * One `filter` value in the SQL cache's grammar (steve pkg/stores/sqlpartition/queryparser, Kubernetes label
+ * selector syntax plus `~` partial match): comma-separated terms are ORed, separate `filter` parameters ANDed.
+ * `=` and `==` match exactly. A field the cache has no column for fails the request, as Steve's does.
+ */
+export function parseSqlFilter(typeId: string, filter: string): SqlFilter[] {
+  return splitTopLevel(filter).map((term) => {
+    const m = SQL_TERM.exec(term);
+
+    if (!m) {
+      throw new QueryError(`unable to parse requirement: "${ term }"`);
+    }
+    const [, bang, field, op, value, setOp, setValues] = m;
+    const parts = parseFieldPath(field);
+
+    if (!sqlIndexed(typeId, parts)) {
+      throw new QueryError(`column is invalid [${ field }]: supplied column is invalid`, 422);
+    }
+    if (bang) {
+      if (op || setOp) {
+        throw new QueryError(`unable to parse requirement: "${ term }"`);
+      }
+
+      return {
+        parts, op: 'notexists', values: []
+      };
+    }
+    if (setOp) {
+      return {
+        parts, op: setOp.toLowerCase() as 'in' | 'notin', values: setValues.split(',').map((v) => v.trim())
+      };
+    }
+    if (!op) {
+      return {
+        parts, op: 'exists', values: []
+      };
+    }
+    const ops: Record<string, SqlOp> = {
+      '=': 'eq', '==': 'eq', '!=': 'neq', '~': 'partial', '!~': 'notpartial', '<': 'lt', lt: 'lt', '>': 'gt', gt: 'gt'
+    };
+
+    return {
+      parts, op: ops[op.toLowerCase()], values: [value]
+    };
+  });
+}
+
+function matchesSql(obj: KubeObject, f: SqlFilter): boolean {
+  const texts = filterTarget(obj, f.parts).map(scalarText).filter((t): t is string => t !== undefined);
+  const [v] = f.values;
+
+  switch (f.op) {
+  case 'eq': return texts.includes(v);
+  case 'neq': return !texts.includes(v);
+  case 'partial': return texts.some((t) => t.includes(v));
+  case 'notpartial': return !texts.some((t) => t.includes(v));
+  case 'in': return texts.some((t) => f.values.includes(t));
+  case 'notin': return !texts.some((t) => f.values.includes(t));
+  case 'exists': return texts.length > 0;
+  case 'notexists': return texts.length === 0;
+  case 'lt': return texts.some((t) => Number(t) < Number(v));
+  case 'gt': return texts.some((t) => Number(t) > Number(v));
+  }
+
+  return false;
+}
+
+/** The SQL cache's answer: filters, sort, `pagesize`/`page` with a continue token of the next offset. */
+export function runSqlListQuery(objects: KubeObject[], typeId: string, params: URLSearchParams): ListResult {
+  const filters = params.getAll('filter').filter((f) => f).map((f) => parseSqlFilter(typeId, f));
+  const sort = params.get('sort') || undefined;
+
+  for (const s of (sort || '').split(',').filter((x) => x)) {
+    const parts = parseFieldPath(s.replace(/^-/, '').replace(/^ip\((.*)\)$/, '$1'));
+
+    if (!sqlIndexed(typeId, parts)) {
+      throw new QueryError(`column is invalid [${ parts.join('.') }]: supplied column is invalid`, 422);
+    }
+  }
+  const matched = sortObjects(objects.filter((o) => filters.every((any) => any.some((f) => matchesSql(o, f)))), sort);
+  const total = matched.length;
+  const pageSize = Number(params.get('pagesize'));
+  const page = Number(params.get('page'));
+
+  if (!Number.isInteger(pageSize) || pageSize <= 0) {
+    return { items: matched, total };
+  }
+  const offset = Number.isInteger(page) && page >= 1 ? (page - 1) * pageSize : 0;
+  const items = matched.slice(offset, offset + pageSize);
+
+  return {
+    items, total, continueToken: offset + items.length < total ? String(offset + pageSize) : undefined
+  };
 }

@@ -8,7 +8,9 @@ import { toSteve } from '../scenarios/steve';
 import {
   forbidden, methodNotAllowed, RequestContext, sendJson, sendRawJson
 } from './http';
-import { parseListQuery, QueryError, runListQuery } from './query';
+import {
+  CacheMode, ListResult, parseListQuery, QueryError, runListQuery, runSqlListQuery
+} from './query';
 import { ApiError, LOCAL_SCOPE, ObjectStore, PatchType } from './store';
 import type { TypeInfo } from './type-registry';
 import type { MockUser, Verb } from './users';
@@ -59,23 +61,33 @@ export function patchTypeOf(contentType: string | undefined, body: unknown): Pat
   throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got ${ ct })`);
 }
 
-function listOf(store: ObjectStore, t: ResourceTarget, ctx: RequestContext) {
-  let query;
+/**
+ * The objects of a list the user may see: Steve answers with only those (a user allowed some secrets of a
+ * namespace by name sees those), never with 403 for the list as a whole.
+ */
+function visibleTo(user: MockUser, t: ResourceTarget, objects: KubeObject[]): KubeObject[] {
+  const visible = user.visible;
 
+  return visible ? objects.filter((o) => visible(t.info.id, o)) : objects;
+}
+
+function listOf(store: ObjectStore, t: ResourceTarget, ctx: RequestContext, user: MockUser, mode: CacheMode) {
   try {
-    query = parseListQuery(ctx.query);
+    const query = parseListQuery(ctx.query);
+    const objects = visibleTo(user, t, store.list(t.scope, t.info.id, t.namespace));
+    const result: ListResult = mode === 'sql' ? runSqlListQuery(objects, t.info.id, ctx.query) : runListQuery(objects, query, store.currentRevision());
 
-    return { query, result: runListQuery(store.list(t.scope, t.info.id, t.namespace), query, store.currentRevision()) };
+    return { query, result };
   } catch (e) {
     if (e instanceof QueryError) {
-      throw new ApiError(400, 'BadRequest', e.message);
+      throw new ApiError(e.status, e.status === 422 ? 'Invalid' : 'BadRequest', e.message);
     }
     throw e;
   }
 }
 
 /** Reads and writes of one target, shared by both URL families; returns the object(s) kubectl-shaped. */
-function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget):
+function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget, mode: CacheMode):
   { kind: 'list', items: KubeObject[], total: number, continueToken?: string, pages?: number, query: ReturnType<typeof parseListQuery> } |
   { kind: 'item', object: KubeObject, status: number } {
   const method = ctx.method;
@@ -83,7 +95,7 @@ function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: Res
   if (!t.name) {
     if (method === 'GET') {
       check(user, 'list', t);
-      const { query, result } = listOf(store, t, ctx);
+      const { query, result } = listOf(store, t, ctx, user, mode);
 
       return {
         kind: 'list', items: result.items, total: result.total, continueToken: result.continueToken, pages: result.pages, query
@@ -105,12 +117,18 @@ function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: Res
     throw methodNotAllowed(method, ctx.path);
   }
   switch (method) {
-  case 'GET':
+  case 'GET': {
     check(user, 'get', t);
+    const object = store.get(t.scope, t.info, t.namespace, t.name);
+
+    if (user.visible && !user.visible(t.info.id, object)) {
+      throw forbidden(user, 'get', t.info, t.name, t.namespace);
+    }
 
     return {
-      kind: 'item', object: store.get(t.scope, t.info, t.namespace, t.name), status: 200
+      kind: 'item', object, status: 200
     };
+  }
   case 'PUT':
     check(user, 'update', t);
 
@@ -162,8 +180,12 @@ export function steveTarget(scope: string, info: TypeInfo, rest: string[]): Reso
   };
 }
 
-export function handleSteveResource(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget): void {
-  const out = operate(store, ctx, user, t);
+export function handleSteveResource(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget, mode: CacheMode): void {
+  // A type the user may not read at all has no schema for them: Steve does not know it (404), rather than 403.
+  if (!user.can('list', t.info.id) && !user.can('get', t.info.id)) {
+    throw new ApiError(404, 'NotFound', `schema ${ t.info.id } not found`);
+  }
+  const out = operate(store, ctx, user, t, mode);
   const options = steveOptions(ctx.baseUrl, t, user);
   const collectionUrl = `${ ctx.baseUrl }${ scopePrefix(t.scope) }/v1/${ t.info.id }s`;
 
@@ -176,37 +198,15 @@ export function handleSteveResource(store: ObjectStore, ctx: RequestContext, use
   const itemOptions = {
     ...options, include: query.include, exclude: query.exclude
   };
-  const body: Record<string, unknown> = {
-    type:         'collection',
-    links:        { self: `${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }` },
-    createTypes:  user.can('create', t.info.id) ? { [t.info.id]: collectionUrl } : {},
-    actions:      {},
+
+  sendCollection(ctx, collectionEnvelope(ctx, {
     resourceType: t.info.id,
+    createUrl:    user.can('create', t.info.id) ? collectionUrl : undefined,
     revision:     store.currentRevision(),
     count:        out.total,
-  };
-
-  if (out.continueToken) {
-    const next = new URL(`${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }`);
-
-    next.searchParams.set('continue', out.continueToken);
-    body.pagination = { limit: query.limit, next: next.toString() };
-    body.continue = out.continueToken;
-  } else if (query.limit) {
-    body.pagination = { limit: query.limit };
-  }
-  if (out.pages !== undefined) {
-    body.pages = out.pages;
-    const page = Math.max(1, query.page || 1);
-
-    if (page < out.pages) {
-      const next = new URL(`${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }`);
-
-      next.searchParams.set('page', String(page + 1));
-      body.pagination = { ...(body.pagination as object || {}), next: next.toString() };
-    }
-  }
-  sendCollection(ctx, body, out.items.map((o) => steveJson(o, itemOptions)));
+    continue:     out.continueToken,
+    pages:        out.pages,
+  }), out.items.map((o) => steveJson(o, itemOptions)));
 }
 
 /**
@@ -235,6 +235,51 @@ function steveJson(obj: KubeObject, options: ReturnType<typeof steveOptions> & {
   }
 
   return json;
+}
+
+/**
+ * The collection envelope as rancher/apiserver writes it (pkg/types Collection, pkg/writer newCollection): fields
+ * with Go's omitempty are left out when zero (`count` of an empty list, `pages`, `continue`, `revision`);
+ * `pagination` only on a partial answer, `{first, next, partial: true}`, where `next` is this URL with the
+ * continue token. In SQL-cache mode that token is the next page's offset, which the SQL cache does not read back.
+ */
+export function collectionEnvelope(ctx: RequestContext, c: {
+  resourceType: string, createUrl?: string, revision?: string, count?: number, continue?: string, pages?: number
+}): Record<string, unknown> {
+  const self = `${ ctx.baseUrl }${ ctx.path }${ ctx.url.search }`;
+  const body: Record<string, unknown> = {
+    type:         'collection',
+    links:        { self },
+    createTypes:  c.createUrl ? { [c.resourceType]: c.createUrl } : {},
+    actions:      {},
+    resourceType: c.resourceType,
+  };
+
+  if (c.continue || ctx.query.get('continue')) {
+    const pagination: Record<string, unknown> = { first: self, partial: true };
+
+    if (c.continue) {
+      const next = new URL(self);
+
+      next.searchParams.set('continue', c.continue);
+      pagination.next = next.toString();
+    }
+    body.pagination = pagination;
+  }
+  if (c.revision) {
+    body.revision = c.revision;
+  }
+  if (c.continue) {
+    body.continue = c.continue;
+  }
+  if (c.pages) {
+    body.pages = c.pages;
+  }
+  if (c.count) {
+    body.count = c.count;
+  }
+
+  return body;
 }
 
 const COMMA = Buffer.from(',');
@@ -289,7 +334,7 @@ export function kubeTarget(store: ObjectStore, scope: string, group: string, seg
 }
 
 export function handleKubeResource(store: ObjectStore, ctx: RequestContext, user: MockUser, t: ResourceTarget): void {
-  const out = operate(store, ctx, user, t);
+  const out = operate(store, ctx, user, t, 'classic');
 
   if (out.kind === 'item') {
     sendJson(ctx, out.status, out.object);
@@ -303,5 +348,40 @@ export function handleKubeResource(store: ObjectStore, ctx: RequestContext, user
     kind:     `${ t.info.kind }List`,
     metadata: { resourceVersion: store.currentRevision(), ...(out.continueToken ? { continue: out.continueToken } : {}) },
     items:    out.items,
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SelfSubjectAccessReview: may I list the whole of a type in a namespace?                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * `POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews` (also under /k8s/clusters/<id>): whether the user
+ * may use a verb on a whole resource in a namespace. A user allowed only some objects by name is not: Steve then
+ * lists only those, which is how a client learns that a list may be partial.
+ */
+export function handleAccessReview(store: ObjectStore, ctx: RequestContext, user: MockUser, scope: string, segments: string[]): void {
+  if (segments.join('/') !== 'selfsubjectaccessreviews') {
+    throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${ segments.join('/') })`);
+  }
+  if (ctx.method !== 'POST') {
+    throw methodNotAllowed(ctx.method, ctx.path);
+  }
+  const body = (ctx.body ?? {}) as { spec?: { resourceAttributes?: Record<string, unknown> } };
+  const attrs = body.spec?.resourceAttributes;
+
+  if (!attrs || typeof attrs !== 'object') {
+    throw new ApiError(400, 'BadRequest', 'spec.resourceAttributes is required');
+  }
+  const info = store.scope(scope)?.types.fromResource(typeof attrs.group === 'string' ? attrs.group : '', String(attrs.resource ?? ''));
+  const verb = String(attrs.verb ?? '') as Verb;
+  const allowed = !!info && user.can(verb, info.id) && !(attrs.name === undefined && user.partialTypes?.includes(info.id));
+
+  sendJson(ctx, 201, {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind:       'SelfSubjectAccessReview',
+    metadata:   {},
+    spec:       body.spec,
+    status:     { allowed, ...(allowed ? {} : { reason: info ? `${ user.id } may ${ verb } only some ${ info.resource }` : 'no such resource' }) },
   });
 }

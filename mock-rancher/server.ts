@@ -11,8 +11,9 @@ import {
   baseUrlOf, methodNotAllowed, parseJsonBody, readBody, refuseCrossSite, RequestContext, sendError, sendJson
 } from './http';
 import { handleNorman } from './norman';
+import type { CacheMode } from './query';
 import {
-  handleKubeResource, handleSteveResource, kubeTarget, ResourceTarget, scopePrefix, steveTarget
+  handleAccessReview, handleKubeResource, handleSteveResource, kubeTarget, ResourceTarget, scopePrefix, steveTarget
 } from './resources';
 import { schemaDefinition, steveSchema, VIRTUAL_STEVE_TYPES, virtualSteveSchema } from './schemas';
 import { ApiError, LOCAL_SCOPE, ObjectStore } from './store';
@@ -49,6 +50,8 @@ export interface RequestRecord {
 export interface MockRancher {
   url: string;
   port: number;
+  /** how Steve answers lists: with its SQL cache (`sql`, the default) or without (`classic`) */
+  cacheMode: CacheMode;
   store: ObjectStore;
   world: World;
   faults: FaultQueue;
@@ -120,6 +123,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   const logRequests = options.logRequests || 'problems';
   const defaultUser = options.defaultUser || 'admin';
   const faults = new FaultQueue();
+  const cacheMode: CacheMode = options.sqlCache === false ? 'classic' : 'sql';
   const requestLog: RequestRecord[] = [];
   const preferences = new Map<string, Record<string, string>>();
   let seq = 0;
@@ -251,7 +255,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     const [first, ...rest] = route.segments;
 
     if (target) {
-      handleSteveResource(store, ctx, user, target);
+      handleSteveResource(store, ctx, user, target, cacheMode);
 
       return;
     }
@@ -323,6 +327,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     case 'GET ':
       sendJson(ctx, 200, {
         rancherVersion: RANCHER_VERSION,
+        cacheMode,
         users:          USERS.map((u) => ({
           username: u.username, id: u.id, description: u.description
         })),
@@ -529,6 +534,12 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
       }
       // Not logged in, a settings read still answers (ctx.user stays unset: x-api-cattle-auth says false).
       const user = identity.user || ANONYMOUS;
+
+      if (route.kind === 'kube' && route.group === 'authorization.k8s.io') {
+        handleAccessReview(store, ctx, user, route.scope || LOCAL_SCOPE, route.segments);
+
+        return;
+      }
       const target = route.kind === 'steve' ? steveTargetOf(route) : route.kind === 'kube' ? kubeTarget(store, route.scope || LOCAL_SCOPE, route.group || '', route.segments) : undefined;
       const fault = faults.take(factsOf(ctx, user, route, target));
 
@@ -606,6 +617,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   return {
     url: `http://${ options.host || '127.0.0.1' }:${ port }`,
     port,
+    cacheMode,
     get store() {
       return store;
     },

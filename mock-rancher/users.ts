@@ -6,6 +6,8 @@
  * After "Log out" the cookie holds `logged-out` and every API call answers 401 until the next login.
  */
 
+import type { KubeObject } from '../scenarios/types';
+
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
 
 export const READ_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
@@ -18,8 +20,21 @@ export interface MockUser {
   id: string;
   displayName: string;
   description: string;
-  /** whether the user may use `verb` on objects of Steve type `type` */
+  /** whether the user may use `verb` on objects of Steve type `type` (somewhere: the type's schema is theirs) */
   can(verb: Verb, type: string): boolean;
+  /**
+   * Types the user may read only in part, as a Role granting some objects by name does; for those, `visible` says
+   * which objects. Steve lists only these and answers 200: the list says nothing of the others.
+   */
+  partialTypes?: readonly string[];
+  visible?(type: string, obj: KubeObject): boolean;
+}
+
+/** The plan secrets of server machines (etcd or control plane): what a Role naming them by resourceNames grants. */
+function serverPlanSecret(obj: KubeObject): boolean {
+  const labels = obj.metadata.labels ?? {};
+
+  return labels['rke.cattle.io/etcd-role'] === 'true' || labels['rke.cattle.io/control-plane-role'] === 'true';
 }
 
 /** Types every logged-in user may write, whatever their role: their own preferences. */
@@ -44,8 +59,17 @@ export const USERS: readonly MockUser[] = [
     username:    'no-secrets',
     id:          'user-nosecrets',
     displayName: 'Cluster Member Without Secrets',
-    description: 'reads and writes everything except secrets, which answer 403 (list and get)',
+    description: 'reads and writes everything except secrets, whose schema is hidden: lists and gets of secrets answer 404',
     can:         (verb, type) => type !== 'secret',
+  },
+  {
+    username:     'fleet-member',
+    id:           'user-fleetmember',
+    displayName:  'Fleet Workspace Member',
+    description:  'reads everything, writes nothing; of the secrets only the plan secrets of server (etcd, control plane) machines, granted by name: secret lists are partial',
+    can:          (verb, type) => READ_VERBS.includes(verb) || SELF_SERVICE_TYPES.has(type),
+    partialTypes: ['secret'],
+    visible:      (type, obj) => type !== 'secret' || serverPlanSecret(obj),
   },
 ];
 

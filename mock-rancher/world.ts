@@ -23,6 +23,8 @@ export interface WorldOptions {
   bundlePath?: string;
   /** the server-url setting; registration commands use it */
   serverUrl?: string;
+  /** Steve's SQL cache (feature ui-sql-cache): on unless false, as in current Rancher */
+  sqlCache?: boolean;
   now?: Date;
 }
 
@@ -88,7 +90,7 @@ function project(clusterId: string, id: string, displayName: string): KubeObject
 }
 
 /** Rancher's own objects: everything the dashboard reads at start besides the clusters. */
-export function rancherObjects(serverUrl: string, now: Date): KubeObject[] {
+export function rancherObjects(serverUrl: string, now: Date, sqlCache = true): KubeObject[] {
   const created = rfc3339(new Date(now.getTime() - 400 * 86400000));
   const localMgmt = managementCluster({
     mgmtId: 'local', displayName: 'local', namespace: 'fleet-local', kind: 'imported', createdAt: created, kubernetesVersion: KUBERNETES_VERSION, nodeCount: 1, provisioningClusterName: 'local'
@@ -140,7 +142,8 @@ export function rancherObjects(serverUrl: string, now: Date): KubeObject[] {
     feature('provisioningv2', null, true, 'Enable cluster-api based provisioning framework'),
     feature('embedded-cluster-api', null, true, 'Enable a Rancher-managed instance of cluster-api core controller'),
     feature('harvester', null, false, 'Enable Harvester integration'),
-    feature('ui-sql-cache', null, false, 'Enable SQLite-backed caching to improve performance and provide additional UI sorting/filtering features.'),
+    // On by default from Rancher 2.12; turned off, it is set to false explicitly as an admin would.
+    feature('ui-sql-cache', sqlCache ? null : false, true, 'Enable SQLite-backed caching to improve performance and provide additional UI sorting/filtering features.'),
     feature('uiextension', null, true, 'Enable UI Extensions when starting Rancher'),
     obj('management.cattle.io/v3', 'FleetWorkspace', 'fleet-default', { status: {} }),
     obj('management.cattle.io/v3', 'FleetWorkspace', 'fleet-local', { status: {} }),
@@ -336,7 +339,7 @@ export function buildWorld(store: ObjectStore, options: WorldOptions): World {
   const world: World = { clusters: [], warnings: [] };
 
   store.ensureScope(LOCAL_SCOPE);
-  rancherObjects(serverUrl, now).forEach((o) => store.seed(LOCAL_SCOPE, o));
+  rancherObjects(serverUrl, now, options.sqlCache !== false).forEach((o) => store.seed(LOCAL_SCOPE, o));
   world.clusters.push({
     source: 'rancher', title: 'Rancher\'s own cluster', name: 'local', namespace: 'fleet-local', mgmtId: 'local', kind: 'imported', machines: 0, nodes: 0
   });

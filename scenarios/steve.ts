@@ -493,7 +493,8 @@ export function toSteve(obj: KubeObject, options: SteveOptions = {}): SteveResou
   copy.metadata = {
     ...copy.metadata,
     fields:        fieldsFor(copy, options.now),
-    relationships: [],
+    // Steve writes null for an object it found no relationships for (real payloads of Rancher 2.12-2.14 carry it).
+    relationships: null,
     state,
   } as KubeObject['metadata'];
 
