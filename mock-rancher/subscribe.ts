@@ -57,7 +57,8 @@ export class SubscribeHub {
   constructor(private readonly store: ObjectStore, private readonly defaultUser: () => string, pingMs = 30000) {
     this.unsubscribe = store.onEvent((e) => this.broadcast(e));
     this.pingTimer = setInterval(() => this.ping(), pingMs);
-    this.pingTimer.unref();
+    // Under a browser-like test environment (the tab's component tests) timers are plain numbers.
+    (this.pingTimer as { unref?: () => void }).unref?.();
   }
 
   /** Takes over an upgrade request; answers 401 without a logged-in user, 404 for unknown clusters. */

@@ -17,7 +17,7 @@ export type StoreHolds = Record<string, unknown[]>;
 /** Per Steve type, objects the store holds by id (the dashboard loads every management cluster at login). */
 export type StoreById = Record<string, Record<string, unknown>>;
 
-export function testStore(steve: FakeSteve, holds: StoreHolds = {}, byId: StoreById = {}): Store<any> {
+export function testStore(steve: Pick<FakeSteve, 'dispatch' | 'options'>, holds: StoreHolds = {}, byId: StoreById = {}): Store<any> {
   return createStore({
     state:   { holds, byId },
     getters: {
@@ -31,7 +31,7 @@ export function testStore(steve: FakeSteve, holds: StoreHolds = {}, byId: StoreB
       'auth/v3User':                               () => ({ username: 'admin' }),
       'management/byId':                           (state) => (type: string, id: string) => state.byId[type]?.[id],
       'rancher/byId':                              () => () => undefined,
-      'features/get':                              () => () => false,
+      'features/get':                              () => (name: string) => name === 'ui-sql-cache' && !!steve.options.sqlCache,
       'management/all':                            (state) => (type: string) => state.holds[type] ?? [],
       'management/haveAll':                        (state) => (type: string) => type in state.holds,
     },
@@ -99,10 +99,13 @@ export async function settle(): Promise<void> {
  * (its hash names the tab the page was opened on); `storeHolds` what the dashboard store already holds.
  */
 export function mountTab(
-  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean } = {}, resource = clusterResource(scenario), route?: { hash: string }
+  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean; steve?: FakeSteve } = {},
+  resource = clusterResource(scenario), route?: { hash: string }
 ): MountedTab {
-  const { storeHolds, storeHasMgmtClusters = true, ...steveOptions } = options;
-  const steve = fakeSteve(scenario, steveOptions);
+  const {
+    storeHolds, storeHasMgmtClusters = true, steve: given, ...steveOptions
+  } = options;
+  const steve = given ?? fakeSteve(scenario, steveOptions);
   const store = testStore(steve, storeHolds, storeHasMgmtClusters ? mgmtClustersById(scenario) : {});
 
   jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));

@@ -16,13 +16,20 @@ afterEach(() => {
 /** What no object is asked for with: managed fields and Steve's table columns and relationships */
 const UNUSED = 'exclude=metadata.managedFields&exclude=metadata.fields&exclude=metadata.relationships';
 
+/** Rancher's copy of the downstream Node, but for its nodeInfo; the RKE1 node config */
+const MGMT_LEFT_OUT = [
+  ...['images', 'conditions', 'addresses', 'capacity', 'allocatable', 'daemonEndpoints', 'volumesAttached', 'volumesInUse', 'config']
+    .map((f) => `exclude=status.internalNodeStatus.${ f }`),
+  'exclude=status.nodeLabels', 'exclude=spec.internalNodeSpec', 'exclude=status.nodeConfig',
+].join('&');
+
 const STATUS_KEYS = [
   'applied-checksum', 'failure-count', 'success-count', 'failed-checksum', 'last-apply-time', 'probe-statuses', 'plan-state', 'plan-revision',
   'max-failures', 'failure-threshold',
 ];
 
-async function requestsFor(s: ReturnType<typeof ghostEtcd>): Promise<string[]> {
-  tab = mountTab(s);
+async function requestsFor(s: ReturnType<typeof ghostEtcd>, sqlCache = false): Promise<string[]> {
+  tab = mountTab(s, { sqlCache });
   await tab.show();
   const urls = [...tab.steve.urls];
 
@@ -42,7 +49,7 @@ describe('the requests the tab makes', () => {
     expect(decoded).toEqual([
       `/k8s/clusters/c-m-4qj7x2vd/v1/nodes?${ include('node') }&${ UNUSED }&exclude=status.images`,
       `/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machine') }&${ UNUSED }`,
-      `/v1/management.cattle.io.nodes/c-m-4qj7x2vd?${ include('mgmtNode') }&${ UNUSED }&exclude=status.internalNodeStatus&exclude=status.nodeLabels&exclude=spec.internalNodeSpec&exclude=status.nodeConfig`,
+      `/v1/management.cattle.io.nodes/c-m-4qj7x2vd?${ include('mgmtNode') }&${ UNUSED }&${ MGMT_LEFT_OUT }`,
       `/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('infraMachine') }&${ UNUSED }`,
       `/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('bootstrap') }&${ UNUSED }`,
       [
@@ -54,6 +61,33 @@ describe('the requests the tab makes', () => {
     ]);
     // The plan secrets' data: the status keys only.
     expect(steveIncludePaths('planSecret').filter((p) => p.startsWith('data'))).toEqual(STATUS_KEYS.map((k) => `data.${ k }`).sort());
+  });
+
+  it('with Steve\'s SQL cache on (ui-sql-cache), ask by filter, which it reads, instead of selectors, which it ignores', async() => {
+    const urls = (await requestsFor(ghostEtcd(), true)).map((u) => decodeURIComponent(u));
+    const withSelectors = (await requestsFor(ghostEtcd())).map((u) => decodeURIComponent(u));
+    const label = (key: string) => `filter=metadata.labels[${ key }]=dev-k3s`;
+
+    expect(urls.filter((u) => /labelSelector|fieldSelector/.test(u))).toStrictEqual([]);
+    expect(urls.find((u) => u.startsWith('/v1/cluster.x-k8s.io.machines/'))).toContain(label('cluster.x-k8s.io/cluster-name'));
+    expect(urls.find((u) => u.startsWith('/v1/rke.cattle.io.rkebootstraps/'))).toContain(label('cluster.x-k8s.io/cluster-name'));
+    expect(urls.find((u) => u.startsWith('/v1/rke.cattle.io.custommachines/'))).toContain(label('cluster.x-k8s.io/cluster-name'));
+    expect(urls.find((u) => u.startsWith('/v1/secrets/'))).toContain(`${ label('rke.cattle.io/cluster-name') }&filter=_type=rke.cattle.io/machine-plan&include=`);
+    // Nothing else changes: the same lists, the same include and exclude.
+    expect(urls.map((u) => u.replace(/[?&](filter|labelSelector|fieldSelector)=[^&]*/g, ''))).toEqual(withSelectors.map((u) => u.replace(/[?&](filter|labelSelector|fieldSelector)=[^&]*/g, '')));
+  });
+
+  it('ask once, for the tab\'s life, whether the user may list each input in full', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+
+    expect(tab.steve.reviews.map((r) => `${ r.group }/${ r.resource } ${ r.namespace ?? '' }`).sort()).toStrictEqual([
+      '/nodes ', '/secrets fleet-default', 'cluster.x-k8s.io/machines fleet-default', 'management.cattle.io/nodes c-m-4qj7x2vd',
+      'rke.cattle.io/custommachines fleet-default', 'rke.cattle.io/rkebootstraps fleet-default',
+    ]);
+    expect(tab.steve.reviews.every((r) => r.verb === 'list')).toBe(true);
   });
 
   it('go through the store without a logout on 401 (a downstream cluster\'s 401 is not the session\'s)', async() => {

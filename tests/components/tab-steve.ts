@@ -15,6 +15,10 @@ export interface FakeSteveOptions {
   pageSize?: number;
   /** Steve's SQL cache ignores labelSelector and fieldSelector */
   ignoreSelectors?: boolean;
+  /** Steve with its SQL cache: the ui-sql-cache feature is on, `filter=metadata.labels[k]=v` and `_type` are read, selectors ignored */
+  sqlCache?: boolean;
+  /** inputs the user may not list in full: access reviews say no (the lists themselves are as given) */
+  partial?: InputName[];
   /** Steve drops links.update from objects the user may not change */
   canUpdate?: boolean;
   /** what Steve does for a namespace the user may not list: an empty list */
@@ -29,8 +33,10 @@ export type SteveInput = InputName | 'mgmtCluster';
 
 export interface FakeSteve {
   dispatch: (type: string, payload?: any) => Promise<any>;
-  /** every requested URL, in order */
+  /** every requested URL, in order (access reviews apart) */
   urls: string[];
+  /** every SelfSubjectAccessReview, as its resource attributes */
+  reviews: Record<string, string>[];
   /** every answer as it reached the browser */
   responses: { url: string; body: unknown }[];
   /** every dispatched action with its payload (promptModal included) */
@@ -80,6 +86,20 @@ function matchesFields(obj: KubeObject, selector: string | null): boolean {
   });
 }
 
+/** The SQL cache's `filter` over labels and a secret's `_type`: each parameter one exact term. */
+function matchesSqlFilters(obj: KubeObject, filters: string[]): boolean {
+  return filters.every((f) => {
+    const label = /^metadata\.labels\[([^\]]+)\]=(.*)$/.exec(f);
+
+    if (label) {
+      return obj.metadata.labels?.[label[1]] === label[2];
+    }
+    const type = /^_type=(.*)$/.exec(f);
+
+    return type ? obj.type === type[1] : true;
+  });
+}
+
 function errorBody(status: number, message: string): Record<string, unknown> {
   const body = {
     type: 'error', status, code: status === 403 ? 'Forbidden' : 'Error', message
@@ -97,8 +117,9 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
   const urls: string[] = [];
   const responses: { url: string; body: unknown }[] = [];
   const actions: { type: string; payload: any }[] = [];
+  const reviews: Record<string, string>[] = [];
   const steve: FakeSteve = {
-    urls, responses, actions, local, downstream, options, dispatch: null as any
+    urls, reviews, responses, actions, local, downstream, options, dispatch: null as any
   };
 
   const answer = (url: string) => {
@@ -132,12 +153,13 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
     if (!downstreamId && resource === 'management.cattle.io.clusters') {
       return Promise.reject(errorBody(404, `clusters.management.cattle.io "${ namespace }" not found`));
     }
-    const ignore = !!steve.options.ignoreSelectors;
+    const ignore = !!steve.options.ignoreSelectors || !!steve.options.sqlCache;
     const hidden = steve.options.hidden?.includes(input as InputName);
     const matching = hidden ? [] : source.filter((o) => `${ steveType(o) }s` === resource &&
       (!namespace || o.metadata.namespace === namespace) &&
       (ignore || matchesSelector(o, u.searchParams.get('labelSelector'))) &&
-      (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))));
+      (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))) &&
+      (!steve.options.sqlCache || matchesSqlFilters(o, u.searchParams.getAll('filter'))));
     const offset = Number(u.searchParams.get('continue') ?? 0);
     const size = steve.options.pageSize ?? (matching.length || 1);
     const page = matching.slice(offset, offset + size);
@@ -172,6 +194,14 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
   };
 
   steve.dispatch = (type: string, payload?: any) => {
+    if (type === 'management/request' && String(payload?.url).includes('selfsubjectaccessreviews')) {
+      const attributes = payload.data?.spec?.resourceAttributes ?? {};
+      const input = INPUT_OF_RESOURCE[attributes.group ? `${ attributes.group }.${ attributes.resource }` : attributes.resource] ?? 'infraMachines';
+
+      reviews.push(attributes);
+
+      return Promise.resolve({ kind: 'SelfSubjectAccessReview', status: { allowed: !steve.options.partial?.includes(input as InputName) } });
+    }
     actions.push({ type, payload });
     if (type === 'management/request') {
       urls.push(payload.url);

@@ -6,7 +6,12 @@ export {
   PLAN_SECRET_SENSITIVE_KEYS, initialRequests, expectedInfraKinds, infraKindsOf, infraMachinesRequest, infraType, machinesRequest, planSecretsRequest,
   bootstrapsRequest, mgmtNodesRequest, nodesRequest
 } from './requests';
-export type { PlannedRequest, InfraKind } from './requests';
+export type {
+  PlannedRequest, InfraKind, ListAccess, ListForm
+} from './requests';
+export { accessReviews } from './access';
+export type { AccessReviews } from './access';
+export { listFormOf } from './steve-mode';
 export { sanitizePlanSecret } from './sanitize';
 export { storeLists } from './store-lists';
 export type {

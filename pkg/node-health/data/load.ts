@@ -12,7 +12,8 @@ import type { RequestFailure } from './errors';
 import {
   expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType
 } from './requests';
-import type { InfraKind, PlannedRequest } from './requests';
+import type { InfraKind, ListForm, PlannedRequest } from './requests';
+import type { AccessReviews } from './access';
 import { sanitizePlanSecret } from './sanitize';
 import { fetchMgmtCluster } from './mgmt-cluster';
 import type { StoreLists } from './store-lists';
@@ -29,6 +30,10 @@ export interface LoadOptions {
   now?: () => number;
   /** complete lists the store holds (storeLists): these inputs are not requested */
   fromStore?: StoreLists;
+  /** how to ask for lists: `filter` when Steve runs with its SQL cache (see requests.ts) */
+  form?: ListForm;
+  /** whether the user may list each input in full; without it every list counts as complete */
+  reviews?: AccessReviews;
 }
 
 class UnexpectedAnswer extends Error {}
@@ -101,7 +106,11 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   const availability = Object.fromEntries(ALL_INPUTS.map((i) => [i, 'absent'])) as LoadResult['availability'];
   const byInput = new Map<InputName, KubeObject[]>();
 
-  const planned = initialRequests(target);
+  const form = options.form ?? 'selectors';
+  const reviews = options.reviews;
+  const planned = initialRequests(target, form);
+  const complete = (request: PlannedRequest): Promise<boolean> => (reviews ? reviews(request.access) : Promise.resolve(true));
+  const completeness = new Map<PlannedRequest, Promise<boolean>>(planned.map((request) => [request, complete(request)]));
   const fetches = planned.map((request) => {
     const stored = options.fromStore?.[request.input as keyof StoreLists];
 
@@ -114,7 +123,9 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   });
   const machinesFetch = fetches.find((f) => f.request.input === 'machines');
   const fetchInfra = (kind: InfraKind) => {
-    const request = infraMachinesRequest(target, kind);
+    const request = infraMachinesRequest(target, kind, form);
+
+    completeness.set(request, complete(request));
 
     return settle(fetchCollection(dispatch, request, requests)).then((result) => ({ request, result }));
   };
@@ -137,14 +148,46 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   const settled = await Promise.all(fetches.map(async(f) => ({ request: f.request, result: await f.result })));
   const infraSettled = await infraFetch;
   const mgmtCluster = await mgmtClusterFetch;
+  const mayListAll = new Map<PlannedRequest, boolean>();
+
+  for (const [request, answer] of completeness) {
+    mayListAll.set(request, await answer);
+  }
+  // A list the user may not read in full holds only what they may see; a 404 for it is the type's schema hidden.
+  const judged = (request: PlannedRequest, result: Settled<KubeObject[]>): { outcome: Availability, issue?: LoadIssue } => {
+    const subject = request.infra ? { subject: infraType(request.infra) } : {};
+
+    if (!result.ok) {
+      const kind = result.failure.kind === 'not-found' && !mayListAll.get(request) ? 'hidden' : result.failure.kind;
+
+      return {
+        outcome: availabilityOf(kind),
+        issue:   {
+          input: request.input, ...result.failure, kind, ...subject
+        }
+      };
+    }
+    if (!mayListAll.get(request)) {
+      return {
+        outcome: 'partial',
+        issue:   {
+          input: request.input, kind: 'partial', status: null, message: null, ...subject
+        }
+      };
+    }
+
+    return { outcome: 'ok' };
+  };
 
   for (const { request, result } of settled) {
+    const { outcome, issue } = judged(request, result);
+
+    availability[request.input] = outcome;
     if (result.ok) {
-      availability[request.input] = 'ok';
       byInput.set(request.input, result.value);
-    } else {
-      availability[request.input] = availabilityOf(result.failure.kind);
-      issues.push({ input: request.input, ...result.failure });
+    }
+    if (issue) {
+      issues.push(issue);
     }
   }
 
@@ -155,7 +198,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
 
   for (const { request, result } of infraSettled) {
     const subject = request.infra ? infraType(request.infra) : request.url;
-    let outcome: Availability = 'ok';
+    let { outcome, issue } = judged(request, result);
 
     if (result.ok) {
       const ofCluster = result.value.filter((i) => belongsToCluster(i, target, LABELS.capiClusterName));
@@ -163,15 +206,13 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
       infraMachines.push(...ofCluster);
       if (ofCluster.length === 0) {
         outcome = 'forbidden';
-        issues.push({
+        issue = {
           input: 'infraMachines', kind: 'hidden', status: null, message: null, subject
-        });
+        };
       }
-    } else {
-      outcome = availabilityOf(result.failure.kind);
-      issues.push({
-        input: 'infraMachines', ...result.failure, subject
-      });
+    }
+    if (issue) {
+      issues.push(issue);
     }
     // One unreadable kind makes the whole input unreadable to the engine.
     availability.infraMachines = worse(availability.infraMachines, outcome);
@@ -180,7 +221,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   // Steve answers a list the user may not read with an empty list, not a 403. Where objects must exist
   // for what was found elsewhere, an empty answer means "hidden", and claiming "missing" would be wrong.
   const hidden = (input: InputName, expected: boolean, found: number) => {
-    if (availability[input] === 'ok' && expected && found === 0) {
+    if ((availability[input] === 'ok' || availability[input] === 'partial') && expected && found === 0) {
       availability[input] = 'forbidden';
       issues.push({
         input, kind: 'hidden', status: null, message: null

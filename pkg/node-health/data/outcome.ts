@@ -20,7 +20,7 @@ export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: P
  * cluster, Nodes otherwise) could not be read, or no request succeeded at all.
  */
 export function fatalIssue(target: ClusterTarget, load: LoadResult): LoadIssue | null {
-  const failures = load.issues.filter((i) => i.kind !== 'hidden');
+  const failures = load.issues.filter((i) => i.kind !== 'hidden' && i.kind !== 'partial');
   const primary: InputName = target.machineManaged ? 'machines' : 'nodes';
   const primaryFailure = failures.find((i) => i.input === primary);
 
@@ -28,7 +28,7 @@ export function fatalIssue(target: ClusterTarget, load: LoadResult): LoadIssue |
     return primaryFailure;
   }
   if (load.requests.length > 0 && failures.length > 0) {
-    const anyRead = Object.values(load.availability).some((a) => a === 'ok');
+    const anyRead = Object.values(load.availability).some((a) => a === 'ok' || a === 'partial');
 
     return anyRead ? null : failures[0];
   }
@@ -52,7 +52,7 @@ export interface UnavailableNotice {
   subjects: string[];
 }
 
-const KIND_RANK: IssueKind[] = ['server', 'network', 'unauthorized', 'unknown', 'not-found', 'forbidden', 'hidden'];
+const KIND_RANK: IssueKind[] = ['server', 'network', 'unauthorized', 'unknown', 'not-found', 'forbidden', 'hidden', 'partial'];
 
 /** One notice per input that could not be read, the most telling reason first. */
 export function unavailableNotices(target: ClusterTarget, load: LoadResult): UnavailableNotice[] {

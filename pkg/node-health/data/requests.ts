@@ -2,9 +2,13 @@
  * The Steve requests of one load, as explicit URLs. Their number depends on the cluster (one per
  * infrastructure machine kind its machines use), never on how many nodes it has.
  *
- * Selectors: Steve passes `labelSelector` / `fieldSelector` to Kubernetes, but its SQL cache (vai, the
- * default from Rancher 2.12) reads only `filter` and ignores them (steve pkg/stores/sqlpartition/
- * listprocessor). So the loader checks every answer against the same selector again (see load.ts).
+ * Selectors, in the form Steve's mode honours. Without its SQL cache, Steve passes `labelSelector` /
+ * `fieldSelector` to Kubernetes, and its own `filter` splits field paths on dots (no label key can be named).
+ * With the SQL cache (feature ui-sql-cache, the default from Rancher 2.12), its list processor (steve
+ * pkg/stores/sqlpartition/listprocessor) reads only `filter`, in Kubernetes selector grammar over indexed
+ * fields, labels among them: `filter=metadata.labels[<key>]=<value>`; selectors are ignored. When the mode is
+ * not known, selectors are sent: right in both modes, only costlier with the cache. The loader checks every
+ * answer against the same selector again either way (see load.ts).
  *
  * Fields: Steve's formatter (pkg/resources/common/formatter.go) applies `include` (keep only these dot
  * paths; the envelope id/type/links stays) and then `exclude` (drop these paths) to every object it returns.
@@ -33,11 +37,24 @@ export interface InfraKind {
   kind: string;
 }
 
+/** How lists are asked for: `filter` for Steve with its SQL cache, `selectors` otherwise (or when not known). */
+export type ListForm = 'filter' | 'selectors';
+
+/** What a SelfSubjectAccessReview asks about a request's list: may the user list all of it? */
+export interface ListAccess {
+  /** management id of the downstream cluster, or null for Rancher's own */
+  cluster: string | null;
+  group: string;
+  resource: string;
+  namespace?: string;
+}
+
 export interface PlannedRequest {
   input: InputName;
   url: string;
   /** infrastructure machine kind, for infraMachines requests */
   infra?: InfraKind;
+  access: ListAccess;
 }
 
 type Param = [string, string];
@@ -60,8 +77,13 @@ export const UNUSED_FIELD_PATHS = ['metadata.managedFields', 'metadata.fields', 
 /**
  * Also left out of a management Node: nodeConfig can hold an RKE1 node's SSH key. The rest is Rancher's copy of
  * the downstream Node, which the tab loads itself: leaving it out halves the largest response of a big cluster.
+ * Only its nodeInfo is kept: a management Node whose Node is gone still tells the host's operating system.
  */
-export const MGMT_NODE_LEFT_OUT_PATHS = ['status.internalNodeStatus', 'status.nodeLabels', 'spec.internalNodeSpec', 'status.nodeConfig'];
+export const MGMT_NODE_LEFT_OUT_PATHS = [
+  ...['images', 'conditions', 'addresses', 'capacity', 'allocatable', 'daemonEndpoints', 'volumesAttached', 'volumesInUse', 'config']
+    .map((field) => `status.internalNodeStatus.${ field }`),
+  'status.nodeLabels', 'spec.internalNodeSpec', 'status.nodeConfig',
+];
 
 const UNUSED_FIELDS: Param[] = UNUSED_FIELD_PATHS.map((p): Param => ['exclude', p]);
 
@@ -78,27 +100,44 @@ export function planSecretSelector(target: ClusterTarget): string {
   return `${ LABELS.rkeClusterName }=${ target.name }`;
 }
 
-export function machinesRequest(target: ClusterTarget): PlannedRequest {
+/** A label selector `key=value` in the form the mode honours. */
+function byLabel(selector: string, form: ListForm): Param {
+  const eq = selector.indexOf('=');
+
+  return form === 'filter' ? ['filter', `metadata.labels[${ selector.slice(0, eq) }]=${ selector.slice(eq + 1) }`] : ['labelSelector', selector];
+}
+
+function localAccess(group: string, resource: string, namespace: string): ListAccess {
   return {
-    input: 'machines',
-    url:   `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('machine')]) }`,
+    cluster: null, group, resource, namespace
   };
 }
 
-export function planSecretsRequest(target: ClusterTarget): PlannedRequest {
+export function machinesRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  return {
+    input:  'machines',
+    url:    `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('machine')]) }`,
+    access: localAccess('cluster.x-k8s.io', 'machines', target.namespace),
+  };
+}
+
+export function planSecretsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
   const params: Param[] = [
-    ['labelSelector', planSecretSelector(target)],
-    ['fieldSelector', `type=${ PLAN_SECRET_TYPE }`],
+    byLabel(planSecretSelector(target), form),
+    form === 'filter' ? ['filter', `_type=${ PLAN_SECRET_TYPE }`] : ['fieldSelector', `type=${ PLAN_SECRET_TYPE }`],
     ...fieldsOf('planSecret', ...PLAN_SECRET_SENSITIVE_KEYS.map((k) => `data.${ k }`)),
   ];
 
-  return { input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }` };
+  return {
+    input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }`, access: localAccess('', 'secrets', target.namespace)
+  };
 }
 
-export function bootstrapsRequest(target: ClusterTarget): PlannedRequest {
+export function bootstrapsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
   return {
-    input: 'bootstraps',
-    url:   `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('bootstrap')]) }`,
+    input:  'bootstraps',
+    url:    `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('bootstrap')]) }`,
+    access: localAccess('rke.cattle.io', 'rkebootstraps', target.namespace),
   };
 }
 
@@ -107,23 +146,31 @@ export function infraType(infra: InfraKind): string {
   return `${ infra.group }.${ infra.kind.toLowerCase() }`;
 }
 
-export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind): PlannedRequest {
+export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind, form: ListForm = 'selectors'): PlannedRequest {
   // Every infrastructure machine resource pluralises with a plain "s" (custommachines, amazonec2machines, ...).
   return {
-    input: 'infraMachines',
+    input:  'infraMachines',
     infra,
-    url:   `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([['labelSelector', clusterSelector(target)], ...fieldsOf('infraMachine')]) }`,
+    url:    `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('infraMachine')]) }`,
+    access: localAccess(infra.group, `${ infra.kind.toLowerCase() }s`, target.namespace),
   };
 }
 
 export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
-  return { input: 'mgmtNodes', url: `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(fieldsOf('mgmtNode', ...MGMT_NODE_LEFT_OUT_PATHS)) }` };
+  return {
+    input:  'mgmtNodes',
+    url:    `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(fieldsOf('mgmtNode', ...MGMT_NODE_LEFT_OUT_PATHS)) }`,
+    access: localAccess('management.cattle.io', 'nodes', mgmtId),
+  };
 }
 
 export function nodesRequest(mgmtId: string): PlannedRequest {
   return {
-    input: 'nodes',
-    url:   `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString(fieldsOf('node', 'status.images')) }`,
+    input:  'nodes',
+    url:    `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString(fieldsOf('node', 'status.images')) }`,
+    access: {
+      cluster: mgmtId, group: '', resource: 'nodes'
+    },
   };
 }
 
@@ -176,11 +223,11 @@ export function expectedInfraKinds(target: ClusterTarget): InfraKind[] {
 }
 
 /** The requests that do not depend on another answer. */
-export function initialRequests(target: ClusterTarget): PlannedRequest[] {
+export function initialRequests(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest[] {
   const out: PlannedRequest[] = [];
 
   if (target.machineManaged) {
-    out.push(machinesRequest(target), planSecretsRequest(target), bootstrapsRequest(target));
+    out.push(machinesRequest(target, form), planSecretsRequest(target, form), bootstrapsRequest(target, form));
   }
   if (target.mgmtId) {
     out.push(mgmtNodesRequest(target.mgmtId), nodesRequest(target.mgmtId));

@@ -34,6 +34,8 @@ export type IssueKind =
   | 'forbidden'
   /** Steve answered with an empty list where objects must exist: it hides what a user may not read */
   | 'hidden'
+  /** read, but the user may not list all of it: Steve showed only what they may see */
+  | 'partial'
   | 'not-found'
   | 'server'
   | 'network'

@@ -1,0 +1,84 @@
+/**
+ * The tab on the embedded Rancher API, in both of Steve's modes: it asks in the form the mode honours, reads
+ * partial lists as partial for a user granted only some plan secrets, and takes a hidden schema (404) for what
+ * it is.
+ */
+import { everyFailure, ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import type { MockRancher } from '../../mock-rancher/server';
+import { mountTab } from './tab-harness';
+import type { MountedTab } from './tab-harness';
+import { embeddedSteve, loaded, startEmbedded } from './tab-embedded';
+
+jest.setTimeout(60000);
+
+let tab: MountedTab | null = null;
+let mock: MockRancher | null = null;
+
+afterEach(async() => {
+  tab?.wrapper.unmount();
+  tab = null;
+  await mock?.close();
+  mock = null;
+});
+
+const MODES: [string, boolean][] = [['with the SQL cache', true], ['without it', false]];
+
+function rowOf(t: MountedTab, key: string) {
+  return t.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).element.closest('tr') as HTMLElement;
+}
+
+describe.each(MODES)('the tab against the embedded API, Steve %s', (_name, sqlCache) => {
+  it('asks in the form the mode honours, and gets only this cluster\'s objects back', async() => {
+    const s = ghostEtcd();
+
+    mock = await startEmbedded(s, sqlCache, ['healthy']);
+    const steve = embeddedSteve(mock);
+
+    tab = mountTab(s, { steve });
+    tab.show();
+    await loaded(tab);
+    const machinesUrl = decodeURIComponent(steve.urls.find((u) => u.includes('cluster.x-k8s.io.machines')) ?? '');
+
+    expect(machinesUrl).toContain(sqlCache ? 'filter=metadata.labels[cluster.x-k8s.io/cluster-name]=dev-k3s' : 'labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s');
+    expect(machinesUrl).not.toContain(sqlCache ? 'labelSelector' : 'filter=');
+    // The healthy cluster's machines share the namespace: the form asked for is the one that leaves them out.
+    const listed = steve.responses.filter((r) => /machines|rkebootstraps|secrets/.test(r.url)).flatMap((r: any) => r.body.data);
+
+    expect(listed.length).toBeGreaterThan(16);
+    expect(listed.filter((o: any) => (o.metadata.labels['cluster.x-k8s.io/cluster-name'] ?? o.metadata.labels['rke.cattle.io/cluster-name']) !== 'dev-k3s')).toStrictEqual([]);
+    expect(tab.wrapper.findAll('[data-testid^="node-health-unavailable-"]')).toHaveLength(0);
+    expect(tab.wrapper.find('[data-testid="node-health-count-error"]').text()).toMatch(/^1/);
+    expect(rowOf(tab, `machine:fleet-default/${ GHOST_MACHINE }`).textContent).toContain('%nodeHealth.rules.blockingClusterOperation.title%');
+  });
+
+  it('a user granted only some plan secrets: told the list is partial, and no plan secret is called missing', async() => {
+    const s = everyFailure();
+
+    mock = await startEmbedded(s, sqlCache);
+    tab = mountTab(s, { steve: embeddedSteve(mock, 'fleet-member') });
+    tab.show();
+    await loaded(tab);
+    const banner = tab.wrapper.find('[data-testid="node-health-unavailable-planSecrets"]');
+
+    expect(banner.text()).toContain('%nodeHealth.tab.unavailable.reason.partial%');
+    expect(tab.wrapper.findAll('[data-testid^="node-health-unavailable-"]')).toHaveLength(1);
+    expect(tab.wrapper.html()).not.toContain('planSecretMissing');
+    // A worker whose plan secret is not among those granted, and whose own Machine says nothing is wrong.
+    expect(rowOf(tab, 'machine:fleet-default/custom-0a11ce5e7c04').textContent).toContain('%nodeHealth.status.unknown%');
+    // What does not rest on the secrets is still found.
+    expect(rowOf(tab, 'machine:fleet-default/custom-c2a0d6e4b3f2').textContent).toContain('%nodeHealth.rules.nodeNotReady.title%');
+  });
+
+  it('a user who may not read secrets at all: the schema is hidden (404), said as such, and nothing is called missing', async() => {
+    const s = ghostEtcd();
+
+    mock = await startEmbedded(s, sqlCache);
+    tab = mountTab(s, { steve: embeddedSteve(mock, 'no-secrets') });
+    tab.show();
+    await loaded(tab);
+
+    expect(tab.wrapper.find('[data-testid="node-health-unavailable-planSecrets"]').text()).toContain('%nodeHealth.tab.unavailable.reason.hidden%');
+    expect(tab.wrapper.html()).not.toContain('planSecretMissing');
+    expect(rowOf(tab, `machine:fleet-default/${ GHOST_MACHINE }`).textContent).toContain('%nodeHealth.status.error%');
+  });
+});
