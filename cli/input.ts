@@ -7,8 +7,8 @@ import {
 } from 'node:fs';
 import { extname, join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { classify } from '../pkg/node-health/engine';
-import type { InputAvailability } from '../pkg/node-health/engine';
+import { classify, inputOfObject } from '../pkg/node-health/engine';
+import type { InputAvailability, InputName } from '../pkg/node-health/engine';
 
 export const BUNDLE_FORMAT = 'node-health-bundle/v1';
 
@@ -24,6 +24,8 @@ export interface LoadedInput {
   skipped: string[];
   /** What was passed over and why, one line each: links that lead nowhere, FIFOs, sockets, devices, duplicates */
   warnings: string[];
+  /** Files holding one page of a longer list (a continue token): what is not in them may exist */
+  partial: string[];
 }
 
 const DATA_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
@@ -185,6 +187,29 @@ function isObject(v: unknown): v is Record<string, any> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A List or Steve collection that says it is one page of more: kubectl's metadata.continue, Steve's pagination. */
+function partialList(doc: Record<string, any>): boolean {
+  return (typeof doc.metadata?.continue === 'string' && doc.metadata.continue !== '') ||
+    doc.pagination?.partial === true || (typeof doc.continue === 'string' && doc.continue !== '');
+}
+
+/** Per load, the inputs whose objects came (also) from a partial list: no finding may rest on their absence. */
+const partialInputs = new WeakMap<LoadedInput, Set<InputName>>();
+
+function markPartial(into: LoadedInput, path: string, items: unknown[]): void {
+  const inputs = items.map(inputOfObject).filter((i): i is InputName => !!i);
+
+  if (inputs.length) {
+    const set = partialInputs.get(into) ?? new Set<InputName>();
+
+    inputs.forEach((i) => set.add(i));
+    partialInputs.set(into, set);
+    if (!into.partial.includes(path)) {
+      into.partial.push(path);
+    }
+  }
+}
+
 /** Flattens one parsed document into objects; throws for content that is not Kubernetes data. */
 function collect(path: string, doc: unknown, into: LoadedInput): void {
   if (doc === null || doc === undefined) {
@@ -215,11 +240,17 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
   }
   if (doc.type === 'collection' && Array.isArray(doc.data)) {
     doc.data.forEach((d: unknown) => collect(path, d, into));
+    if (partialList(doc)) {
+      markPartial(into, path, doc.data);
+    }
 
     return;
   }
   if (typeof doc.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items)) {
     doc.items.forEach((d: unknown) => collect(path, d, into));
+    if (partialList(doc)) {
+      markPartial(into, path, doc.items);
+    }
 
     return;
   }
@@ -288,7 +319,7 @@ export function loadInputs(paths: string[]): LoadedInput {
     throw new InputError('no input: give one or more files or directories of kubectl output, or a bundle');
   }
   const into: LoadedInput = {
-    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: []
+    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: [], partial: []
   };
   const listing: Listing = {
     files: [], warnings: into.warnings, seen: new Set()
@@ -329,6 +360,12 @@ export function loadInputs(paths: string[]): LoadedInput {
     throw new InputError(`${ paths.join(', ') }: no Kubernetes objects found in .json, .yaml or .yml files${ why }`);
   }
   into.objects = dedupe(into.objects, into.warnings);
+  for (const input of partialInputs.get(into) ?? []) {
+    // A bundle's own word on an input stands; a page of a list makes any other input possibly partial.
+    if (into.availability[input] === undefined || into.availability[input] === 'ok') {
+      into.availability[input] = 'partial';
+    }
+  }
 
   return into;
 }

@@ -33,6 +33,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
 
     input.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
     input.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
+    input.partial.forEach((file) => io.stderr(`node-health diagnose: ${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
     const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
     // The same objects a bundle would hold: what the diagnosis prints (evidence too) is only what a bundle may show.
     const sanitized = redactObjects(input.objects);

@@ -1,7 +1,9 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
 export { diagnose, STATUS_ORDER } from './diagnose';
-export { join, settleAvailability } from './join';
+export {
+  inputOfObject, join, settleAvailability
+} from './join';
 export { linkChain } from './chain';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {

@@ -83,6 +83,13 @@ export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: 
   return { buckets, skipped };
 }
 
+/** The input an object belongs to (machines, planSecrets, ...), or null for objects that are none. */
+export function inputOfObject(obj: unknown): InputName | null {
+  const kind = classify(obj);
+
+  return kind ? INPUT_OF_KIND[kind] ?? null : null;
+}
+
 /** Inputs that were not supplied at all count as absent, so rules that need them stay silent. */
 export function effectiveAvailability(buckets: Buckets, given: InputAvailability = {}): InputAvailability {
   const out: InputAvailability = { ...given };
