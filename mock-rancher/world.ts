@@ -13,7 +13,8 @@ export const RANCHER_VERSION = 'v2.12.2';
 export const KUBERNETES_VERSION = 'v1.32.5+k3s1';
 
 export const DEFAULT_SCENARIOS = [
-  'ghost-etcd', 'windows-node-ref', 'orphan-node', 'etcd-hook', 'healthy', 'every-failure', 'imported', 'agent-disconnected', 'large-2000',
+  'ghost-etcd', 'windows-node-ref', 'orphan-node', 'etcd-hook', 'healthy', 'every-failure', 'imported', 'agent-disconnected', 'capi-v1beta2', 'join-keys',
+  'large-2000',
 ];
 
 export interface WorldOptions {

@@ -4,8 +4,8 @@
  */
 
 import {
-  buildCluster, BuiltCluster, BuiltNode, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor, nodeDriverMachineName, NodeSpec,
-  sortCapiConditions, summarizeReady,
+  buildCluster, BuiltCluster, BuiltNode, CAPI_V1BETA1, CAPI_V1BETA2, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor,
+  machinesToV1beta2, nodeDriverMachineName, NodeSpec, sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
 import { createRng, stableHex } from './random';
@@ -1066,6 +1066,153 @@ export function initNodeLost(o: ScenarioOptions = {}): Scenario {
 
 /* ------------------------------------------------------------------------------------------------ */
 
+export const V1BETA2_NODE_GONE_MACHINE = 'custom-4e7a1c9d2b60';
+export const V1BETA2_NO_NODE_MACHINE = 'custom-5f8b2d0e3c71';
+export const V1BETA2_DELETING_MACHINE = 'custom-6a9c3e1f4d82';
+export const V1BETA2_AGENT_MACHINE = 'custom-7b0d4f2a5e93';
+
+/**
+ * A cluster as Rancher 2.14 serves it: Cluster API v1beta2 Machines (contract references
+ * `{apiGroup, kind, name}`, `nodeRef: {name}`, metav1 conditions with NodeDeleted and Deleting, the old
+ * conditions under status.deprecated.v1beta1). Owner references name the Machines at v1beta2 too.
+ */
+export function capiV1beta2(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-09-01T09:00:00Z';
+  const m = (prefix: string) => ({ machineId: agentId(prefix) });
+  const server = (n: number): NodeSpec => ({
+    hostname: `v2-cp-0${ n }`, ...m(`0b2c3d4e5f6${ n }`), roles: { etcd: true, controlPlane: true }, address: `10.14.0.1${ n }`, createdAgo: '30d'
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'v2-rke2',
+    mgmtId:            'c-m-v2b8t4qe',
+    kind:              'custom',
+    kubernetesVersion: 'v1.33.3+rke2r1',
+    createdAgo:        '30d',
+    nodes:             [
+      server(1), server(2), server(3),
+      {
+        hostname: 'v2-wk-ok', ...m('1c3d5e7f9a0b'), roles: { worker: true }, address: '10.14.1.10', createdAgo: '29d'
+      },
+      {
+        hostname: 'v2-wk-node-gone', ...m('4e7a1c9d2b60'), roles: { worker: true }, address: '10.14.1.11', createdAgo: '20d', node: 'deleted'
+      },
+      {
+        hostname: 'v2-wk-no-node', ...m('5f8b2d0e3c71'), roles: { worker: true }, address: '10.14.1.12', createdAgo: '45m', node: 'never-registered'
+      },
+      {
+        hostname: 'v2-wk-deleting', ...m('6a9c3e1f4d82'), roles: { worker: true }, address: '10.14.1.13', createdAgo: '15d', deleting: { ago: '50m', blockedBy: 'drain' }
+      },
+      {
+        hostname: 'v2-wk-agent-gone', ...m('7b0d4f2a5e93'), roles: { worker: true }, address: '10.14.1.14', createdAgo: '2h', agent: 'never-checked-in', node: 'never-registered'
+      },
+    ],
+  }, now, o));
+  const atV1beta2 = (obj: KubeObject): KubeObject => {
+    const refs = obj.metadata.ownerReferences;
+
+    return refs ? { ...obj, metadata: { ...obj.metadata, ownerReferences: refs.map((r) => (r.apiVersion === CAPI_V1BETA1 ? { ...r, apiVersion: CAPI_V1BETA2 } : r)) } } : obj;
+  };
+
+  built.local = machinesToV1beta2(built.local).map(atV1beta2);
+
+  return scenarioFrom({
+    name:         'capi-v1beta2',
+    title:        'Cluster API v1beta2 (Rancher 2.14)',
+    description:  `RKE2 custom cluster served as Rancher 2.14 does, with v1beta2 Machines: ${ V1BETA2_NODE_GONE_MACHINE }'s Node was deleted, ` +
+      `${ V1BETA2_NO_NODE_MACHINE } waits for its Node, ${ V1BETA2_DELETING_MACHINE } hangs draining, ${ V1BETA2_AGENT_MACHINE }'s agent never checked in.`,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {
+    [V1BETA2_NODE_GONE_MACHINE]: ['node-missing'],
+    [V1BETA2_NO_NODE_MACHINE]:   ['waiting-for-node-ref'],
+    [V1BETA2_DELETING_MACHINE]:  ['stuck-deleting'],
+    [V1BETA2_AGENT_MACHINE]:     ['agent-never-checked-in', 'blocking-cluster-operation'],
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+
+export const JOIN_KEY_MACHINES = {
+  /** its Node carries only the rke.cattle.io/machine label: registered minutes ago, before Cluster API sets nodeRef */
+  label:      'custom-1a2b3c4d5e6f',
+  /** only the Machine's status.nodeRef names its Node */
+  nodeRef:    'custom-2b3c4d5e6f70',
+  /** only the Node's cluster.x-k8s.io/machine annotation names its Machine */
+  annotation: 'custom-3c4d5e6f7081',
+  /** its Node's label names it, while the Node's stale annotation names the `annotation` machine */
+  disagree:   'custom-4d5e6f708192',
+} as const;
+
+/**
+ * Nodes each linked to their machine by one key only, and one whose keys disagree: how real Nodes look between
+ * registering and Cluster API catching up, or after a re-registration. Every node is healthy and joined to its
+ * own machine; a join that missed any one key would leave a machine without its Node.
+ */
+export function joinKeys(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-10-01T12:00:00Z';
+  // Linked only by the label or the annotation, a machine has no nodeRef yet: it registered minutes ago.
+  const worker = (name: string, id: string, address: string, createdAgo = '12d'): NodeSpec => ({
+    hostname: name, machineId: agentId(id), roles: { worker: true }, address, createdAgo
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'keys-rke2',
+    mgmtId:            'c-m-k3y5j0n1',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.6+rke2r1',
+    createdAgo:        '40d',
+    nodes:             [
+      {
+        hostname:  'keys-cp-01',
+        machineId: agentId('0c1d2e3f4a5b'),
+        roles:     {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '10.31.0.11',
+        createdAgo: '40d'
+      },
+      worker('keys-wk-label', '1a2b3c4d5e6f', '10.31.1.11', '5m'),
+      worker('keys-wk-noderef', '2b3c4d5e6f70', '10.31.1.12'),
+      worker('keys-wk-annotation', '3c4d5e6f7081', '10.31.1.13', '5m'),
+      worker('keys-wk-disagree', '4d5e6f708192', '10.31.1.14'),
+    ],
+  }, now, o));
+  const nodeOf = (machine: string) => built.downstream.find((n) => n.kind === 'Node' && n.metadata.annotations?.['cluster.x-k8s.io/machine'] === machine) as KubeObject;
+  const machineNamed = (name: string) => built.local.find((x) => x.kind === 'Machine' && x.metadata.name === name) as KubeObject;
+  const keep = (node: KubeObject, machine: KubeObject, keys: { label?: boolean, annotation?: string | null, nodeRef?: boolean }) => {
+    if (!keys.label) {
+      delete node.metadata.labels?.['rke.cattle.io/machine'];
+    }
+    if (keys.annotation === null) {
+      delete node.metadata.annotations?.['cluster.x-k8s.io/machine'];
+      delete node.metadata.annotations?.['cluster.x-k8s.io/owner-name'];
+    } else if (keys.annotation) {
+      node.metadata.annotations = { ...node.metadata.annotations, 'cluster.x-k8s.io/machine': keys.annotation };
+    }
+    if (!keys.nodeRef) {
+      delete (machine.status as Record<string, unknown>).nodeRef;
+    }
+  };
+  const nodes = Object.fromEntries(Object.values(JOIN_KEY_MACHINES).map((name) => [name, nodeOf(name)]));
+
+  keep(nodes[JOIN_KEY_MACHINES.label], machineNamed(JOIN_KEY_MACHINES.label), { label: true, annotation: null });
+  keep(nodes[JOIN_KEY_MACHINES.nodeRef], machineNamed(JOIN_KEY_MACHINES.nodeRef), { nodeRef: true, annotation: null });
+  keep(nodes[JOIN_KEY_MACHINES.annotation], machineNamed(JOIN_KEY_MACHINES.annotation), {});
+  keep(nodes[JOIN_KEY_MACHINES.disagree], machineNamed(JOIN_KEY_MACHINES.disagree), {
+    label: true, annotation: JOIN_KEY_MACHINES.annotation, nodeRef: true
+  });
+
+  return scenarioFrom({
+    name:         'join-keys',
+    title:        'Nodes linked by one key, and by two that disagree',
+    description:  'RKE2 custom cluster whose workers are each linked to their machine by one key only (the machine label, the ' +
+      'Machine\'s nodeRef, the machine annotation), and one whose label and annotation name different machines. All healthy.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {});
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+
 export interface LargeOptions extends ScenarioOptions {
   seed?: number | string;
   /** share of workers that get a failure (default 0.03) */
@@ -1213,6 +1360,8 @@ export const SCENARIOS = {
   'serving-certs':           servingCerts,
   'agent-disconnected':      agentDisconnected,
   'init-node-lost':          initNodeLost,
+  'capi-v1beta2':            capiV1beta2,
+  'join-keys':               joinKeys,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

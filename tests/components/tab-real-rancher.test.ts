@@ -1,9 +1,11 @@
 /**
  * The tab on the embedded Rancher API, in both of Steve's modes: it asks in the form the mode honours, reads
- * partial lists as partial for a user granted only some plan secrets, and takes a hidden schema (404) for what
- * it is.
+ * partial lists as partial for a user granted only some plan secrets, takes a hidden schema (404) for what it is,
+ * and reads a cluster whose Machines are served as Cluster API v1beta2.
  */
-import { everyFailure, ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import {
+  capiV1beta2, everyFailure, ghostEtcd, GHOST_MACHINE, V1BETA2_AGENT_MACHINE, V1BETA2_DELETING_MACHINE, V1BETA2_NO_NODE_MACHINE, V1BETA2_NODE_GONE_MACHINE
+} from '../../scenarios/catalog';
 import type { MockRancher } from '../../mock-rancher/server';
 import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
@@ -80,5 +82,42 @@ describe.each(MODES)('the tab against the embedded API, Steve %s', (_name, sqlCa
     expect(tab.wrapper.find('[data-testid="node-health-unavailable-planSecrets"]').text()).toContain('%nodeHealth.tab.unavailable.reason.hidden%');
     expect(tab.wrapper.html()).not.toContain('planSecretMissing');
     expect(rowOf(tab, `machine:fleet-default/${ GHOST_MACHINE }`).textContent).toContain('%nodeHealth.status.error%');
+  });
+});
+
+describe.each(MODES)('a Cluster API v1beta2 cluster (Rancher 2.14) on the embedded API, Steve %s', (_name, sqlCache) => {
+  it('shows each machine\'s finding from v1beta2 Machines, with the chain and the actions', async() => {
+    const s = capiV1beta2();
+
+    mock = await startEmbedded(s, sqlCache);
+    const steve = embeddedSteve(mock);
+
+    tab = mountTab(s, { steve });
+    tab.show();
+    await loaded(tab);
+    const machines = steve.responses.filter((r) => r.url.includes('cluster.x-k8s.io.machines')).flatMap((r: any) => r.body.data);
+
+    expect(new Set(machines.map((m: any) => m.apiVersion))).toStrictEqual(new Set(['cluster.x-k8s.io/v1beta2']));
+    const expected: [string, string][] = [
+      [V1BETA2_NODE_GONE_MACHINE, 'nodeMissing'],
+      [V1BETA2_NO_NODE_MACHINE, 'waitingForNodeRef'],
+      [V1BETA2_DELETING_MACHINE, 'stuckDeleting'],
+      // The cluster waits for it: that comes first, its own cause after.
+      [V1BETA2_AGENT_MACHINE, 'blockingClusterOperation'],
+    ];
+
+    for (const [machine, rule] of expected) {
+      expect(rowOf(tab, `machine:fleet-default/${ machine }`).textContent).toContain(`%nodeHealth.rules.${ rule }.title%`);
+    }
+    expect(tab.wrapper.find('[data-testid="node-health-count-healthy"]').text()).toMatch(/^4/);
+    await tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ V1BETA2_DELETING_MACHINE }"]`).trigger('click');
+    const detail = tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ V1BETA2_DELETING_MACHINE }"]`);
+
+    // The v1beta2 contract references still lead to the bootstrap and the infrastructure machine.
+    expect(detail.find('[data-testid="node-health-chain-bootstrap"] .badge-state').text()).toBe('%nodeHealth.chain.state.present%');
+    expect(detail.find('[data-testid="node-health-chain-infraMachine"] .badge-state').text()).toBe('%nodeHealth.chain.state.present%');
+    expect(detail.find('[data-testid="node-health-action-remove-finalizers"]').exists()).toBe(true);
+    await tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ V1BETA2_AGENT_MACHINE }"]`).trigger('click');
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ V1BETA2_AGENT_MACHINE }"] [data-testid="node-health-finding-agent-never-checked-in"]`).exists()).toBe(true);
   });
 });

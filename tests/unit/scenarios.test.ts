@@ -7,7 +7,7 @@ import {
 } from '../../scenarios/builders';
 import {
   buildScenario, EVERY_FAILURE_EXPECTED, everyFailure, FAILURE_FAMILIES, GHOST_MACHINE, large, LEAVING_ETCD_MACHINE,
-  NODE_NOT_FOUND_MACHINE, SCENARIO_NAMES, scenarioObjects, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE, XSS_PAYLOAD,
+  JOIN_KEY_MACHINES, NODE_NOT_FOUND_MACHINE, SCENARIO_NAMES, V1BETA2_NODE_GONE_MACHINE, scenarioObjects, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE, XSS_PAYLOAD,
 } from '../../scenarios/catalog';
 import { toSteve, toSteveCollection } from '../../scenarios/steve';
 import { goUnixDate, parseGoUnixDate } from '../../scenarios/time';
@@ -37,6 +37,8 @@ const provisioningCluster = (s: Scenario) => s.objects.find((o) => o.apiVersion 
 };
 
 const named = SCENARIO_NAMES.map((name) => [name, buildScenario(name)] as const);
+/** Scenarios in v1beta1 shape whose Nodes carry every join key (capi-v1beta2 and join-keys are checked on their own below) */
+const fullyKeyed = named.filter(([name]) => name !== 'capi-v1beta2' && name !== 'join-keys');
 
 describe('every named scenario', () => {
   it.each(named)('%s is deterministic', (name, scenario) => {
@@ -67,7 +69,7 @@ describe('every named scenario', () => {
     expect(new Set(uids).size).toBe(uids.length);
   });
 
-  it.each(named)('%s: linked Nodes, Machines and management Nodes agree on every join key', (_name, scenario) => {
+  it.each(fullyKeyed)('%s: linked Nodes, Machines and management Nodes agree on every join key', (_name, scenario) => {
     const machines = machinesOf(scenario);
     const byUid = new Map(machines.map((m) => [m.metadata.uid, m]));
     let linked = 0;
@@ -102,7 +104,7 @@ describe('every named scenario', () => {
     }
   });
 
-  it.each(named)('%s: plan secrets belong to their bootstrap and their checksums mean what they say', (_name, scenario) => {
+  it.each(fullyKeyed)('%s: plan secrets belong to their bootstrap and their checksums mean what they say', (_name, scenario) => {
     for (const m of machinesOf(scenario)) {
       const secret = planSecretFor(scenario, m);
 
@@ -585,6 +587,62 @@ describe('Steve envelope', () => {
     });
     expect(c.links.self).toBe('https://r.test/v1/cluster.x-k8s.io.machines');
     expect(c.data.map((d) => d.id)).toEqual(machines.map((m) => `fleet-default/${ m.metadata.name }`));
+  });
+});
+
+describe('capi-v1beta2', () => {
+  const s = buildScenario('capi-v1beta2');
+
+  it('serves every Machine as Rancher 2.14 does: v1beta2, contract references, v1beta2 conditions', () => {
+    const machines = s.objects.filter((o) => o.kind === 'Machine') as any[];
+
+    expect(machines.length).toBe(8);
+    for (const m of machines) {
+      expect(m.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
+      expect(Object.keys(m.spec.infrastructureRef).sort()).toStrictEqual(['apiGroup', 'kind', 'name']);
+      expect(Object.keys(m.spec.bootstrap.configRef).sort()).toStrictEqual(['apiGroup', 'kind', 'name']);
+      expect(m.status.conditions.map((c: any) => c.type)).toEqual(expect.arrayContaining(['Available', 'Ready', 'NodeHealthy', 'Deleting']));
+      expect(m.status.deprecated.v1beta1.conditions.length).toBeGreaterThan(0);
+    }
+    const gone = machines.find((m) => m.metadata.name === V1BETA2_NODE_GONE_MACHINE);
+
+    expect(gone.status.nodeRef).toStrictEqual({ name: 'v2-wk-node-gone' });
+    expect(gone.status.conditions.find((c: any) => c.type === 'NodeHealthy').reason).toBe('NodeDeleted');
+    const owned = s.objects.filter((o) => o.metadata.ownerReferences?.some((r) => r.kind === 'Machine'));
+
+    expect(owned.length).toBeGreaterThan(0);
+    expect(owned.flatMap((o) => o.metadata.ownerReferences ?? []).filter((r) => r.kind === 'Machine').map((r) => r.apiVersion)).not.toContain('cluster.x-k8s.io/v1beta1');
+  });
+});
+
+describe('join-keys', () => {
+  const s = buildScenario('join-keys');
+  const machines = machinesOf(s) as any[];
+  const keysOf = (name: string) => {
+    const m = machines.find((x) => x.metadata.name === name);
+    const node = nodesOf(s).find((n) => n.metadata.labels?.[MACHINE_UID_LABEL] === m.metadata.uid || n.metadata.name === m.status.nodeRef?.name ||
+      n.metadata.annotations?.['cluster.x-k8s.io/machine'] === name) as NodeObject;
+
+    return {
+      label:      node.metadata.labels?.[MACHINE_UID_LABEL] === m.metadata.uid,
+      nodeRef:    m.status.nodeRef?.name === node.metadata.name,
+      annotation: node.metadata.annotations?.['cluster.x-k8s.io/machine'] ?? null,
+    };
+  };
+
+  it('links each of its workers to its machine by exactly the keys it says', () => {
+    expect(keysOf(JOIN_KEY_MACHINES.label)).toStrictEqual({
+      label: true, nodeRef: false, annotation: null
+    });
+    expect(keysOf(JOIN_KEY_MACHINES.nodeRef)).toStrictEqual({
+      label: false, nodeRef: true, annotation: null
+    });
+    expect(keysOf(JOIN_KEY_MACHINES.annotation)).toStrictEqual({
+      label: false, nodeRef: false, annotation: JOIN_KEY_MACHINES.annotation
+    });
+    expect(keysOf(JOIN_KEY_MACHINES.disagree)).toStrictEqual({
+      label: true, nodeRef: true, annotation: JOIN_KEY_MACHINES.annotation
+    });
   });
 });
 

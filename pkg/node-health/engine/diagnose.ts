@@ -12,6 +12,7 @@ import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
 import { asString, hasFields, metadata, parseTime, statusOf } from './fields';
+import { nodeRefName } from './objects';
 import { expectedNamesOfUnlinkedMachines, formerMachineOf } from './rules/nodes';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
@@ -122,6 +123,12 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
     r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
   }
   r.notes.push(...partialInputNotes(r));
+  const ref = m && !r.objects.node ? nodeRefName(m) : null;
+  const other = ref ? ctx.machineOfNode(r.cluster, ref) : null;
+
+  if (ref && other) {
+    r.notes.push({ key: 'nodeHealth.notes.nodeLinkedElsewhere', args: { node: ref, machine: other } });
+  }
   const n = r.objects.node;
 
   // Registered by another tool (no machine ever): worth saying, nothing to fix.

@@ -30,6 +30,8 @@ export interface JoinContext {
   hasMachine(namespace: string | null, machineName: string | null): boolean;
   /** The objects a cluster was read from: the provisioning cluster and, when it could be read, the management cluster */
   clusterObjectsOf(cluster: ClusterInfo): { cluster?: KubeObject; mgmtCluster?: KubeObject };
+  /** The machine a Node of this name was joined to, by a stronger key than another machine's nodeRef */
+  machineOfNode(cluster: ClusterInfo | null, nodeName: string): string | null;
 }
 
 export interface JoinResult {
@@ -255,7 +257,8 @@ interface NodeEntry {
   name: string;
   cluster: ClusterInfo | null;
   mgmtNode: KubeObject | undefined;
-  taken: boolean;
+  /** the machine it was joined to */
+  takenBy: string | null;
 }
 
 interface SecretEntry {
@@ -436,7 +439,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       fallbackCluster();
     const name = nameOf(n) as string;
     const entry: NodeEntry = {
-      obj: n, name, cluster, mgmtNode: undefined, taken: false
+      obj: n, name, cluster, mgmtNode: undefined, takenBy: null
     };
 
     nodes.push(entry);
@@ -465,7 +468,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     const node = machines[i].node;
 
     if (node) {
-      node.taken = true;
+      node.takenBy = machines[i].name;
     }
   }
 
@@ -542,10 +545,10 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
   for (let i = 0; i < nodes.length; i++) {
     const {
-      obj: n, name, cluster, taken
+      obj: n, name, cluster, takenBy
     } = nodes[i];
 
-    if (taken) {
+    if (takenBy) {
       continue;
     }
     const objects: JoinedObjects = {
@@ -660,6 +663,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       machinesJoinedTo: lazyJoinedTo(secrets),
       hasMachine:       (namespace, machineName) => !!machineByNsName().get(namespace, machineName),
       clusterObjectsOf: (info) => ({ cluster: clusterObjects.get(info), mgmtCluster: mgmtClusters.get(info) }),
+      machineOfNode:    (cluster, nodeName) => nodeByClusterName.get(clusterKey(cluster), nodeName)?.takenBy ?? null,
     },
   };
 }

@@ -318,7 +318,7 @@ export const nodeMissing: Rule = {
   id:       'node-missing',
   severity: 'error',
   needs:    ['nodes'],
-  check(r) {
+  check(r, ctx) {
     const m = r.objects.machine;
 
     if (!m || r.objects.node || r.deleting) {
@@ -329,6 +329,10 @@ export const nodeMissing: Rule = {
     const goneByCondition = !!healthy && healthy.status !== 'True' && /NodeNotFound|NodeDeleted/.test(healthy.reason ?? '');
 
     if (!ref && !goneByCondition) {
+      return null;
+    }
+    // The Node is there, joined to another machine by a stronger key: not gone (the record says why it is unknown).
+    if (ref && ctx.machineOfNode(r.cluster, ref)) {
       return null;
     }
     if (r.inputs.nodes !== 'ok' && !goneByCondition) {
