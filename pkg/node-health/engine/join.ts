@@ -469,8 +469,25 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
     if (node) {
       node.takenBy = machines[i].name;
+      // kubectl output of several clusters does not say whose a Node is; the machine it belongs to does.
+      if (!node.cluster && machines[i].cluster) {
+        node.cluster = machines[i].cluster;
+        nodeByClusterName.set(clusterKey(node.cluster), node.name, node);
+      }
     }
   }
+  // Nodes whose cluster nothing has told yet, by name: a management Node of one cluster naming one of them tells.
+  const unattributed = lazily(() => {
+    const byName = new Map<string, NodeEntry | null>();
+
+    for (const entry of nodes) {
+      if (!entry.cluster) {
+        byName.set(entry.name, byName.has(entry.name) ? null : entry);
+      }
+    }
+
+    return byName;
+  });
 
   // Management nodes: to their downstream Node by name, else to a machine by the mirrored annotation.
   const lonelyMgmtNodes: KubeObject[] = [];
@@ -479,8 +496,17 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     const mn = buckets.mgmtNode[i];
     const cluster = clusterForMgmtId(namespaceOf(mn));
     const nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName);
-    const node = nodeName ? nodeByClusterName.get(clusterKey(cluster), nodeName) : undefined;
+    let node = nodeName ? nodeByClusterName.get(clusterKey(cluster), nodeName) : undefined;
 
+    if (!node && nodeName && cluster && clusters.length > 1) {
+      const named = unattributed().get(nodeName);
+
+      if (named && !named.cluster && !named.mgmtNode) {
+        named.cluster = cluster;
+        nodeByClusterName.set(clusterKey(cluster), named.name, named);
+        node = named;
+      }
+    }
     if (node) {
       node.mgmtNode = mn;
       continue;
