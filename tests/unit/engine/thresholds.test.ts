@@ -1,0 +1,113 @@
+/**
+ * Every time threshold, at its boundary: a rule fires when the wait is exactly the threshold and stays silent one
+ * second before; the Windows memory threshold likewise at exactly the minimum and one byte below. A rule that
+ * reads a threshold and is missing from the table fails the catalogue check.
+ */
+import { diagnose, DEFAULT_CONFIG, RULES } from '../../../pkg/node-health/engine';
+import type { EngineConfig, Finding, NodeRecord } from '../../../pkg/node-health/engine';
+import { buildScenario, EVERY_FAILURE_EXPECTED, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
+import { clusterObjects, recordName } from './helpers';
+
+const every = buildScenario('every-failure');
+const everyObjects = clusterObjects(every, every.clusters[0].mgmtId);
+const hook = buildScenario('etcd-hook');
+const hookObjects = clusterObjects(hook, hook.clusters[0].mgmtId);
+
+interface Boundary {
+  /** the configuration key the rule waits on */
+  threshold: keyof EngineConfig;
+  /** which record of which scenario shows it */
+  objects: unknown[];
+  record: string;
+  /** the moment the wait is measured from */
+  start(r: NodeRecord, f: Finding): string | null;
+}
+
+const BOUNDARIES: Record<string, Boundary> = {
+  'agent-never-checked-in': {
+    threshold: 'agentCheckInTimeoutMs', objects: everyObjects, record: 'custom-1e0c8f3a5b21', start: (_r, f) => f.since
+  },
+  'plan-secret-missing': {
+    threshold: 'agentCheckInTimeoutMs', objects: everyObjects, record: 'custom-d3b1e7f5c4a3', start: (r) => r.created
+  },
+  'waiting-for-node-ref': {
+    threshold: 'nodeStartupTimeoutMs', objects: everyObjects, record: 'custom-7a5b1e9c6f87', start: (r) => r.created
+  },
+  'plan-not-applied': {
+    threshold: 'planApplyTimeoutMs', objects: everyObjects, record: 'custom-2b7d4e9c1a32', start: (_r, f) => f.since
+  },
+  'probes-failing': {
+    threshold: 'probeFailureTimeoutMs', objects: everyObjects, record: 'custom-4d2e8b6f3c54', start: (_r, f) => f.since
+  },
+  'stuck-deleting': {
+    threshold: 'stuckDeletingTimeoutMs', objects: everyObjects, record: 'custom-5e3f9c7a4d65', start: (r) => r.deleting
+  },
+  'etcd-removal-hook-blocked': {
+    threshold: 'stuckDeletingTimeoutMs', objects: hookObjects, record: LEAVING_ETCD_MACHINE, start: (r) => r.deleting
+  },
+  'node-not-ready': {
+    threshold: 'nodeNotReadyTimeoutMs', objects: everyObjects, record: 'custom-c2a0d6e4b3f2', start: (_r, f) => f.since
+  },
+};
+
+function rulesAt(objects: unknown[], name: string, now: number, config?: Partial<EngineConfig>): { record: NodeRecord, rules: string[] } {
+  const record = diagnose(objects, { now, config }).records.find((r) => recordName(r) === name);
+
+  if (!record) {
+    throw new Error(`no record ${ name }`);
+  }
+
+  return { record, rules: record.findings.map((f) => f.rule) };
+}
+
+describe('time thresholds at their boundary', () => {
+  it('cover every rule that waits on a configured threshold', () => {
+    const waiting = RULES.filter((rule) => /config\.\w+Ms\b/.test(rule.check.toString())).map((rule) => rule.id);
+
+    expect(waiting.length).toBeGreaterThanOrEqual(6);
+    expect(waiting.filter((id) => !(id in BOUNDARIES))).toStrictEqual([]);
+  });
+
+  it.each(Object.entries(BOUNDARIES))('%s fires at exactly the threshold, not one second before', (id, b) => {
+    const seen = rulesAt(b.objects, b.record, Date.parse(b.objects === hookObjects ? hook.now : every.now));
+    const finding = seen.record.findings.find((f) => f.rule === id);
+
+    expect(finding).toBeDefined();
+    const start = Date.parse(b.start(seen.record, finding!) ?? '');
+
+    expect(Number.isNaN(start)).toBe(false);
+    const at = start + DEFAULT_CONFIG[b.threshold];
+
+    expect(rulesAt(b.objects, b.record, at).rules).toContain(id);
+    expect(rulesAt(b.objects, b.record, at - 1000).rules).not.toContain(id);
+    // The threshold is the configured one, not a constant: a minute longer moves the boundary with it.
+    expect(rulesAt(b.objects, b.record, at, { [b.threshold]: DEFAULT_CONFIG[b.threshold] + 60000 }).rules).not.toContain(id);
+  });
+
+  it('the finalizer cleanup is offered from exactly the stuck threshold, not one second before', () => {
+    const b = BOUNDARIES['stuck-deleting'];
+    const { record } = rulesAt(b.objects, b.record, Date.parse(every.now));
+    const at = Date.parse(record.deleting!) + DEFAULT_CONFIG.stuckDeletingTimeoutMs;
+    const actions = (now: number) => rulesAt(b.objects, b.record, now).record.findings.flatMap((f) => f.actions);
+
+    expect(actions(at)).toContain('remove-finalizers');
+    expect(actions(at - 1000)).not.toContain('remove-finalizers');
+  });
+});
+
+describe('the Windows memory threshold at its boundary', () => {
+  const name = Object.entries(EVERY_FAILURE_EXPECTED).find(([, family]) => family === 'windows-memory-low')![0];
+  const withMemory = (bytes: number) => {
+    const objects = JSON.parse(JSON.stringify(everyObjects)) as any[];
+    const nodeName = objects.find((o) => o.kind === 'Machine' && o.metadata.name === name).status.nodeRef.name;
+
+    objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === nodeName).status.capacity.memory = String(bytes);
+
+    return rulesAt(objects, name, Date.parse(every.now)).rules;
+  };
+
+  it('a node with exactly the minimum is fine, one byte less is not', () => {
+    expect(withMemory(DEFAULT_CONFIG.windowsMinMemoryBytes)).not.toContain('windows-memory-low');
+    expect(withMemory(DEFAULT_CONFIG.windowsMinMemoryBytes - 1)).toContain('windows-memory-low');
+  });
+});
