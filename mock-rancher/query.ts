@@ -395,7 +395,7 @@ export function sqlIndexed(typeId: string, parts: string[]): boolean {
   if (parts[0] === 'metadata' && parts[1] === 'fields' && parts.length === 3 && /^\d+$/.test(parts[2])) {
     return true;
   }
-  const id = parts.join('.');
+  const id = parts[0] === 'metadata' && parts[1] === 'annotations' && parts.length === 3 ? `metadata.annotations[${ parts[2] }]` : parts.join('.');
 
   return SQL_COMMON_FIELDS.has(id) || (SQL_TYPE_FIELDS[typeId] ?? []).includes(id);
 }

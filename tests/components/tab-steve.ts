@@ -183,8 +183,15 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       next = nu.toString();
     }
 
+    // The envelope as rancher/apiserver writes it: no count for an empty list, pagination only on a partial answer.
     const body = JSON.parse(JSON.stringify({
-      type: 'collection', count: matching.length, data, pagination: next ? { next } : {}
+      type:         'collection',
+      links:        { self: url },
+      actions:      {},
+      resourceType: resource,
+      ...(next ? { pagination: { first: url, next, partial: true }, continue: String(offset + size) } : {}),
+      ...(matching.length ? { count: matching.length } : {}),
+      data,
     }));
 
     // The loader never writes into an answer, so the log can keep the very object it received.

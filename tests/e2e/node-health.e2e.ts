@@ -18,6 +18,7 @@ const NS = 'fleet-default';
 const GHOST = { cluster: 'dev-k3s', mgmtId: 'c-m-4qj7x2vd' };
 const WINDOWS = { cluster: 'vs-win', mgmtId: 'c-m-w8k2p5tz' };
 const EVERY = { cluster: 'ef-rke2', mgmtId: 'c-m-ef4k8w2n' };
+const V1BETA2 = { cluster: 'v2-rke2', mgmtId: 'c-m-v2b8t4qe' };
 const XSS_MACHINE = 'custom-17f5c1d9a8e7';
 const SECRET_MARKER = 'SECRET-VALUE';
 const MACHINE_TYPE = 'cluster.x-k8s.io.machine';
@@ -371,6 +372,35 @@ export const TESTS: E2eTest[] = [
       await page.locator('[data-testid="node-health-unavailable"]').waitFor({ state: 'visible', timeout: 30000 });
       await t.shot(page, 'no secrets');
       await expectFindings(page, GHOST_MACHINE, ['stuck-deleting']);
+    },
+  },
+  {
+    name: 'a Cluster API v1beta2 cluster (Rancher 2.14): each machine\'s findings, from v1beta2 Machines through Steve',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, V1BETA2.cluster);
+      await page.locator(NH.summary).waitFor({ state: 'visible', timeout: 60000 });
+      for (const [name, rules] of Object.entries(buildScenario('capi-v1beta2').expected)) {
+        await expectFindings(page, name, rules);
+        await t.shot(page, `row ${ name }`);
+      }
+    },
+  },
+  {
+    name: 'a user granted only some plan secrets is told the list is partial, and no plan secret is called missing',
+    async run(t) {
+      const { page } = await t.session('fleet-member');
+
+      await openTab(t, page, EVERY.cluster);
+      const notice = page.locator('[data-testid="node-health-unavailable-planSecrets"]');
+
+      await notice.waitFor({ state: 'visible', timeout: 60000 });
+      await t.shot(page, 'partial secrets');
+      assert(await page.locator('[data-testid="node-health-unavailable"] [data-testid^="node-health-unavailable-"]').count() === 1, 'more than the plan secrets are said to be unavailable');
+      await openRow(page, 'custom-d3b1e7f5c4a3');
+      assert(await page.locator(`${ NH.detail } ${ NH.finding('plan-secret-missing') }`).count() === 0, 'a plan secret the user cannot see is called missing');
+      await expectFindings(page, 'custom-c2a0d6e4b3f2', ['node-not-ready']);
     },
   },
   {

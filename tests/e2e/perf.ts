@@ -1,16 +1,19 @@
 /**
  * `yarn -s e2e:perf`: Rancher's own Machines tab against the Node Health tab on the 2,000-node cluster,
- * in one browser session of the real dashboard. Each try navigates inside the app (no reload) from Home
+ * in one browser session of the real dashboard per Steve mode: with its SQL cache (ui-sql-cache on, the
+ * default from Rancher 2.12) and without. Each try navigates inside the app (no reload) from Home
  * to the cluster's page opened on one tab, and times from that navigation to the tab's first table row
- * being on screen; tries alternate between the two tabs, and the median of each is reported:
- *   ui-perf nodes=2000 node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab>
+ * being on screen; tries alternate between the two tabs, and the median of each is reported, one line per mode:
+ *   ui-perf mode=<sql-cache|no-sql-cache> nodes=2000 node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab>
  * Progress goes to stderr, with a breakdown: when the cluster page had drawn its tabs (Rancher draws all of
  * them at once, after loading its own data), and how much of the Node Health time came after that.
  * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts;
- * E2E_PERF_TRIES sets the number of tries per tab (default 5).
+ * E2E_PERF_TRIES sets the number of tries per tab (default 5); E2E_PERF_MODES the modes (default sql-cache,no-sql-cache).
+ * The embedded API is restarted on the same port for each mode; the dashboard reloads, reading the feature again.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startMockRancher } from '../../mock-rancher/server';
+import type { MockRancher } from '../../mock-rancher/server';
 import { clusterPath, gotoHome, waitForShell } from './dashboard';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
@@ -63,17 +66,15 @@ async function timeNavigation(page: Page, path: string, selector: string): Promi
   })`) as Promise<{ rows: number, pageDrawn: number }>;
 }
 
-async function main(): Promise<void> {
-  const tries = Number(process.env.E2E_PERF_TRIES || 5);
-  const mock = await startMockRancher({
-    scenarios: [`large-${ NODES }`], port: process.env.E2E_MOCK_PORT ? Number(process.env.E2E_MOCK_PORT) : undefined, log, logRequests: 'problems'
-  });
-  const dev = process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
-  const devUrl = process.env.E2E_DEV_URL || (dev?.url as string);
-  const browser = await launchBrowser();
+const MODES = { 'sql-cache': true, 'no-sql-cache': false } as const;
+
+type Mode = keyof typeof MODES;
+
+/** One mode's tries in a fresh browser context (the dashboard reads ui-sql-cache when it loads). */
+async function measure(browser: Browser, devUrl: string, mode: Mode, tries: number): Promise<void> {
+  const { page } = await openPage(await openContext(browser, devUrl));
 
   try {
-    const { page } = await openPage(await openContext(browser, devUrl));
     const times: Record<TabName, number[]> = { 'machine-pools': [], 'node-health': [] };
     const pageDrawn: Record<TabName, number[]> = { 'machine-pools': [], 'node-health': [] };
 
@@ -84,15 +85,15 @@ async function main(): Promise<void> {
         await waitForShell(page);
         await page.waitForTimeout(1000);
         const timed = await timeNavigation(page, `${ clusterPath(CLUSTER.namespace, CLUSTER.name) }#${ tab }`, ROW[tab]).catch(async(e) => {
-          await screenshot(page, `perf-${ tab }-FAILED`).catch(() => undefined);
+          await screenshot(page, `perf-${ mode }-${ tab }-FAILED`).catch(() => undefined);
           throw e;
         });
 
         times[tab].push(timed.rows);
         pageDrawn[tab].push(timed.pageDrawn);
-        log(`try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(timed.rows) } ms (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
+        log(`${ mode } try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(timed.rows) } ms (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
         if (i === 0) {
-          await screenshot(page, `perf-${ tab }`);
+          await screenshot(page, `perf-${ mode }-${ tab }`);
         }
       }
     }
@@ -101,13 +102,42 @@ async function main(): Promise<void> {
 
     const nhPage = Math.round(median(pageDrawn['node-health']));
 
-    log(`breakdown: in the Node Health tries the cluster page had drawn its tabs after ${ nhPage } ms (median); ` +
+    log(`${ mode } breakdown: in the Node Health tries the cluster page had drawn its tabs after ${ nhPage } ms (median); ` +
       `the tab's own load, diagnosis and first rows took ${ nodeHealth - nhPage } ms after that`);
-    process.stdout.write(`ui-perf nodes=${ NODES } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ (nodeHealth / machines).toFixed(2) }\n`);
+    process.stdout.write(`ui-perf mode=${ mode } nodes=${ NODES } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ (nodeHealth / machines).toFixed(2) }\n`);
   } finally {
-    await browser.close().catch(() => undefined);
+    await page.context().close().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<void> {
+  const tries = Number(process.env.E2E_PERF_TRIES || 5);
+  const modes = (process.env.E2E_PERF_MODES || Object.keys(MODES).join(',')).split(',').map((m) => m.trim()) as Mode[];
+  const unknown = modes.filter((m) => !(m in MODES));
+
+  if (unknown.length) {
+    throw new Error(`unknown E2E_PERF_MODES ${ unknown.join(', ') } (modes: ${ Object.keys(MODES).join(', ') })`);
+  }
+  let port = process.env.E2E_MOCK_PORT ? Number(process.env.E2E_MOCK_PORT) : 0;
+  let mock: MockRancher | undefined;
+  let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
+  let browser: Browser | undefined;
+
+  try {
+    for (const mode of modes) {
+      await mock?.close();
+      mock = await startMockRancher({
+        scenarios: [`large-${ NODES }`], port, log, logRequests: 'problems', sqlCache: MODES[mode]
+      });
+      port = mock.port;
+      dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
+      browser ??= await launchBrowser();
+      await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), mode, tries);
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
     await dev?.stop().catch(() => undefined);
-    await mock.close().catch(() => undefined);
+    await mock?.close().catch(() => undefined);
   }
 }
 

@@ -331,3 +331,48 @@ describe('loadClusterData', () => {
     });
   });
 });
+
+describe('loadClusterData: lists a user may see only in part', () => {
+  async function reviewed(s: Scenario, options: FakeSteveOptions, reviews: (access: { resource: string }) => Promise<boolean>) {
+    const steve = fakeSteve(s, options);
+
+    return loadClusterData(steve.dispatch, targetOf(s), { now: () => Date.parse(s.now), reviews });
+  }
+
+  it('a list the user may not read in full is partial, with its own notice, the others read', async() => {
+    const result = await reviewed(ghostEtcd(), {}, async(a) => a.resource !== 'secrets');
+
+    expect(result.availability).toEqual({
+      machines: 'ok', planSecrets: 'partial', bootstraps: 'ok', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'ok'
+    });
+    expect(result.issues).toEqual([{
+      input: 'planSecrets', kind: 'partial', status: null, message: null
+    }]);
+  });
+
+  it('an access review that cannot be had leaves the list\'s completeness unknown: partial', async() => {
+    const result = await reviewed(ghostEtcd(), {}, (a) => (a.resource === 'nodes' ? Promise.resolve(false) : Promise.resolve(true)));
+
+    expect(result.availability.nodes).toBe('partial');
+  });
+
+  it('a 404 for a list the user may not read is the type hidden from them, not a missing resource', async() => {
+    const denied = await reviewed(ghostEtcd(), { fail: { planSecrets: { status: 404, message: 'schema secrets not found' } } }, async(a) => a.resource !== 'secrets');
+    const allowed = await reviewed(ghostEtcd(), { fail: { planSecrets: { status: 404 } } }, async() => true);
+
+    expect(denied.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'hidden', status: 404 })]);
+    expect(denied.availability.planSecrets).toBe('forbidden');
+    expect(allowed.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'not-found' })]);
+    expect(allowed.availability.planSecrets).toBe('error');
+  });
+
+  it('asks the SQL cache by filter: the answers are the same as by selectors', async() => {
+    const s = ghostEtcd();
+    const bySelectors = await loadClusterData(fakeSteve(s).dispatch, targetOf(s), { now: () => Date.parse(s.now) });
+    const steve = fakeSteve(s, { sqlCache: true });
+    const byFilter = await loadClusterData(steve.dispatch, targetOf(s), { now: () => Date.parse(s.now), form: 'filter' });
+
+    expect(steve.urls.some((u) => u.includes('labelSelector'))).toBe(false);
+    expect(byFilter.objects.map((o) => o.id).sort()).toEqual(bySelectors.objects.map((o) => o.id).sort());
+  });
+});
