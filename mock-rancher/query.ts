@@ -379,11 +379,22 @@ const SQL_TYPE_FIELDS: Record<string, string[]> = {
   secret:                               ['_type', 'spec.clusterName', 'spec.displayName'],
   node:                                 ['spec.taints.key', 'status.addresses.type', 'status.nodeInfo.kubeletVersion', 'status.nodeInfo.operatingSystem'],
   event:                                ['_type', 'involvedObject.kind', 'involvedObject.uid', 'message', 'reason'],
+  namespace:                            ['spec.displayName'],
   'cluster.x-k8s.io.machine':           ['spec.clusterName'],
   'cluster.x-k8s.io.machinedeployment': ['spec.clusterName'],
   'management.cattle.io.node':          ['status.nodeName'],
   'management.cattle.io.project':       ['spec.clusterName', 'spec.displayName'],
-  'management.cattle.io.cluster':       ['spec.displayName', 'spec.internal', 'status.connected', 'status.provider', 'status.driver'],
+  'management.cattle.io.cluster':       [
+    'spec.displayName', 'spec.internal', 'spec.fleetWorkspaceName', 'status.connected', 'status.provider', 'status.driver', 'status.info.kubernetesVersion',
+    'status.info.machineProvider', 'status.info.nodeCount', 'status.allocatable.cpu', 'status.allocatable.memory', 'status.allocatable.pods',
+    'status.requested.cpu', 'status.requested.memory', 'status.requested.pods',
+  ],
+  'provisioning.cattle.io.cluster':     [
+    'metadata.annotations[provisioning.cattle.io/management-cluster-display-name]', 'status.allocatable.cpu', 'status.allocatable.memory',
+    'status.allocatable.pods', 'status.clusterName', 'status.provider', 'status.requested.cpu', 'status.requested.memory', 'status.requested.pods',
+  ],
+  'catalog.cattle.io.app':              ['spec.chart.metadata.name'],
+  'catalog.cattle.io.clusterrepo':      ['metadata.annotations[clusterrepo.cattle.io/hidden]', 'spec.gitBranch', 'spec.gitRepo'],
   'rke.cattle.io.etcdsnapshot':         ['snapshotFile.createdAt', 'spec.clusterName'],
 };
 

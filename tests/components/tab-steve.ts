@@ -189,7 +189,12 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       links:        { self: url },
       actions:      {},
       resourceType: resource,
-      ...(next ? { pagination: { first: url, next, partial: true }, continue: String(offset + size) } : {}),
+      ...(next ? {
+        pagination: {
+          first: url, next, partial: true
+        },
+        continue: String(offset + size)
+      } : {}),
       ...(matching.length ? { count: matching.length } : {}),
       data,
     }));

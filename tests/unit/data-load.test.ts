@@ -360,7 +360,9 @@ describe('loadClusterData: lists a user may see only in part', () => {
     const denied = await reviewed(ghostEtcd(), { fail: { planSecrets: { status: 404, message: 'schema secrets not found' } } }, async(a) => a.resource !== 'secrets');
     const allowed = await reviewed(ghostEtcd(), { fail: { planSecrets: { status: 404 } } }, async() => true);
 
-    expect(denied.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'hidden', status: 404 })]);
+    expect(denied.issues).toEqual([expect.objectContaining({
+      input: 'planSecrets', kind: 'hidden', status: 404
+    })]);
     expect(denied.availability.planSecrets).toBe('forbidden');
     expect(allowed.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'not-found' })]);
     expect(allowed.availability.planSecrets).toBe('error');

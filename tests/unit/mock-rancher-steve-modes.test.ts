@@ -145,6 +145,15 @@ describe('the SQL cache', () => {
     expect((await call(mock, 'GET', `${ MACHINES }?sort=status.phase`)).status).toBe(422);
     expect((await call(mock, 'GET', `${ MACHINES }?filter=spec.clusterName=${ DEV }`)).status).toBe(200);
   });
+
+  it('answers the dashboard\'s own paginated request for the side bar\'s clusters (an OR of indexed fields)', async() => {
+    const mock = servers.get(true) as MockRancher;
+    const q = 'page=1&pagesize=100000&filter=status.clusterName=local,status.clusterName=c-m-4qj7x2vd&exclude=metadata.managedFields';
+    const answer = await call(mock, 'GET', `/v1/provisioning.cattle.io.clusters?${ q }`);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.map((c: any) => c.metadata.name).sort()).toStrictEqual([DEV, 'local']);
+  });
 });
 
 describe.each(modes)('partial permissions, %s', (_name, sqlCache) => {
