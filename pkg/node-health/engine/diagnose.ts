@@ -122,7 +122,11 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
   if (m && !r.objects.node && unreadableInput(r.inputs, 'nodes') && r.nodeName) {
     r.notes.push({ key: 'nodeHealth.notes.nodesUnreadable' });
   }
-  r.notes.push(...partialInputNotes(r));
+  const partialNotes = partialInputNotes(r);
+
+  if (partialNotes.length) {
+    r.notes.push(...partialNotes);
+  }
   const ref = m && !r.objects.node ? nodeRefName(m) : null;
   const other = ref ? ctx.machineOfNode(r.cluster, ref) : null;
 

@@ -123,13 +123,9 @@ export function absenceUnknown(availability: InputAvailability, input: InputName
  * one cluster says nothing about the Nodes of another.
  */
 function availabilityByCluster(
-  records: NodeRecord[], unjoined: [ClusterInfo | null, InputName][], given: InputAvailability
+  records: NodeRecord[], given: InputAvailability, unjoined: (lacking: (cluster: ClusterInfo | null, input: InputName) => boolean) => [ClusterInfo | null, InputName][]
 ): Map<ClusterInfo | null, InputAvailability> {
   const present = new Map<ClusterInfo | null, Set<InputName>>();
-
-  for (const [cluster, input] of unjoined) {
-    present.set(cluster, (present.get(cluster) ?? new Set()).add(input));
-  }
 
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -139,13 +135,31 @@ function availabilityByCluster(
       inputs = new Set();
       present.set(r.cluster, inputs);
     }
-    for (const kind in r.objects) {
-      const input = INPUT_OF_KIND[kind as ObjectKind];
+    const o = r.objects;
 
-      if (input && r.objects[kind as keyof JoinedObjects]) {
-        inputs.add(input);
-      }
+    // Spelled out rather than a loop over the keys: this runs for every record of a large cluster.
+    if (o.machine) {
+      inputs.add('machines');
     }
+    if (o.planSecret) {
+      inputs.add('planSecrets');
+    }
+    if (o.bootstrap) {
+      inputs.add('bootstraps');
+    }
+    if (o.infraMachine) {
+      inputs.add('infraMachines');
+    }
+    if (o.mgmtNode) {
+      inputs.add('mgmtNodes');
+    }
+    if (o.node) {
+      inputs.add('nodes');
+    }
+  }
+  // Only a cluster with records needs its availability; unjoined objects matter where its records show none.
+  for (const [cluster, input] of unjoined((c, i) => present.get(c)?.has(i) === false)) {
+    present.get(cluster)?.add(input);
   }
   const out = new Map<ClusterInfo | null, InputAvailability>();
 
@@ -651,19 +665,24 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   }
 
   // Bootstraps and infrastructure machines no machine refers to still show their cluster's list was read.
-  const unjoined: [ClusterInfo | null, InputName][] = [];
-  const joinedObjects = new Set(records.flatMap((r) => [r.objects.bootstrap, r.objects.infraMachine]));
+  const byCluster = availabilityByCluster(records, availabilityIn, (lacking) => {
+    const found: [ClusterInfo | null, InputName][] = [];
+    const clusterOf = (obj: KubeObject) => {
+      const name = label(obj, LABELS.capiClusterName);
 
-  for (const [input, list] of [['bootstraps', buckets.bootstrap], ['infraMachines', buckets.infraMachine]] as [InputName, KubeObject[]][]) {
-    for (let i = 0; i < list.length; i++) {
-      if (!joinedObjects.has(list[i])) {
-        const name = label(list[i], LABELS.capiClusterName);
+      return (name ? clustersByNsName.get(namespaceOf(obj), name) : undefined) ?? fallbackCluster();
+    };
 
-        unjoined.push([(name ? clustersByNsName.get(namespaceOf(list[i]), name) : undefined) ?? fallbackCluster(), input]);
+    for (const [input, list] of [['bootstraps', buckets.bootstrap], ['infraMachines', buckets.infraMachine]] as [InputName, KubeObject[]][]) {
+      if (list.length && [...clusters, null].some((c) => lacking(c, input))) {
+        for (let i = 0; i < list.length; i++) {
+          found.push([clusterOf(list[i]), input]);
+        }
       }
     }
-  }
-  const byCluster = availabilityByCluster(records, unjoined, availabilityIn);
+
+    return found;
+  });
 
   for (let i = 0; i < records.length; i++) {
     records[i].inputs = byCluster.get(records[i].cluster) ?? records[i].inputs;

@@ -3,7 +3,7 @@
  * of the others, so an object missing from such a list may exist: no finding may rest on its absence. Where one
  * would, the record gets a note saying what cannot be told, and is "unknown" unless something else is wrong.
  */
-import type { InputName, MessageArgs, NodeRecord } from './types';
+import type { InputAvailability, InputName, MessageArgs, NodeRecord } from './types';
 import { bootstrapRef, infrastructureRef, nodeRefName } from './objects';
 import { formerMachineOf } from './rules/nodes';
 
@@ -15,8 +15,26 @@ function note(input: InputName, args: MessageArgs): { key: string; args: Message
   return { key: `nodeHealth.notes.partial.${ input }`, args };
 }
 
+const NONE: readonly { key: string; args: MessageArgs }[] = Object.freeze([]);
+/** Per availability (one object per cluster of a diagnosis): whether any input is partial */
+const anyPartial = new WeakMap<InputAvailability, boolean>();
+
+function hasPartial(inputs: InputAvailability): boolean {
+  let known = anyPartial.get(inputs);
+
+  if (known === undefined) {
+    known = Object.values(inputs).includes('partial');
+    anyPartial.set(inputs, known);
+  }
+
+  return known;
+}
+
 /** The notes of a record whose judgement would rest on an object missing from a partial input. */
-export function partialInputNotes(r: NodeRecord): { key: string; args: MessageArgs }[] {
+export function partialInputNotes(r: NodeRecord): readonly { key: string; args: MessageArgs }[] {
+  if (!r.inputs || !hasPartial(r.inputs)) {
+    return NONE;
+  }
   const {
     machine, planSecret, infraMachine, node
   } = r.objects;
@@ -26,14 +44,14 @@ export function partialInputNotes(r: NodeRecord): { key: string; args: MessageAr
     if (!planSecret && partial(r, 'planSecrets') && bootstrapRef(machine)?.kind === 'RKEBootstrap') {
       out.push(note('planSecrets', { secret: r.host.planSecretName ?? '?' }));
     }
-    const ref = infrastructureRef(machine);
+    const ref = !infraMachine && partial(r, 'infraMachines') ? infrastructureRef(machine) : null;
 
-    if (!infraMachine && ref && partial(r, 'infraMachines')) {
+    if (ref) {
       out.push(note('infraMachines', { name: `${ ref.kind ?? '?' } ${ ref.name }` }));
     }
-    const nodeRef = nodeRefName(machine);
+    const nodeRef = !node && partial(r, 'nodes') ? nodeRefName(machine) : null;
 
-    if (!node && nodeRef && partial(r, 'nodes')) {
+    if (nodeRef) {
       out.push(note('nodes', { node: nodeRef }));
     }
   } else if (partial(r, 'machines')) {
