@@ -395,6 +395,20 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
     return index;
   });
+  // A Node whose cluster nothing tells (kubectl output of several clusters) by the one machine of any cluster naming it.
+  const machineByNodeRefAnywhere = lazily(() => {
+    const index = new Map<string, MachineEntry | null>();
+
+    for (const entry of machines) {
+      const refName = nodeRefName(entry.obj);
+
+      if (refName) {
+        index.set(refName, index.has(refName) ? null : entry);
+      }
+    }
+
+    return index;
+  });
 
   // Plan secrets, bootstraps and infrastructure machines, by namespace and machine name.
   const secrets: SecretEntry[] = [];
@@ -464,7 +478,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     let strength = 3;
 
     if (!machine) {
-      machine = machineByClusterNodeName().get(clusterKey(cluster), name);
+      machine = machineByClusterNodeName().get(clusterKey(cluster), name) ?? (cluster ? undefined : machineByNodeRefAnywhere().get(name) ?? undefined);
       strength = 2;
     }
     if (!machine) {

@@ -32,6 +32,22 @@ describe.each(['kubectl', 'steve', 'v1beta2'] as Shape[])('join keys, %s shape',
   });
 });
 
+describe('a Node that says nothing of its cluster, among several clusters (kubectl output)', () => {
+  it('is still joined by the one Machine of any cluster whose nodeRef names it', () => {
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'keys-wk-noderef');
+
+    node.metadata.annotations = {};
+    const other = buildScenario('healthy', { now: s.now });
+    const report = diagnose([...objects, ...clusterObjects(other, other.clusters[0].mgmtId)], { now: s.now });
+    const r = report.records.find((x) => x.machineName === JOIN_KEY_MACHINES.nodeRef)!;
+
+    expect(r.objects.node?.metadata?.name).toBe('keys-wk-noderef');
+    expect(r.status).toBe('healthy');
+    expect(report.records.filter((x) => !x.cluster)).toStrictEqual([]);
+  });
+});
+
 describe('keys that disagree', () => {
   it('the machine label wins over a stale annotation naming another machine', () => {
     const report = diagnose(clusterObjects(s, id), { now: s.now, defaultCluster: id });
