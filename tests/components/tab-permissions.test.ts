@@ -72,8 +72,11 @@ describe('write actions', () => {
     expect(detail.find('[data-testid="node-health-action-denied-remove-finalizers"]').exists()).toBe(false);
   });
 
-  it('are hidden, with the reason, when the machine has no update link', async() => {
-    tab = mountTab(ghostEtcd(), { canUpdate: false });
+  it.each([
+    ['has no update link', { canUpdate: false }],
+    ['has an update link of "blocked", as Rancher\'s management objects carry it', { blockedUpdate: true }],
+  ])('are hidden, with the reason, when the machine %s', async(_name, options) => {
+    tab = mountTab(ghostEtcd(), options);
     await tab.show();
     const detail = await openGhost(tab);
 

@@ -21,6 +21,8 @@ export interface FakeSteveOptions {
   partial?: InputName[];
   /** Steve drops links.update from objects the user may not change */
   canUpdate?: boolean;
+  /** Rancher's management objects carry links.update "blocked" instead */
+  blockedUpdate?: boolean;
   /** what Steve does for a namespace the user may not list: an empty list */
   hidden?: InputName[];
   /** a proxy on the way that drops include/exclude: Steve sends whole objects */
@@ -174,6 +176,12 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       permissions: { update: steve.options.canUpdate ?? true },
       now:         scenario.now,
     }));
+
+    if (steve.options.blockedUpdate) {
+      data.forEach((o) => {
+        o.links = { ...o.links, update: 'blocked' };
+      });
+    }
     let next: string | undefined;
 
     if (offset + size < matching.length) {
