@@ -17,9 +17,7 @@
  * whatever a future agent writes. The secret's own `type` has already moved to `_type` at that point
  * (pkg/stores/partition ToAPI). The excludes still hold if a proxy drops `include`.
  */
-import {
-  CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, steveIncludePaths
-} from '../engine';
+import { CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, steveIncludePaths } from '../engine';
 import type { InputName, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
 

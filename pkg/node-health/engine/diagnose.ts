@@ -11,7 +11,9 @@ import { RULES } from './rules';
 import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
-import { asString, hasFields, metadata, parseTime, statusOf } from './fields';
+import {
+  asString, hasFields, metadata, parseTime, statusOf
+} from './fields';
 import { nodeRefName } from './objects';
 import { expectedNamesOfUnlinkedMachines, formerMachineOf } from './rules/nodes';
 import { nameClaimsOf } from './rules/names';
