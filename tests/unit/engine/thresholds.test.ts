@@ -14,6 +14,8 @@ const hook = buildScenario('etcd-hook');
 const hookObjects = clusterObjects(hook, hook.clusters[0].mgmtId);
 
 interface Boundary {
+  /** the scenario's clock, when not every-failure's */
+  now?: string;
   /** the configuration key the rule waits on */
   threshold: keyof EngineConfig;
   /** which record of which scenario shows it */
@@ -21,6 +23,20 @@ interface Boundary {
   record: string;
   /** the moment the wait is measured from */
   start(r: NodeRecord, f: Finding): string | null;
+}
+
+/** A rule shown by the first record a scenario expects it on. */
+function inScenario(name: string, rule: string, threshold: keyof EngineConfig, start: Boundary['start']): Boundary {
+  const s = buildScenario(name);
+  const record = Object.entries(s.expected).find(([, rules]) => rules.includes(rule as never))?.[0];
+
+  if (!record) {
+    throw new Error(`${ name } expects no ${ rule }`);
+  }
+
+  return {
+    threshold, objects: s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId)), record, start, now: s.now
+  };
 }
 
 const BOUNDARIES: Record<string, Boundary> = {
@@ -48,6 +64,12 @@ const BOUNDARIES: Record<string, Boundary> = {
   'node-not-ready': {
     threshold: 'nodeNotReadyTimeoutMs', objects: everyObjects, record: 'custom-c2a0d6e4b3f2', start: (_r, f) => f.since
   },
+  'cloud-provider-uninitialized': inScenario('cloud-provider-external', 'cloud-provider-uninitialized', 'nodeStartupTimeoutMs', (_r, f) => f.since),
+  'provider-id-missing':          inScenario('windows-provider-id', 'provider-id-missing', 'nodeStartupTimeoutMs', (r) => r.created),
+  'duplicate-node-name':          inScenario('duplicate-node-name', 'duplicate-node-name', 'nodeStartupTimeoutMs', (r) => r.created),
+  'serving-certs-expired':        inScenario('serving-certs', 'serving-certs-expired', 'servingCertLifetimeMs', (r) => r.objects.node?.metadata?.creationTimestamp ?? r.created),
+  'kubelet-version-skew':         inScenario('kubelet-skew', 'kubelet-version-skew', 'upgradeTimeoutMs', (_r, f) => f.since),
+  'drain-stuck':                  inScenario('drain-stuck', 'drain-stuck', 'drainTimeoutMs', (_r, f) => f.since),
 };
 
 function rulesAt(objects: unknown[], name: string, now: number, config?: Partial<EngineConfig>): { record: NodeRecord, rules: string[] } {
@@ -69,7 +91,7 @@ describe('time thresholds at their boundary', () => {
   });
 
   it.each(Object.entries(BOUNDARIES))('%s fires at exactly the threshold, not one second before', (id, b) => {
-    const seen = rulesAt(b.objects, b.record, Date.parse(b.objects === hookObjects ? hook.now : every.now));
+    const seen = rulesAt(b.objects, b.record, Date.parse(b.now ?? (b.objects === hookObjects ? hook.now : every.now)));
     const finding = seen.record.findings.find((f) => f.rule === id);
 
     expect(finding).toBeDefined();
