@@ -9,7 +9,7 @@ process.env.TS_JEST_DISABLE_VER_CHECKER = 'true';
 const shared = {
   rootDir:              __dirname,
   watchman:             false,
-  moduleFileExtensions: ['ts', 'js', 'json', 'vue'],
+  moduleFileExtensions: ['ts', 'js', 'json', 'vue', 'sh', 'ps1'],
   moduleNameMapper:     {
     '^@shell/(.*)$':                                   '<rootDir>/node_modules/@rancher/shell/$1',
     // Same target as the alias that shell's vue.config.js sets for builds.
@@ -23,6 +23,8 @@ const shared = {
     '^.+\\.tsx?$': 'ts-jest',
     '^.+\\.js$':   'babel-jest',
     '^.+\\.vue$':  '<rootDir>/tests/setup/vue3-jest-with-ts.js',
+    // The host check scripts, as text (the build's asset/source rule does the same).
+    '^.+\\.(sh|ps1)$': '<rootDir>/tests/setup/raw-text.js',
   },
   // Shell and the few ESM-only packages it imports ship untranspiled sources.
   transformIgnorePatterns:  ['/node_modules/(?!(@rancher/shell|@rancher/components|color[^/]*|clipboard-polyfill)/)'],

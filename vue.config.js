@@ -1,6 +1,7 @@
 const config = require('@rancher/shell/vue.config'); // eslint-disable-line @typescript-eslint/no-var-requires
+const { withHostCheckScripts } = require('./pkg/node-health/host-check/raw-text'); // eslint-disable-line @typescript-eslint/no-var-requires
 
-module.exports = config(__dirname, {
+module.exports = withHostCheckScripts(config(__dirname, {
   excludes: [],
   // excludes: ['fleet', 'example']
-});
+}));

@@ -2,12 +2,14 @@
  * node-health: the diagnosis engine on the command line, for support staff and scripts.
  *   node-health diagnose [--now T] [--format text|json|markdown] PATH...
  *   node-health register-command --token FILE --os linux|windows [options]
+ *   node-health host-check --os linux|windows
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { CliIo } from './io';
 import { DIAGNOSE_USAGE, runDiagnose } from './commands/diagnose';
 import { runRegisterCommand } from './commands/register-command';
 import { BUNDLE_USAGE, runBundle } from './commands/bundle';
+import { HOST_CHECK_USAGE, runHostCheck } from './commands/host-check';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -18,6 +20,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
     run:   runRegisterCommand,
     usage: 'node-health register-command --token FILE --os linux|windows [--role etcd|controlplane|worker]... [--node-name N] [--address A] [--internal-address A] [--label k=v]... [--taint k=v:Effect]... [--insecure] [--http-proxy URL] [--https-proxy URL] [--no-proxy LIST]',
   },
+  'host-check': { run: runHostCheck, usage: HOST_CHECK_USAGE },
 };
 
 function usage(): string {

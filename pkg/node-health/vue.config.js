@@ -1,1 +1,3 @@
-module.exports = require('./.shell/pkg/vue.config')(__dirname);
+const { withHostCheckScripts } = require('./host-check/raw-text');
+
+module.exports = withHostCheckScripts(require('./.shell/pkg/vue.config')(__dirname));

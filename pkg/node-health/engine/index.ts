@@ -22,4 +22,10 @@ export { decodeBase64 } from './fields';
 export {
   IDENTITY_FIELDS, READ_FIELDS, fieldsOf, keepReadFields, steveIncludePaths
 } from './read-fields';
+export {
+  HOST_REPORT_FORMAT, HOST_SIGNATURES, HostReportError, attachHostReports, findSignature, hostLabel, isHostReport, readHostReport
+} from './host-report';
+export type {
+  HostCertificate, HostReport, HostReportMatch, HostService, HostSignature, HostSignatureId
+} from './host-report';
 export type { DurationPart, DurationUnit } from './time';

@@ -251,6 +251,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     notes:            [],
     statusSince:      null,
     objects,
+    hostReport:       null,
   };
 }
 

@@ -3,6 +3,7 @@
  * kubectl return them and produces one record per node with findings. No Vue, store or Node.js imports,
  * so the tab, the command line and the tests all run the same code.
  */
+import type { HostReport } from './host-report';
 
 /** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */
 export type KubeObject = Record<string, any>;
@@ -151,6 +152,8 @@ export interface NodeRecord {
   /** Since when the record has had its current status (the worst finding's since, else creation) */
   statusSince: string | null;
   objects: JoinedObjects;
+  /** What the host check found on this node's host, when a host report was given and joined to this record */
+  hostReport: HostReport | null;
 }
 
 export interface JoinedObjects {
