@@ -7,8 +7,11 @@ import {
 } from 'node:fs';
 import { extname, join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { classify, inputOfObject } from '../pkg/node-health/engine';
-import type { InputAvailability, InputName } from '../pkg/node-health/engine';
+import {
+  classify, HostReportError, inputOfObject, isHostReport, readHostReport
+} from '../pkg/node-health/engine';
+import type { HostReport, InputAvailability, InputName } from '../pkg/node-health/engine';
+import { redactValue } from '../pkg/node-health/export/redact';
 
 export const BUNDLE_FORMAT = 'node-health-bundle/v1';
 
@@ -26,6 +29,8 @@ export interface LoadedInput {
   warnings: string[];
   /** Files holding one page of a longer list (a continue token): what is not in them may exist */
   partial: string[];
+  /** Host reports (node-health-host/v1), redacted by the export's rules as they are read */
+  hostReports: HostReport[];
 }
 
 const DATA_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
@@ -210,6 +215,17 @@ function markPartial(into: LoadedInput, path: string, items: unknown[]): void {
   }
 }
 
+function hostReport(path: string, doc: unknown): HostReport {
+  try {
+    return readHostReport(redactValue(doc));
+  } catch (e) {
+    if (e instanceof HostReportError) {
+      throw new InputError(`${ path }: host report: ${ e.message }`);
+    }
+    throw e;
+  }
+}
+
 /** Flattens one parsed document into objects; throws for content that is not Kubernetes data. */
 function collect(path: string, doc: unknown, into: LoadedInput): void {
   if (doc === null || doc === undefined) {
@@ -232,6 +248,12 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
       Object.assign(into.availability, doc.availability);
     }
     into.objects.push(...doc.objects);
+    (Array.isArray(doc.hostReports) ? doc.hostReports : []).forEach((r: unknown) => into.hostReports.push(hostReport(path, r)));
+
+    return;
+  }
+  if (isHostReport(doc)) {
+    into.hostReports.push(hostReport(path, doc));
 
     return;
   }
@@ -319,7 +341,7 @@ export function loadInputs(paths: string[]): LoadedInput {
     throw new InputError('no input: give one or more files or directories of kubectl output, or a bundle');
   }
   const into: LoadedInput = {
-    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: [], partial: []
+    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: [], partial: [], hostReports: []
   };
   const listing: Listing = {
     files: [], warnings: into.warnings, seen: new Set()
@@ -334,13 +356,15 @@ export function loadInputs(paths: string[]): LoadedInput {
     } catch (e: any) {
       throw new InputError(`${ file }: cannot be read (${ e?.code ?? e?.message ?? e })`);
     }
-    const docs = parseDocuments(file, text);
+    // PowerShell 5.1 writes UTF-8 with a byte order mark.
+    const docs = parseDocuments(file, text.replace(/^\uFEFF/, ''));
     const before = into.objects.length;
+    const hostsBefore = into.hostReports.length;
 
     try {
       // A directory may hold notes or other JSON beside kubectl output; a file named on purpose may not.
       docs.forEach((doc) => collect(file, doc, into));
-      if (into.objects.length === before && !named && docs.length > 0) {
+      if (into.objects.length === before && into.hostReports.length === hostsBefore && !named && docs.length > 0) {
         into.skipped.push(file);
         continue;
       }
@@ -349,6 +373,7 @@ export function loadInputs(paths: string[]): LoadedInput {
         throw e;
       }
       into.objects.length = before;
+      into.hostReports.length = hostsBefore;
       into.skipped.push(file);
       continue;
     }

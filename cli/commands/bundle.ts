@@ -17,7 +17,9 @@ export function bundleSummary(bundle: NodeHealthBundle): string {
   const findings = bundle.records.reduce((n, r) => n + r.findings.length, 0);
   const redacted = REDACTION_KINDS.filter((k) => bundle.redactions[k] > 0).map((k) => `${ k } ${ bundle.redactions[k] }`);
 
-  return `${ bundle.records.length } records, ${ findings } findings, left out or redacted: ${ redacted.length ? redacted.join(', ') : 'nothing' }${ bundle.obfuscated ? ', hostnames and IP addresses pseudonymised' : '' }`;
+  const hosts = bundle.hostReports.length ? `, ${ bundle.hostReports.length } host reports (${ bundle.hosts.filter((h) => !h.matched).length } matching no machine)` : '';
+
+  return `${ bundle.records.length } records, ${ findings } findings${ hosts }, left out or redacted: ${ redacted.length ? redacted.join(', ') : 'nothing' }${ bundle.obfuscated ? ', hostnames and IP addresses pseudonymised' : '' }`;
 }
 
 /** Exit 0 when the bundle was written, 2 for input or options that cannot be used. */
@@ -58,6 +60,7 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
       extensionVersion: extensionPackage.version ?? null,
       actionLog:        [],
       unreadable:       [],
+      hostReports:      input.hostReports,
     });
 
     bundle.leftOut.forEach((v) => io.stderr(`node-health bundle: left out ${ v.field } of ${ v.object }: ${ v.reason }`));

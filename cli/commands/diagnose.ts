@@ -6,7 +6,7 @@ import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
 import { parseCommandArgs, parseNow } from '../io';
 
-export const DIAGNOSE_USAGE = 'node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] PATH...';
+export const DIAGNOSE_USAGE = 'node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] PATH... (kubectl output, bundles, host reports)';
 
 /** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
 export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
@@ -39,7 +39,9 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     const sanitized = redactObjects(input.objects);
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
-    const report = diagnose(sanitized.objects, { now, availability: input.availability });
+    const report = diagnose(sanitized.objects, {
+      now, availability: input.availability, hostReports: input.hostReports
+    });
 
     if (format === 'json') {
       io.stdout(`${ JSON.stringify(toJsonReport(report, t), null, 2) }\n`);

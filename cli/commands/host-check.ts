@@ -38,7 +38,7 @@ export async function runHostCheck(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   io.stdout(hostCheckScript(os));
-  io.stderr(os === 'linux' ? `node-health host-check: on the host, as root: sh node-health-host-check.sh [--offline] > ${ HOST_REPORT_FILE }` : `node-health host-check: save as ${ WINDOWS_SCRIPT_FILE }; on the host, in an administrator PowerShell: ${ WINDOWS_RUN }`);
+  io.stderr(os === 'linux' ? `node-health host-check: on the host: sudo sh node-health-host-check.sh [--offline] > ${ HOST_REPORT_FILE }` : `node-health host-check: save as ${ WINDOWS_SCRIPT_FILE }; on the host, in an administrator PowerShell: ${ WINDOWS_RUN }`);
 
   return 0;
 }

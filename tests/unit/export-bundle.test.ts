@@ -47,7 +47,8 @@ describe('bundle shape', () => {
 
   it('has the documented top-level fields', () => {
     expect(Object.keys(bundle).sort()).toEqual([
-      'actionLog', 'availability', 'cluster', 'clusters', 'counts', 'createdAt', 'format', 'generator', 'leftOut', 'objects', 'obfuscated', 'records', 'redactions', 'unreadable',
+      'actionLog', 'availability', 'cluster', 'clusters', 'counts', 'createdAt', 'format', 'generator', 'hostReports', 'hosts', 'leftOut', 'objects', 'obfuscated',
+      'records', 'redactions', 'unreadable',
     ].sort());
     expect(bundle.format).toBe(BUNDLE_FORMAT);
     expect(BUNDLE_FORMAT).toBe(CLI_BUNDLE_FORMAT);

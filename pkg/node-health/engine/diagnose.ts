@@ -7,7 +7,7 @@ import type {
 } from './types';
 import { resolveConfig } from './config';
 import { join, unreadableInput } from './join';
-import { RULES } from './rules';
+import { HOST_CONFIRMATIONS, RULES } from './rules';
 import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
 import { toEpochMs } from './time';
@@ -19,6 +19,7 @@ import { expectedNamesOfUnlinkedMachines, formerMachineOf } from './rules/nodes'
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
 import { partialInputNotes } from './partial';
+import { attachHostReports } from './host-report';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -47,7 +48,19 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
       const hit = rule.check(record, ctx);
 
       if (hit) {
-        findings.push(findingOf(rule, hit));
+        const finding = findingOf(rule, hit);
+        const confirmer = record.hostReport ? HOST_CONFIRMATIONS[rule.id] : undefined;
+        const confirmation = confirmer && record.hostReport ? confirmer(record, hit, record.hostReport, ctx) : null;
+
+        if (confirmation) {
+          finding.evidence = [...hit.evidence, ...confirmation.evidence];
+          finding.confirmation = { key: confirmation.key, args: confirmation.args };
+        }
+        // Confirmed: some of the evidence was read on the host itself.
+        if (finding.evidence.some((e) => e.confirmed)) {
+          finding.confirmed = true;
+        }
+        findings.push(finding);
       }
     } catch (e) {
       record.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });
@@ -156,6 +169,7 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
   };
 
   const rulesFor = new Map<InputAvailability, Rule[]>();
+  const hosts = attachHostReports(joined.records, options.hostReports ?? []);
 
   for (const record of joined.records) {
     let rules = rulesFor.get(record.inputs);
@@ -175,5 +189,6 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
     records:  joined.records,
     counts,
     skipped:  joined.skipped,
+    hosts,
   };
 }

@@ -3,7 +3,7 @@
  * kubectl return them and produces one record per node with findings. No Vue, store or Node.js imports,
  * so the tab, the command line and the tests all run the same code.
  */
-import type { HostReport } from './host-report';
+import type { HostReport, HostReportMatch } from './host-report';
 
 /** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */
 export type KubeObject = Record<string, any>;
@@ -41,6 +41,8 @@ export interface Evidence {
   /** e.g. "status.conditions[Reconciled].message" */
   path: string;
   value: string | number | boolean | null;
+  /** Read on the node's host (a host report), not in Rancher: the host confirms what the finding says */
+  confirmed?: true;
 }
 
 export type MessageArgs = Record<string, string | number>;
@@ -66,6 +68,10 @@ export interface Finding {
   /** When the problem started, as far as the objects tell (RFC3339), for "how long it has been so". */
   since: string | null;
   actions: ActionId[];
+  /** Set when facts from the node's host (its host report) confirm the finding; the host's evidence says which */
+  confirmed?: true;
+  /** What the host showed, in words (a translation key), for findings a host fact confirms */
+  confirmation?: { key: string; args?: MessageArgs };
 }
 
 export interface ClusterInfo {
@@ -194,6 +200,8 @@ export interface DiagnoseOptions {
   availability?: InputAvailability;
   /** Cluster (provisioning name or management id) to attach Nodes to when the objects do not tell */
   defaultCluster?: string;
+  /** Host reports (read with readHostReport), joined to their machines as evidence */
+  hostReports?: HostReport[];
 }
 
 export interface DiagnosisReport {
@@ -203,4 +211,6 @@ export interface DiagnosisReport {
   counts: Record<RecordStatus, number>;
   /** Objects that were recognised but could not be used, with the reason */
   skipped: { object: string; reason: string }[];
+  /** Every host report given, with the record it was joined to (null: it matches no machine) */
+  hosts: HostReportMatch[];
 }

@@ -8,13 +8,13 @@
  */
 import { diagnose, linkChain, settleAvailability } from '../engine';
 import type {
-  ActionId, ChainLink, ClusterInfo, DiagnosisReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
+  ActionId, ChainLink, ClusterInfo, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
 } from '../engine';
 import { sortRecords, toJsonReport } from '../report/render';
 import type { JsonFinding, JsonRecord, JsonReport } from '../report/render';
 import type { Translate } from '../report/translate';
-import { redactObjects, redactString } from './redact';
+import { redactObjects, redactString, redactValue } from './redact';
 import type { LeftOutValue, RedactionSummary } from './redact';
 import { createObfuscator } from './obfuscate';
 import type { Obfuscator } from './obfuscate';
@@ -62,6 +62,9 @@ export interface NodeHealthBundle {
   unreadable: UnreadableInput[];
   records: BundleRecord[];
   objects: KubeObject[];
+  /** The host reports the diagnosis used (node-health-host/v1, redacted), and what each joined */
+  hostReports: HostReport[];
+  hosts: JsonReport['hosts'];
   actionLog: unknown[];
   redactions: RedactionSummary;
   /** Plan-secret status values left out because they did not have the shape the agent writes */
@@ -78,6 +81,8 @@ export interface SanitizeOptions {
   obfuscate?: boolean;
   /** The cluster Nodes belong to when the objects do not tell, as the diagnosis was made with */
   defaultCluster?: string;
+  /** Host reports to diagnose with; those of `report` when absent */
+  hostReports?: HostReport[];
 }
 
 /**
@@ -160,9 +165,15 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
   const obfuscator: Obfuscator | null = options.obfuscate ? createObfuscator(kept) : null;
   const objects = obfuscator ? kept.map((o) => obfuscator.object(o)) : kept;
   const defaultCluster = options.defaultCluster ?? (options.report?.clusters.length === 1 ? options.report.clusters[0].mgmtId ?? undefined : undefined);
+  // Host reports were redacted on the host; they go through the export's own rules again, and the pseudonyms.
+  const hostReports = (options.hostReports ?? options.report?.hosts?.map((m) => m.report) ?? []).map((h) => {
+    const redacted = redactValue(h) as HostReport;
+
+    return obfuscator ? obfuscator.deep(redacted) : redacted;
+  });
   // Diagnosed again from what leaves: every evidence value, argument and record key is one of these objects'.
   const report = diagnose(objects, {
-    now, availability, defaultCluster
+    now, availability, defaultCluster, hostReports
   });
   const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
 
@@ -232,6 +243,8 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
     unreadable:   sanitized.deep(options.unreadable ?? []),
     records:      bundleRecords(report, options.t),
     objects:      sanitized.objects,
+    hostReports:  report.hosts.map((m) => m.report),
+    hosts:        json.hosts,
     actionLog:    sanitized.deep(options.actionLog ?? []),
     redactions:   { ...sanitized.redactions },
     leftOut:      sanitized.leftOut.map((v) => ({ ...v })),
@@ -240,10 +253,10 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
 
 export function createBundle(options: BundleOptions): NodeHealthBundle {
   const {
-    objects, report, now, availability, obfuscate, defaultCluster, ...rest
+    objects, report, now, availability, obfuscate, defaultCluster, hostReports, ...rest
   } = options;
 
   return bundleFromSanitized(sanitizeDiagnosis({
-    objects, report, now, availability, obfuscate, defaultCluster
+    objects, report, now, availability, obfuscate, defaultCluster, hostReports
   }), rest);
 }

@@ -6,6 +6,7 @@ import type { DiagnosisReport, Finding, NodeRecord, RecordStatus } from '../engi
 import { STATUS_ORDER } from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
+import { hostFacts, hostReportName } from './host-facts';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
 
@@ -15,8 +16,24 @@ export interface JsonFinding {
   title: string;
   cause: string;
   since: string | null;
-  evidence: { object: string; path: string; value: string | number | boolean | null }[];
+  evidence: { object: string; path: string; value: string | number | boolean | null; confirmed?: true }[];
   fix: { text: string; command?: string }[];
+  /** Facts read on the node's host confirm the finding */
+  confirmed?: true;
+  /** What the host showed, in words */
+  confirmation?: string;
+}
+
+/** A host report given to the diagnosis, and the record it was joined to. */
+export interface JsonHost {
+  host: string;
+  secretName: string | null;
+  namespace: string | null;
+  machineId: string | null;
+  collectedAt: string | null;
+  /** the machine (or node) of the record it joined, null when it matches no machine */
+  matched: string | null;
+  by: 'plan-secret' | 'machine-id' | null;
 }
 
 export interface JsonRecord {
@@ -41,6 +58,7 @@ export interface JsonReport {
   }[];
   counts: Record<RecordStatus, number>;
   records: JsonRecord[];
+  hosts: JsonHost[];
 }
 
 /** Worst first, then by cluster and name, so the report reads top-down by urgency. */
@@ -56,7 +74,7 @@ export function sortRecords(records: NodeRecord[]): NodeRecord[] {
 export function findingToJson(f: Finding, translate: Translate): JsonFinding {
   const t = withLocalDurations(translate);
 
-  return {
+  const out: JsonFinding = {
     rule:     f.rule,
     severity: f.severity,
     title:    t(f.titleKey, f.args),
@@ -65,6 +83,34 @@ export function findingToJson(f: Finding, translate: Translate): JsonFinding {
     evidence: f.evidence.map((e) => ({ ...e })),
     fix:      f.fix.map((s) => (s.command ? { text: t(s.key, s.args), command: s.command } : { text: t(s.key, s.args) })),
   };
+
+  if (f.confirmed) {
+    out.confirmed = true;
+  }
+  if (f.confirmation) {
+    out.confirmation = t(f.confirmation.key, f.confirmation.args);
+  }
+
+  return out;
+}
+
+/** The record a host report joined, by the name the reports use for records. */
+function matchedName(report: DiagnosisReport, key: string | null): string | null {
+  const r = key ? report.records.find((x) => x.key === key) : undefined;
+
+  return r ? recordTitle(r) : null;
+}
+
+export function hostsToJson(report: DiagnosisReport): JsonHost[] {
+  return (report.hosts ?? []).map((m) => ({
+    host:        hostReportName(m),
+    secretName:  m.report.connectionInfo.secretName,
+    namespace:   m.report.connectionInfo.namespace,
+    machineId:   m.report.machineId,
+    collectedAt: m.report.collectedAt,
+    matched:     matchedName(report, m.record),
+    by:          m.by,
+  }));
 }
 
 export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport {
@@ -92,6 +138,7 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       notes:    r.notes.map((n) => t(n.key, n.args)),
       findings: r.findings.map((f) => findingToJson(f, t)),
     })),
+    hosts: hostsToJson(report),
   };
 }
 
@@ -113,11 +160,14 @@ function countsLine(report: DiagnosisReport, t: Translate): string {
 function textFinding(f: Finding, t: Translate, indent: string): string[] {
   const out: string[] = [];
 
-  out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }`);
+  out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
   out.push(`${ indent }  ${ t(f.causeKey, f.args) }`);
+  if (f.confirmation) {
+    out.push(`${ indent }  ${ t(f.confirmation.key, f.confirmation.args) }`);
+  }
   out.push(`${ indent }  ${ t('nodeHealth.report.evidence') }:`);
   for (const e of f.evidence) {
-    out.push(`${ indent }    ${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
+    out.push(`${ indent }    ${ e.confirmed ? '* ' : '' }${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
   }
   out.push(`${ indent }  ${ t('nodeHealth.report.fix') }:`);
   f.fix.forEach((s, i) => {
@@ -165,6 +215,14 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
   const healthy = sorted.filter((r) => r.status === 'healthy').length;
 
   out.push(t('nodeHealth.report.healthySummary', { count: healthy }));
+  const hosts = hostsToJson(report);
+
+  if (hosts.length > 0) {
+    out.push('', `${ t('nodeHealth.host.reports') }:`);
+    for (const h of hosts) {
+      out.push(`  ${ h.host }: ${ h.matched ? t('nodeHealth.host.matched', { record: h.matched, by: t(`nodeHealth.host.by.${ h.by }`) }) : t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' }) }`);
+    }
+  }
 
   return `${ out.join('\n') }\n`;
 }
@@ -185,10 +243,13 @@ function mdCode(value: string): string {
 function markdownFinding(f: Finding, t: Translate): string[] {
   const out: string[] = [];
 
-  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity })`, '', mdCell(t(f.causeKey, f.args)), '');
+  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '', mdCell(t(f.causeKey, f.args)), '');
+  if (f.confirmation) {
+    out.push(`> ${ mdCell(t(f.confirmation.key, f.confirmation.args)) }`, '');
+  }
   out.push(`**${ t('nodeHealth.report.evidence') }**`, '');
   for (const e of f.evidence) {
-    out.push(`- ${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
+    out.push(`- ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
   }
   out.push('', `**${ t('nodeHealth.report.fix') }**`, '');
   f.fix.forEach((s, i) => {
@@ -234,7 +295,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     ].join(' | ') } |`);
   }
   for (const r of sorted) {
-    if (r.findings.length === 0 && r.notes.length === 0) {
+    if (r.findings.length === 0 && r.notes.length === 0 && !r.hostReport) {
       continue;
     }
     out.push('', `## ${ mdCell(recordTitle(r)) } — ${ t(`nodeHealth.status.${ r.status }`) }`);
@@ -243,6 +304,20 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     }
     for (const f of r.findings) {
       out.push(...markdownFinding(f, t));
+    }
+    if (r.hostReport) {
+      out.push('', `### ${ t('nodeHealth.host.reportOf', { host: mdCell(r.hostReport.hostname ?? '?') }) }`, '');
+      for (const fact of hostFacts(r.hostReport, t)) {
+        out.push(`- ${ mdCell(fact.label) }: \`${ mdCell(fact.value).replace(/`/g, "'") }\``);
+      }
+    }
+  }
+  const unmatched = hostsToJson(report).filter((h) => !h.matched);
+
+  if (unmatched.length > 0) {
+    out.push('', `## ${ t('nodeHealth.host.unmatchedHeading') }`, '');
+    for (const h of unmatched) {
+      out.push(`- **${ mdCell(h.host) }**: ${ mdCell(t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' })) }`);
     }
   }
 

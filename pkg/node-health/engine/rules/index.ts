@@ -16,12 +16,16 @@ import { duplicateNodeName } from './names';
 import { servingCertsExpired } from './certificates';
 import { unexplainedNotReady } from './safety-net';
 import { CLUSTER_RULES } from './cluster';
+import { agentCaUntrusted, agentWatchStale, connectionInfoBroken } from './host';
 
 export const RULES: readonly Rule[] = [
   blockingClusterOperation,
   etcdRemovalHookBlocked,
   stuckDeleting,
   infrastructureMissing,
+  connectionInfoBroken,
+  agentCaUntrusted,
+  agentWatchStale,
   agentNeverCheckedIn,
   planApplyFailed,
   cloudProviderUninitialized,
@@ -52,3 +56,5 @@ export type {
   Rule, RuleContext, RuleHit
 } from './rule';
 export { ruleKey } from './rule';
+export { HOST_CONFIRMATIONS } from './host';
+export type { HostConfirm, HostConfirmation } from './host';

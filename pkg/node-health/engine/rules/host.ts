@@ -1,0 +1,255 @@
+/**
+ * Rules that need the node's host: what only the host's files and logs show (failure-families.md,
+ * host-side signatures), read from the host report joined to the record. Without a host report they stay
+ * silent. Their evidence names the host and is marked confirmed.
+ *
+ * HOST_CONFIRMATIONS lets any rule be confirmed by host facts: keyed by rule id, each entry looks at the
+ * rule's hit and the host report and, when the host shows the same cause, gives the host's evidence and a
+ * sentence saying what it showed. The diagnosis applies them after the rule has fired, so a rule's own
+ * check never depends on a host report being there.
+ */
+import type { Evidence, MessageArgs, NodeRecord } from '../types';
+import type { HostReport, HostSignature, HostSignatureId } from '../host-report';
+import { findSignature, hostLabel } from '../host-report';
+import { parseTime } from '../fields';
+import { Rule, RuleContext, RuleHit, step } from './rule';
+
+export interface HostConfirmation {
+  evidence: Evidence[];
+  key: string;
+  args: MessageArgs;
+}
+
+export type HostConfirm = (r: NodeRecord, hit: RuleHit, host: HostReport, ctx: RuleContext) => HostConfirmation | null;
+
+const CONNECTION_INFO_PATH = {
+  linux:   '/var/lib/rancher/agent/rancher2_connection_info.json',
+  windows: 'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
+};
+
+export function hostEvidence(host: HostReport, path: string, value: Evidence['value']): Evidence {
+  return {
+    object: hostLabel(host), path, value, confirmed: true
+  };
+}
+
+function signatureEvidence(host: HostReport, s: HostSignature): Evidence[] {
+  const path = `signatures[${ s.id }]`;
+
+  return [
+    hostEvidence(host, `${ path }.count`, s.count),
+    hostEvidence(host, `${ path }.first`, s.first),
+    hostEvidence(host, `${ path }.last`, s.last),
+    hostEvidence(host, `${ path }.sample`, s.sample),
+  ];
+}
+
+function agentEvidence(host: HostReport): Evidence[] {
+  const a = host.agent;
+
+  if (!a) {
+    return [];
+  }
+
+  return [
+    hostEvidence(host, `services[${ a.name }].state`, [a.state, a.subState].filter(Boolean).join('/') || null),
+    ...(a.restarts !== null ? [hostEvidence(host, `services[${ a.name }].restarts`, a.restarts)] : []),
+    ...(a.since ? [hostEvidence(host, `services[${ a.name }].since`, a.since)] : []),
+  ];
+}
+
+function agentRunning(host: HostReport): boolean {
+  return host.agent?.state === 'active' && (host.agent.subState === 'running' || host.agent.subState === null);
+}
+
+function windows(r: NodeRecord, host: HostReport): boolean {
+  return host.os === 'windows' || r.os === 'windows';
+}
+
+function restartAgentCommand(r: NodeRecord, host: HostReport): string {
+  return windows(r, host) ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent';
+}
+
+/** The plan is waiting for this host's agent: a log line about the agent then says why. */
+function planWaits(r: NodeRecord): boolean {
+  return !!r.objects.machine && r.plan.state !== 'in-sync' && r.plan.state !== 'no-plan';
+}
+
+function hostName(host: HostReport): string {
+  return host.hostname ?? host.connectionInfo.secretName ?? '?';
+}
+
+export const connectionInfoBroken: Rule = {
+  id:       'connection-info-broken',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    const host = r.hostReport;
+
+    if (!host) {
+      return null;
+    }
+    const ci = host.connectionInfo;
+    const eof = findSignature(host, 'connection-info-eof');
+    const fileBroken = ci.present === false || ci.size === 0 || ci.parses === false;
+
+    if (!fileBroken && !(eof && !agentRunning(host) && planWaits(r))) {
+      return null;
+    }
+    const file = ci.path ?? CONNECTION_INFO_PATH[windows(r, host) ? 'windows' : 'linux'];
+
+    return {
+      args:     { file, host: hostName(host) },
+      evidence: [
+        hostEvidence(host, 'connectionInfo.present', ci.present),
+        hostEvidence(host, 'connectionInfo.size', ci.size),
+        hostEvidence(host, 'connectionInfo.parses', ci.parses),
+        ...(eof ? signatureEvidence(host, eof) : []),
+        ...agentEvidence(host),
+      ],
+      fix: [
+        step(this.id, 'rancherReady', {}, 'kubectl -n cattle-system get pods -l app=rancher'),
+        step(this.id, 'reRegister', { file }),
+        step(this.id, 'restartAgent', {}, restartAgentCommand(r, host)),
+      ],
+      since:   eof?.first ?? host.agent?.since ?? host.collectedAt,
+      actions: ['re-register'],
+    };
+  },
+};
+
+export const agentCaUntrusted: Rule = {
+  id:       'agent-ca-untrusted',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    const host = r.hostReport;
+    const found = host ? [findSignature(host, 'ca-untrusted-fatal'), findSignature(host, 'ca-strict-no-root')].filter((s): s is HostSignature => !!s) : [];
+
+    // A fatal line from before the agent recovered is history: it counts while the agent is down or the plan waits.
+    if (!host || found.length === 0 || (agentRunning(host) && !planWaits(r))) {
+      return null;
+    }
+
+    return {
+      args:     { host: hostName(host), server: host.connectionInfo.server ?? '?' },
+      evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
+      fix:      [
+        step(this.id, 'compareCa', { server: host.connectionInfo.server ?? '?' }, `kubectl get settings.management.cattle.io cacerts -o jsonpath='{.value}'`),
+        step(this.id, 'tlsMode', {}, `kubectl get settings.management.cattle.io agent-tls-mode -o jsonpath='{.value}'`),
+        step(this.id, 'reRegister'),
+      ],
+      since:   found.map((s) => s.first).filter((t): t is string => !!t).sort()[0] ?? host.collectedAt,
+      actions: ['re-register'],
+    };
+  },
+};
+
+const STALE_WATCH: HostSignatureId[] = ['secret-too-old', 'secret-older-than-last'];
+
+export const agentWatchStale: Rule = {
+  id:       'agent-watch-stale',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    const host = r.hostReport;
+    const found = host ? STALE_WATCH.map((id) => findSignature(host, id)).filter((s): s is HostSignature => !!s) : [];
+
+    // Once the plan is applied the watch has caught up: the lines are history.
+    if (!host || found.length === 0 || !planWaits(r)) {
+      return null;
+    }
+
+    return {
+      args:     { host: hostName(host) },
+      evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
+      fix:      [
+        step(this.id, 'restart', {}, restartAgentCommand(r, host)),
+        step(this.id, 'everyNode'),
+      ],
+      since:   found.map((s) => s.first).filter((t): t is string => !!t).sort()[0] ?? host.collectedAt,
+      actions: [],
+    };
+  },
+};
+
+export const HOST_RULES: readonly Rule[] = [connectionInfoBroken, agentCaUntrusted, agentWatchStale];
+
+const CONTROL_PLANE_CERTIFICATES = ['kube-controller-manager', 'kube-scheduler'];
+
+export const HOST_CONFIRMATIONS: Readonly<Record<string, HostConfirm>> = {
+  // Seed 000: the agent's log says its credentials are refused.
+  'agent-never-checked-in': (r, _hit, host) => {
+    const s = findSignature(host, 'agent-credentials');
+
+    if (!s) {
+      return null;
+    }
+    const served = host.connectionInfo.secretName;
+    const other = served && served !== r.host.planSecretName;
+
+    return {
+      evidence: [
+        ...signatureEvidence(host, s),
+        ...agentEvidence(host),
+        ...(other ? [hostEvidence(host, 'connectionInfo.secretName', served)] : []),
+      ],
+      key:  other ? 'nodeHealth.confirmed.agentCredentialsOtherSecret' : 'nodeHealth.confirmed.agentCredentials',
+      args: {
+        host: hostName(host), count: s.count, last: s.last ?? '?', secret: served ?? '?'
+      },
+    };
+  },
+
+  // The host calls itself in upper case; Kubernetes registered the lower-cased name.
+  'node-name-mismatch': (_r, hit, host) => {
+    const expected = String(hit.args?.expected ?? '').toLowerCase();
+    const name = [host.nodeName.value, host.hostname].find((n) => !!n && n.toLowerCase() === expected && n !== n.toLowerCase());
+
+    if (!expected || !name) {
+      return null;
+    }
+
+    return {
+      evidence: [
+        hostEvidence(host, 'hostname', host.hostname),
+        ...(host.nodeName.value ? [hostEvidence(host, `nodeName (${ host.nodeName.source ?? '?' })`, host.nodeName.value)] : []),
+      ],
+      key:  'nodeHealth.confirmed.hostName',
+      args: {
+        host: hostName(host), name, lower: name.toLowerCase()
+      },
+    };
+  },
+
+  // rancher#41125: only kube-controller-manager and kube-scheduler fail, and their serving certificates expired.
+  'probes-failing': (r, _hit, host, ctx) => {
+    const expired = host.certificates.filter((c) => CONTROL_PLANE_CERTIFICATES.includes(c.name) && r.plan.unhealthyProbes.includes(c.name) &&
+      (parseTime(c.notAfter) ?? Infinity) <= ctx.now);
+
+    if (expired.length === 0) {
+      return null;
+    }
+
+    return {
+      evidence: expired.map((c) => hostEvidence(host, `certificates[${ c.name }].notAfter`, c.notAfter)),
+      key:      'nodeHealth.confirmed.certificatesExpired',
+      args:     {
+        host: hostName(host), certificates: expired.map((c) => c.name).join(', '), notAfter: expired.map((c) => c.notAfter ?? '?').sort()[0]
+      },
+    };
+  },
+
+  // rke2#1916: kubelet never registers because the server rejects this host's node password.
+  'waiting-for-node-ref': (_r, _hit, host) => {
+    const s = findSignature(host, 'node-password-rejected');
+
+    return s ? {
+      evidence: signatureEvidence(host, s),
+      key:      'nodeHealth.confirmed.nodePassword',
+      args:     {
+        host: hostName(host), count: s.count, last: s.last ?? '?'
+      },
+    } : null;
+  },
+};
