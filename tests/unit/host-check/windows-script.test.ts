@@ -112,7 +112,7 @@ function tokenize(source: string): Token[] {
       if (source[i] === '{') {
         const end = source.indexOf('}', i);
 
-        i = end < 0 ? fail('unterminated ${...}', start) : end + 1;
+        i = end < 0 ? fail('unterminated braced variable', start) : end + 1;
       } else {
         while (i < source.length && /[\w:?]/.test(source[i])) {
           i++;
