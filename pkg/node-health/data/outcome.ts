@@ -3,15 +3,16 @@
  * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
  */
 import { diagnose } from '../engine';
-import type { DiagnosisReport, EngineConfig, InputName } from '../engine';
+import type { DiagnosisReport, EngineConfig, HostReport, InputName } from '../engine';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
-export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>): DiagnosisReport {
+export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnosisReport {
   return diagnose([target.cluster, ...load.objects], {
     now:            load.loadedAt,
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,
     config,
+    hostReports,
   });
 }
 
