@@ -17,6 +17,12 @@ function machine(scenario: Scenario, name: string): Record<string, any> {
   return m;
 }
 
+function connectionInfo(path: string, size: number, machineName: string, m: Record<string, any>): HostReportDoc {
+  return {
+    path, present: true, size, parses: true, secretName: `${ machineName }-machine-plan`, namespace: m.metadata?.namespace ?? 'fleet-default', server: 'https://rancher.example.com'
+  };
+}
+
 /** A healthy Linux host's report for one of the scenario's machines; overrides replace top-level fields. */
 export function linuxHostReport(scenario: Scenario, machineName: string, overrides: HostReportDoc = {}): HostReportDoc {
   const m = machine(scenario, machineName);
@@ -39,18 +45,10 @@ export function linuxHostReport(scenario: Scenario, machineName: string, overrid
     distroServices: [{
       name: distro === 'k3s' ? 'k3s' : 'rke2-server', loaded: true, state: 'active', subState: 'running', restarts: 0, since: '2025-12-01T02:01:00Z'
     }],
-    connectionInfo: {
-      path:       '/var/lib/rancher/agent/rancher2_connection_info.json',
-      present:    true,
-      size:       2710,
-      parses:     true,
-      secretName: `${ machineName }-machine-plan`,
-      namespace:  m.metadata?.namespace ?? 'fleet-default',
-      server:     'https://rancher.example.com',
-    },
-    logs:         { agent: { read: true, lines: 500 }, distro: { read: true, lines: 500 } },
-    signatures:   [],
-    certificates: [
+    connectionInfo: connectionInfo('/var/lib/rancher/agent/rancher2_connection_info.json', 2710, machineName, m),
+    logs:           { agent: { read: true, lines: 500 }, distro: { read: true, lines: 500 } },
+    signatures:     [],
+    certificates:   [
       {
         name: 'kubelet', path: `/var/lib/rancher/${ distro }/agent/serving-kubelet.crt`, notAfter: '2027-11-20T03:12:45Z'
       },
@@ -126,18 +124,10 @@ export function windowsHostReport(scenario: Scenario, machineName: string, hostn
     distroServices: [{
       name: 'rke2', loaded: true, state: 'running', subState: null, restarts: null, since: '2026-02-03T02:35:40Z'
     }],
-    connectionInfo: {
-      path:       'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
-      present:    true,
-      size:       2654,
-      parses:     true,
-      secretName: `${ machineName }-machine-plan`,
-      namespace:  m.metadata?.namespace ?? 'fleet-default',
-      server:     'https://rancher.example.com',
-    },
-    logs:         { agent: { read: true, lines: 500 }, distro: { read: true, lines: 500 } },
-    signatures:   [],
-    certificates: [{
+    connectionInfo: connectionInfo('C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json', 2654, machineName, m),
+    logs:           { agent: { read: true, lines: 500 }, distro: { read: true, lines: 500 } },
+    signatures:     [],
+    certificates:   [{
       name: 'kubelet', path: 'C:\\var\\lib\\rancher\\rke2\\agent\\serving-kubelet.crt', notAfter: '2027-02-03T02:35:41Z'
     }],
     clock:        {

@@ -75,6 +75,11 @@ function planWaits(r: NodeRecord): boolean {
   return !!r.objects.machine && r.plan.state !== 'in-sync' && r.plan.state !== 'no-plan';
 }
 
+/** When the earliest of these signatures was first logged, else when the report was made. */
+function firstSeen(found: HostSignature[], host: HostReport): string | null {
+  return found.map((s) => s.first).filter((t): t is string => !!t).sort()[0] ?? host.collectedAt;
+}
+
 function hostName(host: HostReport): string {
   return host.hostname ?? host.connectionInfo.secretName ?? '?';
 }
@@ -139,7 +144,7 @@ export const agentCaUntrusted: Rule = {
         step(this.id, 'tlsMode', {}, `kubectl get settings.management.cattle.io agent-tls-mode -o jsonpath='{.value}'`),
         step(this.id, 'reRegister'),
       ],
-      since:   found.map((s) => s.first).filter((t): t is string => !!t).sort()[0] ?? host.collectedAt,
+      since:   firstSeen(found, host),
       actions: ['re-register'],
     };
   },
@@ -167,7 +172,7 @@ export const agentWatchStale: Rule = {
         step(this.id, 'restart', {}, restartAgentCommand(r, host)),
         step(this.id, 'everyNode'),
       ],
-      since:   found.map((s) => s.first).filter((t): t is string => !!t).sort()[0] ?? host.collectedAt,
+      since:   firstSeen(found, host),
       actions: [],
     };
   },
