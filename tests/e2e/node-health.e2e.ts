@@ -8,6 +8,7 @@ import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import { buildScenario, GHOST_MACHINE, WINDOWS_CASE_MACHINE, XSS_PAYLOAD } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
+import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
 import {
   chooseFilter, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale
@@ -139,6 +140,39 @@ export const TESTS: E2eTest[] = [
       const errors = Number((await page.locator(NH.count('error')).innerText()).replace(/\D+/g, '') || '0');
 
       assert(errors >= 1, `the summary counts ${ errors } errors, expected the ghost machine among them`);
+    },
+  },
+  {
+    name: 'seed 000 end to end: a report from the ghost machine\'s host confirms why its agent never checked in',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await page.locator('[data-testid="node-health-host-reports-toggle"]').click();
+      await page.locator('[data-testid="node-health-host-reports-input"]').fill(JSON.stringify(ghostHostReport(buildScenario('ghost-etcd')), null, 2));
+      await page.locator('[data-testid="node-health-host-reports-add"]').click();
+      const joined = page.locator('[data-testid="node-health-host-report-joined"]');
+
+      await joined.waitFor({ state: 'visible', timeout: 15000 });
+      assert((await joined.innerText()).includes(GHOST_MACHINE), `the host report did not join ${ GHOST_MACHINE }: ${ await joined.innerText() }`);
+      await t.shot(page, 'host report joined');
+      await openRow(page, GHOST_MACHINE);
+      const finding = page.locator(`${ NH.detail } ${ NH.finding('agent-never-checked-in') }`);
+
+      await finding.locator('[data-testid="node-health-finding-confirmed"]').waitFor({ state: 'visible', timeout: 15000 });
+      const confirmation = await finding.locator('[data-testid="node-health-finding-confirmation"]').innerText();
+
+      assert(confirmation.includes('dev-k8s-node01') && confirmation.includes('2026-01-15T08:04:03Z'), `the confirmation does not name the host and the log line's time: ${ confirmation }`);
+      assert((await finding.innerText()).includes('Host dev-k8s-node01'), 'no evidence read on the host');
+      // The finding's head (badge and what the host showed) at the top of the screen.
+      await finding.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await t.shot(page, 'agent-never-checked-in confirmed by the host');
+      const check = page.locator(`${ NH.detail } [data-testid="node-health-host-check"]`);
+
+      await check.scrollIntoViewIfNeeded();
+      assert((await check.innerText()).includes(GHOST_MACHINE), 'the host check does not name the machine shown');
+      await t.shot(page, 'check this host');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },
   {
