@@ -20,9 +20,9 @@ const shared = {
     '\\.(jpe?g|png|gif|webp|svg|woff2?|eot|ttf|otf)$': '<rootDir>/tests/setup/file-stub.js',
   },
   transform: {
-    '^.+\\.tsx?$': 'ts-jest',
-    '^.+\\.js$':   'babel-jest',
-    '^.+\\.vue$':  '<rootDir>/tests/setup/vue3-jest-with-ts.js',
+    '^.+\\.tsx?$':     'ts-jest',
+    '^.+\\.js$':       'babel-jest',
+    '^.+\\.vue$':      '<rootDir>/tests/setup/vue3-jest-with-ts.js',
     // The host check scripts, as text (the build's asset/source rule does the same).
     '^.+\\.(sh|ps1)$': '<rootDir>/tests/setup/raw-text.js',
   },
