@@ -259,6 +259,9 @@ function newer(a: HostReport, b: HostReport): boolean {
  * records win over records without a machine that carry the same plan secret.
  */
 export function attachHostReports(records: NodeRecord[], reports: HostReport[]): HostReportMatch[] {
+  if (reports.length === 0) {
+    return [];
+  }
   const bySecret = new Map<string, NodeRecord>();
   const byMachineId = new Map<string, NodeRecord>();
 
