@@ -282,7 +282,9 @@ read_journal() {
   args=''
   for unit in "$@"; do args="$args -u $unit"; done
   # shellcheck disable=SC2086 # the unit arguments are words on purpose
-  if journalctl $args -n "$LOG_LINES" --no-pager -o short-iso > "$TMP_DIR/$where.log" 2>/dev/null; then
+  if journalctl $args -n "$LOG_LINES" --no-pager -o short-iso > "$TMP_DIR/$where.raw" 2>/dev/null; then
+    # journalctl's own remarks ("-- No entries --", "-- Boot ... --") are not log lines.
+    sed '/^-- /d' "$TMP_DIR/$where.raw" > "$TMP_DIR/$where.log"
     printf 'true'
   else
     printf 'false'

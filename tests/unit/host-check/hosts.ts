@@ -64,7 +64,8 @@ function base(overrides: Partial<HostFixture> = {}): HostFixture {
       },
     },
     journal: {
-      'rancher-system-agent': [...AGENT_START],
+      // journalctl's own remark between boots is not a log line
+      'rancher-system-agent': ['-- Boot 5c1e0a9d2b7f4e6a8c3b1d0f9e2a7c4b --', ...AGENT_START],
       'rke2-server':          ['2026-01-15T08:00:00+0000 dev-k8s-node01 rke2[811]: time="2026-01-15T08:00:00Z" level=info msg="Tunnel authorizer set Kubelet Port 10250"'],
     },
     certificates: VALID_CERTS,
