@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { dump } from 'js-yaml';
-import { diagnose } from '../../pkg/node-health/engine';
+import { diagnose, readHostReport } from '../../pkg/node-health/engine';
 import {
   REDACTION_KINDS, bundleFromSanitized, createBundle, exportCsv, exportMarkdown, redactObjects, reportObjects, sanitizeDiagnosis
 } from '../../pkg/node-health/export';
@@ -155,5 +155,42 @@ describe('the command line', () => {
     expect(leaks(err, fixture)).toEqual([]);
     // What was left out for its shape is said, without the value.
     expect(err).toContain('left out data.applied-checksum of Secret fleet-default/');
+  });
+});
+
+describe('host reports in the tab\'s exports', () => {
+  // A report given to the engine without the reading-time redaction (as a caller that skips it would):
+  // the export's own redaction must still keep its planted values out.
+  const t = cliTranslator('en-us');
+  const machine = fixture.scenario.objects.find((o) => o.kind === 'Machine');
+  const planted = `${ MARK }-HOST`;
+  const doc = {
+    format:         'node-health-host/v1',
+    hostname:       'host-a',
+    collectedAt:    now,
+    connectionInfo: {
+      secretName: `${ machine?.metadata?.name }-machine-plan`, namespace: machine?.metadata?.namespace, server: `https://admin:${ planted }@rancher.example.com`
+    },
+    signatures:     [{
+      id: 'agent-credentials', source: 'agent', count: 1, sample: `token=${ planted } Authorization: Bearer ${ planted }0123 --password ${ planted }`
+    }],
+    notes: [`kubeconfig: ${ planted }`],
+  };
+  const report = diagnose(fixture.steve, { now, hostReports: [readHostReport(doc)] });
+
+  it.each([false, true])('leak nothing, obfuscate=%s', (obfuscate) => {
+    const sanitized = sanitizeDiagnosis({
+      objects: reportObjects(report), report, obfuscate
+    });
+    const bundle = JSON.stringify(bundleFromSanitized(sanitized, { t }));
+    const markdown = exportMarkdown(sanitized, t);
+
+    expect(report.hosts[0].record).not.toBeNull();
+    expect(JSON.stringify(report.hosts)).toContain(planted);
+    for (const text of [bundle, markdown]) {
+      expect(text).not.toContain(planted);
+    }
+    expect(markdown).toContain('### Host report from');
+    expect(JSON.parse(bundle).hostReports).toHaveLength(1);
   });
 });
