@@ -3,6 +3,7 @@
  * and the findings they confirm marked in the row detail; the row detail offers the host check to copy.
  */
 import CopyToClipboard from '@shell/components/CopyToClipboard';
+import FileSelector from '@shell/components/form/FileSelector';
 import { ghostEtcd, windowsNodeRef, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '../../scenarios/catalog';
 import { ghostHostReport, linuxHostReport } from '../../scenarios/host-reports';
 import { HOST_CHECK_SCRIPTS } from '../../pkg/node-health/host-check/scripts';
@@ -92,6 +93,32 @@ describe('host reports in the tab', () => {
     expect(tab.wrapper.find('[data-testid="node-health-host-reports-error"]').text()).toContain('%nodeHealth.host.paste.invalid%');
     await paste(tab, 'not json');
     expect(tab.wrapper.findAll('[data-testid="node-health-host-reports-error"]')).toHaveLength(1);
+  });
+
+  it('reads uploaded files, UTF-16 as Windows PowerShell writes it included', async() => {
+    tab = mountTab(ghost);
+    await tab.show();
+    await tab.wrapper.find('[data-testid="node-health-host-reports-toggle"]').trigger('click');
+    const text = JSON.stringify(ghostHostReport(ghost));
+    const utf16 = new Uint8Array(2 + text.length * 2);
+
+    utf16.set([0xFF, 0xFE]);
+    for (let i = 0; i < text.length; i++) {
+      utf16[2 + i * 2] = text.charCodeAt(i) & 0xFF;
+      utf16[3 + i * 2] = text.charCodeAt(i) >> 8;
+    }
+    const files = [new File([utf16], 'node01.json'), new File(['{"kind": "List"}'], 'other.json')];
+
+    tab.wrapper.findComponent(FileSelector).vm.$emit('selected', files);
+    for (let i = 0; i < 5 && !tab.wrapper.find('[data-testid="node-health-host-report-joined"]').exists(); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await settle();
+    }
+    expect(tab.wrapper.find('[data-testid="node-health-host-report-joined"]').exists()).toBe(true);
+    expect((tab.wrapper.findComponent(HostReports).vm as any).errors).toEqual(['other.json: expected a JSON document with "format": "node-health-host/v1"']);
+    const detail = await openRow(tab, GHOST_KEY);
+
+    expect(detail.find('[data-testid="node-health-finding-agent-never-checked-in"] [data-testid="node-health-finding-confirmed"]').exists()).toBe(true);
   });
 
   it('offers the host check for the row\'s operating system', async() => {
