@@ -51,7 +51,7 @@ export interface HostReport {
   collectedAt: string | null;
   hostname: string | null;
   nodeName: { value: string | null; source: string | null };
-  /** sha256 of the agent's id, as the Machine's rke.cattle.io/machine-id label holds it */
+  /** the agent's id (/etc/rancher/agent/cattle-id), which the Machine's rke.cattle.io/machine-id label holds */
   machineId: string | null;
   distro: string | null;
   agent: HostService | null;

@@ -43,7 +43,7 @@ have() {
   command -v "$1" >/dev/null 2>&1
 }
 
-for tool in systemctl journalctl openssl sha256sum; do
+for tool in systemctl journalctl openssl; do
   have "$tool" || MISSING_TOOLS="$MISSING_TOOLS $tool"
 done
 # The clock check asks with curl, else with openssl.
@@ -132,14 +132,12 @@ for distro in rke2 k3s; do
   done
 done
 
-# Rancher names a custom machine after the sha256 of the agent's id (label rke.cattle.io/machine-id).
+# The agent's id, which Rancher keeps as the Machine's rke.cattle.io/machine-id label (the install script sends
+# it with every request for the machine's plan; it is not a credential on its own).
 MACHINE_ID=''
 CATTLE_ID_FILE="$ROOT/etc/rancher/agent/cattle-id"
-if [ -r "$CATTLE_ID_FILE" ] && have sha256sum; then
-  cattle_id=$(tr -d '[:space:]' < "$CATTLE_ID_FILE")
-  if [ -n "$cattle_id" ]; then
-    MACHINE_ID=$(printf '%s' "$cattle_id" | sha256sum | cut -c1-64)
-  fi
+if [ -r "$CATTLE_ID_FILE" ]; then
+  MACHINE_ID=$(tr -d '[:space:]' < "$CATTLE_ID_FILE" | cut -c1-128)
 fi
 
 IS_ROOT=false

@@ -69,15 +69,12 @@ if (-not $nodeNameValue -and (Test-Path -LiteralPath $configFile)) {
   }
 }
 
+# The agent's id, which Rancher keeps as the Machine's rke.cattle.io/machine-id label.
 $machineId = $null
 foreach ($candidate in @('C:\etc\rancher\wins\cattle-id', 'C:\etc\rancher\agent\cattle-id')) {
   if (-not $machineId -and (Test-Path -LiteralPath $candidate)) {
     $cattleId = (Get-Content -LiteralPath $candidate -Raw).Trim()
-    if ($cattleId) {
-      $sha = New-Object System.Security.Cryptography.SHA256Managed
-      $bytes = $sha.ComputeHash([System.Text.Encoding]::UTF8.GetBytes($cattleId))
-      $machineId = (($bytes | ForEach-Object { $_.ToString('x2') }) -join '')
-    }
+    if ($cattleId) { $machineId = $cattleId }
   }
 }
 

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 export const LINUX_SCRIPT = join(__dirname, '..', '..', '..', 'pkg', 'node-health', 'host-check', 'linux.sh');
 
 /** What the check may find on PATH besides the shims: coreutils and sed. */
-const REAL_TOOLS = ['cat', 'tr', 'sed', 'date', 'wc', 'cut', 'head', 'tail', 'df', 'id', 'uname', 'mktemp', 'mkdir', 'chmod', 'rm', 'sha256sum'];
+const REAL_TOOLS = ['cat', 'tr', 'sed', 'date', 'wc', 'cut', 'head', 'tail', 'df', 'id', 'uname', 'mktemp', 'mkdir', 'chmod', 'rm'];
 
 export interface ServiceFixture {
   ActiveState: string;

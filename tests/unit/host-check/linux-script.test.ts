@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { LINUX_SCRIPT, runHostCheck } from './fixture-host';
 import {
   CANARY_VALUES, CATTLE_ID, HOSTS, PLAN_SECRET, RANCHER
@@ -30,7 +29,7 @@ describe('the Linux host check on fixture hosts', () => {
     expect(json.collectedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(json.hostname).toBe('dev-k8s-node01');
     expect(json.nodeName).toEqual({ value: 'dev-k8s-node01', source: '/etc/rancher/rke2/config.yaml' });
-    expect(json.machineId).toBe(createHash('sha256').update(CATTLE_ID).digest('hex'));
+    expect(json.machineId).toBe(CATTLE_ID);
     expect(json.distro).toBe('rke2');
     expect(json.agent).toEqual({
       name: 'rancher-system-agent', loaded: true, state: 'active', subState: 'running', restarts: 0, since: '2025-12-01T02:00:00Z'
