@@ -27,9 +27,10 @@ export function connectionInfo(secretName = PLAN_SECRET, namespace = 'fleet-defa
     `contexts:\n- context:\n    cluster: cluster\n    user: user\n  name: context\ncurrent-context: context\nkind: Config\n` +
     `users:\n- name: user\n  user:\n    token: ${ CANARY.saToken }\n`;
 
-  return JSON.stringify({
+  // As Rancher's config server writes it: indented by two spaces (json.Encoder with SetIndent).
+  return `${ JSON.stringify({
     kubeConfig, namespace, secretName
-  });
+  }, null, 2) }\n`;
 }
 
 const CONFIG = `token: ${ CANARY.joinToken }\nagent-token: ${ CANARY.agentToken }\nnode-name: dev-k8s-node01\nserver: https://10.20.1.11:9345\n`;
