@@ -229,6 +229,24 @@ describe('host reports in the diagnosis', () => {
     expect(record(early, machine).findings.find((x) => x.rule === 'probes-failing')?.confirmed).toBeUndefined();
   });
 
+  it('an old fatal line on a Windows host whose agent runs and whose plan is applied fires nothing', () => {
+    const machine = windows.objects.find((o) => o.kind === 'Machine' && o.metadata?.labels?.['cattle.io/os'] !== 'windows')?.metadata?.name as string;
+    const doc = windowsHostReport(windows, machine, 'LNX-AS-WIN', {
+      signatures: [{
+        id: 'ca-untrusted-fatal', source: 'agent', count: 1, first: '2026-01-01T00:00:00Z', last: '2026-01-01T00:00:00Z', sample: 'level=fatal x509: certificate signed by unknown authority'
+      }],
+    });
+    const plain = diagnoseScenario(windows);
+    const report = withHost(windows, doc);
+
+    expect(report.hosts[0].record).not.toBeNull();
+    expect(record(report, machine).findings).toEqual(record(plain, machine).findings);
+    // The same line while the agent is stopped is the cause.
+    const stopped = withHost(windows, { ...doc, agent: { ...doc.agent, state: 'stopped' } });
+
+    expect(record(stopped, machine).findings.map((f) => f.rule)).toContain('agent-ca-untrusted');
+  });
+
   it('reads the Windows report shape', () => {
     const r: HostReport = readHostReport(windowsHostReport(windows, WINDOWS_CASE_MACHINE, 'WIN-WORKER-01'));
 

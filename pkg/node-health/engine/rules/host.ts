@@ -58,8 +58,11 @@ function agentEvidence(host: HostReport): Evidence[] {
   ];
 }
 
+/** systemd says active/running; Windows' service manager says running. */
 function agentRunning(host: HostReport): boolean {
-  return host.agent?.state === 'active' && (host.agent.subState === 'running' || host.agent.subState === null);
+  const a = host.agent;
+
+  return !!a && ((a.state === 'active' && (a.subState === 'running' || a.subState === null)) || (a.state === 'running' && a.subState === null));
 }
 
 function windows(r: NodeRecord, host: HostReport): boolean {
