@@ -7,7 +7,7 @@ export {
 export { linkChain } from './chain';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {
-  RULES, RULE_IDS, ruleKey
+  HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
   CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
@@ -29,3 +29,6 @@ export type {
   HostCertificate, HostReport, HostReportMatch, HostService, HostSignature, HostSignatureId
 } from './host-report';
 export type { DurationPart, DurationUnit } from './time';
+export type {
+  HostConfirm, HostConfirmation, Rule, RuleContext, RuleHit
+} from './rules';

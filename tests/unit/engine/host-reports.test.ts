@@ -4,8 +4,12 @@
  * rules, listed when they match no machine, and adding nothing on a healthy host. The reports are the Linux
  * script's own output on the fixture hosts, or the shapes in scenarios/host-reports.ts (Windows).
  */
-import { diagnose, readHostReport, HostReportError } from '../../../pkg/node-health/engine';
-import type { DiagnosisReport, Finding, HostReport, NodeRecord } from '../../../pkg/node-health/engine';
+import {
+  diagnose, readHostReport, resolveConfig, HostReportError, HOST_CONFIRMATIONS
+} from '../../../pkg/node-health/engine';
+import type {
+  DiagnosisReport, Finding, HostReport, NodeRecord, RuleContext
+} from '../../../pkg/node-health/engine';
 import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '../../../scenarios/catalog';
 import { buildCluster } from '../../../scenarios/builders';
 import { ghostHostReport, linuxHostReport, windowsHostReport } from '../../../scenarios/host-reports';
@@ -245,6 +249,33 @@ describe('host reports in the diagnosis', () => {
     const stopped = withHost(windows, { ...doc, agent: { ...doc.agent, state: 'stopped' } });
 
     expect(record(stopped, machine).findings.map((f) => f.rule)).toContain('agent-ca-untrusted');
+  });
+
+  it('has confirmations ready for duplicate-node-name and serving-certs-expired: the node password signature, the certificate dates', () => {
+    const r = record(diagnoseScenario(ghost), GHOST_MACHINE);
+    const hit = {
+      evidence: [], fix: [], since: null
+    };
+    const ctx = { now: Date.parse('2026-03-01T00:00:00Z'), config: resolveConfig() } as unknown as RuleContext;
+    const password = readHostReport(runHostCheck(HOSTS.nodePasswordRejected).json);
+    const certificates = readHostReport(runHostCheck(HOSTS.expiredCertificates).json);
+
+    expect(HOST_CONFIRMATIONS['duplicate-node-name'](r, hit, password, ctx)).toMatchObject({ key: 'nodeHealth.confirmed.nodePassword', args: { count: 2, last: '2026-01-15T08:02:00Z' } });
+    expect(HOST_CONFIRMATIONS['duplicate-node-name'](r, hit, certificates, ctx)).toBeNull();
+    expect(HOST_CONFIRMATIONS['serving-certs-expired'](r, hit, certificates, ctx)).toMatchObject({
+      key:      'nodeHealth.confirmed.certificatesExpired',
+      args:     { certificates: 'kube-controller-manager, kube-scheduler', notAfter: '2026-01-02T03:12:44Z' },
+      evidence: [
+        {
+          path: 'certificates[kube-controller-manager].notAfter', value: '2026-01-02T03:12:44Z', confirmed: true
+        },
+        {
+          path: 'certificates[kube-scheduler].notAfter', value: '2026-01-02T03:12:44Z', confirmed: true
+        },
+      ],
+    });
+    expect(HOST_CONFIRMATIONS['serving-certs-expired'](r, hit, certificates, { ...ctx, now: Date.parse('2025-12-31T00:00:00Z') })).toBeNull();
+    expect(HOST_CONFIRMATIONS['serving-certs-expired'](r, hit, password, ctx)).toBeNull();
   });
 
   it('reads the Windows report shape', () => {

@@ -185,6 +185,35 @@ export const HOST_RULES: readonly Rule[] = [connectionInfoBroken, agentCaUntrust
 
 const CONTROL_PLANE_CERTIFICATES = ['kube-controller-manager', 'kube-scheduler'];
 
+/** The serving certificates of kube-controller-manager and kube-scheduler that had expired at the diagnosis time. */
+function expiredCertificates(host: HostReport, ctx: RuleContext, concerns: (name: string) => boolean): HostConfirmation | null {
+  const expired = host.certificates.filter((c) => CONTROL_PLANE_CERTIFICATES.includes(c.name) && concerns(c.name) && (parseTime(c.notAfter) ?? Infinity) <= ctx.now);
+
+  if (expired.length === 0) {
+    return null;
+  }
+
+  return {
+    evidence: expired.map((c) => hostEvidence(host, `certificates[${ c.name }].notAfter`, c.notAfter)),
+    key:      'nodeHealth.confirmed.certificatesExpired',
+    args:     {
+      host: hostName(host), certificates: expired.map((c) => c.name).join(', '), notAfter: expired.map((c) => c.notAfter ?? '?').sort()[0]
+    },
+  };
+}
+
+function nodePasswordRejected(host: HostReport): HostConfirmation | null {
+  const s = findSignature(host, 'node-password-rejected');
+
+  return s ? {
+    evidence: signatureEvidence(host, s),
+    key:      'nodeHealth.confirmed.nodePassword',
+    args:     {
+      host: hostName(host), count: s.count, last: s.last ?? '?'
+    },
+  } : null;
+}
+
 export const HOST_CONFIRMATIONS: Readonly<Record<string, HostConfirm>> = {
   // Seed 000: the agent's log says its credentials are refused.
   'agent-never-checked-in': (r, _hit, host) => {
@@ -231,33 +260,10 @@ export const HOST_CONFIRMATIONS: Readonly<Record<string, HostConfirm>> = {
   },
 
   // rancher#41125: only kube-controller-manager and kube-scheduler fail, and their serving certificates expired.
-  'probes-failing': (r, _hit, host, ctx) => {
-    const expired = host.certificates.filter((c) => CONTROL_PLANE_CERTIFICATES.includes(c.name) && r.plan.unhealthyProbes.includes(c.name) &&
-      (parseTime(c.notAfter) ?? Infinity) <= ctx.now);
-
-    if (expired.length === 0) {
-      return null;
-    }
-
-    return {
-      evidence: expired.map((c) => hostEvidence(host, `certificates[${ c.name }].notAfter`, c.notAfter)),
-      key:      'nodeHealth.confirmed.certificatesExpired',
-      args:     {
-        host: hostName(host), certificates: expired.map((c) => c.name).join(', '), notAfter: expired.map((c) => c.notAfter ?? '?').sort()[0]
-      },
-    };
-  },
+  'probes-failing':        (r, _hit, host, ctx) => expiredCertificates(host, ctx, (name) => r.plan.unhealthyProbes.includes(name)),
+  'serving-certs-expired': (_r, _hit, host, ctx) => expiredCertificates(host, ctx, () => true),
 
   // rke2#1916: kubelet never registers because the server rejects this host's node password.
-  'waiting-for-node-ref': (_r, _hit, host) => {
-    const s = findSignature(host, 'node-password-rejected');
-
-    return s ? {
-      evidence: signatureEvidence(host, s),
-      key:      'nodeHealth.confirmed.nodePassword',
-      args:     {
-        host: hostName(host), count: s.count, last: s.last ?? '?'
-      },
-    } : null;
-  },
+  'waiting-for-node-ref': (_r, _hit, host) => nodePasswordRejected(host),
+  'duplicate-node-name':  (_r, _hit, host) => nodePasswordRejected(host),
 };
