@@ -128,6 +128,13 @@ describe('host reports in the tab', () => {
     const copy = linux.find('[data-testid="node-health-host-check"]').findComponent(CopyToClipboard);
 
     expect(copy.props('text')).toBe(`sudo sh -s > node-health-host.json <<'NODE_HEALTH_HOST_CHECK'\n${ HOST_CHECK_SCRIPTS.linux }NODE_HEALTH_HOST_CHECK\n`);
+    // The script to read before running it, drawn when asked for.
+    const details = linux.find('[data-testid="node-health-host-check"] details');
+
+    expect(details.find('pre').exists()).toBe(false);
+    (details.element as HTMLDetailsElement).open = true;
+    await details.trigger('toggle');
+    expect(details.find('pre').text()).toBe(HOST_CHECK_SCRIPTS.linux.trim());
     tab.wrapper.unmount();
 
     const windows = windowsNodeRef();
