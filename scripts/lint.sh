@@ -22,4 +22,14 @@ eslint --max-warnings 0 --no-error-on-unmatched-pattern --ext .js,.ts,.vue "$@" 
   | grep -v -e '^Build: ' -e "^API: '"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] && echo "eslint: no problems in ${targets[*]}"
+
+# The Linux host check is POSIX sh: shellcheck reads it where it is installed (Debian: apt-get install
+# shellcheck); it is a developer's check, not a dependency.
+if command -v shellcheck >/dev/null 2>&1; then
+  if shellcheck -s sh pkg/node-health/host-check/linux.sh; then
+    echo "shellcheck: no problems in pkg/node-health/host-check/linux.sh"
+  else
+    status=1
+  fi
+fi
 exit "$status"
