@@ -189,6 +189,8 @@ describe('host reports in the tab\'s exports', () => {
     expect(JSON.stringify(report.hosts)).toContain(planted);
     for (const text of [bundle, markdown]) {
       expect(text).not.toContain(planted);
+      // Like the host part of Rancher's links, the server's address does not leave.
+      expect(text).not.toContain('rancher.example.com');
     }
     expect(markdown).toContain('### Host report from');
     expect(JSON.parse(bundle).hostReports).toHaveLength(1);

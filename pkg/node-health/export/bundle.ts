@@ -166,10 +166,14 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
   const objects = obfuscator ? kept.map((o) => obfuscator.object(o)) : kept;
   const defaultCluster = options.defaultCluster ?? (options.report?.clusters.length === 1 ? options.report.clusters[0].mgmtId ?? undefined : undefined);
   // Host reports were redacted on the host; they go through the export's own rules again, and the pseudonyms.
+  // Like the host part of Rancher's links, the Rancher server's address does not leave.
   const hostReports = (options.hostReports ?? options.report?.hosts?.map((m) => m.report) ?? []).map((h) => {
     const redacted = redactValue(h) as HostReport;
+    const withoutServer: HostReport = {
+      ...redacted, connectionInfo: { ...redacted.connectionInfo, server: null }, clock: { ...redacted.clock, server: null }
+    };
 
-    return obfuscator ? obfuscator.deep(redacted) : redacted;
+    return obfuscator ? obfuscator.deep(withoutServer) : withoutServer;
   });
   // Diagnosed again from what leaves: every evidence value, argument and record key is one of these objects'.
   const report = diagnose(objects, {
