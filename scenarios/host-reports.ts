@@ -4,6 +4,7 @@
  * the Windows shape what host-check/windows.ps1 prints (tests/unit/host-check checks both against these).
  */
 import type { Scenario } from './types';
+import { EVERY_FAILURE_EXPECTED } from './catalog';
 
 export type HostReportDoc = Record<string, any>;
 
@@ -140,4 +141,25 @@ export function windowsHostReport(scenario: Scenario, machineName: string, hostn
     notes:        [],
     ...overrides,
   };
+}
+
+/** Reports that make the host rules fire on every-failure's machines whose agent has not applied their plan. */
+export function everyFailureHostReports(s: Scenario): HostReportDoc[] {
+  const machine = (family: string) => Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === family) as string;
+  const signature = (id: string) => [{
+    id, source: 'agent', count: 1, first: s.now, last: s.now, sample: id
+  }];
+  const stopped = {
+    name: 'rancher-system-agent', loaded: true, state: 'failed', subState: 'failed', restarts: 3, since: s.now
+  };
+
+  return [
+    linuxHostReport(s, machine('agent-never-checked-in'), {
+      connectionInfo: {
+        present: true, size: 0, parses: false
+      }
+    }),
+    linuxHostReport(s, machine('plan-not-applied'), { signatures: signature('secret-too-old') }),
+    linuxHostReport(s, machine('plan-apply-failed'), { signatures: signature('ca-untrusted-fatal'), agent: stopped }),
+  ];
 }

@@ -10,7 +10,9 @@ import {
 import type {
   DiagnosisReport, Finding, HostReport, NodeRecord, RuleContext
 } from '../../../pkg/node-health/engine';
-import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '../../../scenarios/catalog';
+import {
+  buildScenario, DUPLICATE_NAME_MACHINE, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE
+} from '../../../scenarios/catalog';
 import { buildCluster } from '../../../scenarios/builders';
 import { ghostHostReport, linuxHostReport, windowsHostReport } from '../../../scenarios/host-reports';
 import type { Scenario } from '../../../scenarios/types';
@@ -249,6 +251,31 @@ describe('host reports in the diagnosis', () => {
     const stopped = withHost(windows, { ...doc, agent: { ...doc.agent, state: 'stopped' } });
 
     expect(record(stopped, machine).findings.map((f) => f.rule)).toContain('agent-ca-untrusted');
+  });
+
+  it('duplicate-node-name is confirmed by "Node password rejected", serving-certs-expired by the certificate dates', () => {
+    const dup = buildScenario('duplicate-node-name');
+    const dupMachine = machineOf(dup, DUPLICATE_NAME_MACHINE);
+    const password = runHostCheck(HOSTS.nodePasswordRejected).json;
+
+    password.connectionInfo.secretName = `${ DUPLICATE_NAME_MACHINE }-machine-plan`;
+    password.connectionInfo.namespace = dupMachine.metadata.namespace;
+    const dupFinding = finding(record(withHost(dup, password), DUPLICATE_NAME_MACHINE), 'duplicate-node-name');
+
+    expect(dupFinding.confirmed).toBe(true);
+    expect(dupFinding.confirmation?.key).toBe('nodeHealth.confirmed.nodePassword');
+
+    const certs = buildScenario('serving-certs');
+    const expected = Object.entries(certs.expected).find(([, rules]) => rules.includes('serving-certs-expired'))?.[0] as string;
+    const doc = runHostCheck(HOSTS.expiredCertificates).json;
+
+    doc.connectionInfo.secretName = `${ expected }-machine-plan`;
+    doc.connectionInfo.namespace = machineOf(certs, expected).metadata.namespace;
+    doc.certificates = doc.certificates.map((c: any) => (c.name === 'kubelet' ? c : { ...c, notAfter: new Date(Date.parse(certs.now) - 86400000).toISOString() }));
+    const certFinding = finding(record(withHost(certs, doc), expected), 'serving-certs-expired');
+
+    expect(certFinding.confirmed).toBe(true);
+    expect(certFinding.evidence.filter((e) => e.confirmed).map((e) => e.path)).toEqual(['certificates[kube-controller-manager].notAfter', 'certificates[kube-scheduler].notAfter']);
   });
 
   it('has confirmations ready for duplicate-node-name and serving-certs-expired: the node password signature, the certificate dates', () => {

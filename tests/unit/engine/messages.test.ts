@@ -8,7 +8,8 @@ import { load } from 'js-yaml';
 import { createTranslator } from '../../../pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { diagnoseScenario, Shape } from './helpers';
-import { diagnose, RULE_IDS, ruleKey } from '../../../pkg/node-health/engine';
+import { diagnose, readHostReport, RULE_IDS, ruleKey } from '../../../pkg/node-health/engine';
+import { everyFailureHostReports, ghostHostReport } from '../../../scenarios/host-reports';
 
 const l10n = (locale: string) => load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n', `${ locale }.yaml`), 'utf8'));
 
@@ -38,6 +39,23 @@ for (const name of [...SCENARIO_NAMES, 'large-300']) {
   }
 }
 // The safety net: a reason no rule knows.
+// The host rules and the confirmations need host reports.
+const ghost = buildScenario('ghost-etcd');
+const every = buildScenario('every-failure');
+
+for (const [s, docs] of [[ghost, [ghostHostReport(ghost)]], [every, everyFailureHostReports(every)]] as const) {
+  for (const r of diagnoseScenario(s, 'kubectl', { hostReports: docs.map(readHostReport) }).records) {
+    for (const f of r.findings) {
+      emitted.set(f.titleKey, f.args);
+      emitted.set(f.causeKey, f.args);
+      f.fix.forEach((step) => emitted.set(step.key, step.args ?? {}));
+      if (f.confirmation) {
+        emitted.set(f.confirmation.key, f.confirmation.args ?? {});
+      }
+    }
+  }
+}
+
 const quota = buildScenario('healthy');
 const quotaObjects = JSON.parse(JSON.stringify(quota.objects)).map((o: any) => {
   if (o.kind === 'Machine') {

@@ -7,8 +7,8 @@ import {
   classify, diagnose, keepReadFields, linkChain, readHostReport, steveIncludePaths, RULE_IDS
 } from '../../../pkg/node-health/engine';
 import type { DiagnosisReport, KubeObject } from '../../../pkg/node-health/engine';
-import { buildScenario, EVERY_FAILURE_EXPECTED, SCENARIO_NAMES } from '../../../scenarios/catalog';
-import { linuxHostReport } from '../../../scenarios/host-reports';
+import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
+import { everyFailureHostReports } from '../../../scenarios/host-reports';
 import { clusterObjects } from './helpers';
 import type { Shape } from './helpers';
 
@@ -44,27 +44,6 @@ describe.each(cases)('the registry of fields read (%s, %s)', (name, shape) => {
   });
 });
 
-/** Host reports that make the host rules fire on every-failure's machines whose agent never applied a plan. */
-function everyFailureHostReports(s: ReturnType<typeof buildScenario>) {
-  const machine = (family: string) => Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === family) as string;
-  const signature = (id: string) => [{
-    id, source: 'agent', count: 1, first: s.now, last: s.now, sample: id
-  }];
-  const stopped = {
-    name: 'rancher-system-agent', loaded: true, state: 'failed', subState: 'failed', restarts: 3, since: s.now
-  };
-
-  return [
-    linuxHostReport(s, machine('agent-never-checked-in'), {
-      connectionInfo: {
-        present: true, size: 0, parses: false
-      }
-    }),
-    linuxHostReport(s, machine('plan-not-applied'), { signatures: signature('secret-too-old') }),
-    linuxHostReport(s, machine('plan-apply-failed'), { signatures: signature('ca-untrusted-fatal'), agent: stopped }),
-  ].map(readHostReport);
-}
-
 describe('the registry', () => {
   it('leaves out what no rule reads, and the scenarios exercise every rule', () => {
     const fired = new Set<string>();
@@ -79,7 +58,8 @@ describe('the registry', () => {
     const s = buildScenario('every-failure');
     const objects = s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId));
     // The host rules read host reports, joined by the machine-id label and the plan secrets' names.
-    diagnose(whitelisted(objects), { now: s.now, hostReports: everyFailureHostReports(s) }).records.forEach((r) => r.findings.forEach((f) => fired.add(f.rule)));
+
+    diagnose(whitelisted(objects), { now: s.now, hostReports: everyFailureHostReports(s).map(readHostReport) }).records.forEach((r) => r.findings.forEach((f) => fired.add(f.rule)));
     const secret = objects.find((o: any) => classify(o) === 'planSecret') as KubeObject;
     const kept = keepReadFields({
       ...secret,
