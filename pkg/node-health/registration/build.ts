@@ -14,7 +14,7 @@
  *   download uses them) and after sudo (so the installer sees them and writes them into
  *   rancher-system-agent.env); in PowerShell as `$env:NAME='value';` before curl.exe.
  */
-import { quotePosix, quotePowerShell } from './quote';
+import { quotePosix, quotePowerShell } from '../engine/shell-quote';
 import { effectiveNodeName, OS_LABEL } from './validate';
 import type { BuiltCommand, EnvVar, RegistrationOptions, RegistrationToken } from './types';
 import { ROLE_ORDER } from './types';

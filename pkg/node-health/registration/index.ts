@@ -2,7 +2,7 @@
 export * from './types';
 export {
   quotePosix, quotePowerShell, hasControlCharacter
-} from './quote';
+} from '../engine/shell-quote';
 export {
   readRegistrationToken, isTokenError, normaliseServerUrl, splitCommandWords,
   TOKEN_ERROR_KEY_PREFIX, TOKEN_ERROR_CODES, TOKEN_PLACEHOLDER, DEFAULT_TOKEN_NAME

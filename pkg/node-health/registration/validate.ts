@@ -3,7 +3,7 @@
  * rule that failed and, where one exists, a value that would pass; its text lives under
  * nodeHealth.registration.validation.<code> in both locales.
  */
-import { hasControlCharacter } from './quote';
+import { hasControlCharacter } from '../engine/shell-quote';
 import {
   checkLabelValue, checkQualifiedName, checkSubdomain, isHostname, isIPv4, isIPv6, suggestSubdomain,
   DNS_LABEL_MAX, LABEL_VALUE_MAX

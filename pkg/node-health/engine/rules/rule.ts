@@ -11,7 +11,7 @@ import type { Condition } from '../conditions';
 import { conditionPath } from '../conditions';
 import { describeObject, parseTime } from '../fields';
 import { formatDuration } from '../time';
-import { quotePosix } from '../../registration/quote';
+import { quotePosix } from '../shell-quote';
 
 export interface RuleContext extends JoinContext {
   now: number;

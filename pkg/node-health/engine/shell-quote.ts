@@ -1,6 +1,7 @@
 /**
- * Quoting for the two shells a registration command is pasted into. Every value that comes from a user
- * or from the cluster goes through one of these, validated or not, so no value can end its argument.
+ * Quoting for the two shells a command is pasted into: the registration command and the fix steps' commands.
+ * Every value that comes from a user or from the cluster goes through one of these, validated or not, so no
+ * value can end its argument. It lives in the engine because the rules build commands too.
  *
  * Control characters are not left in the text: a pasted Ctrl-U, DEL or ESC is acted on by the terminal or
  * the line editor before the shell parses anything (DEL can erase the opening quote), so they are spelled
