@@ -6,7 +6,7 @@
 import type { Evidence, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
 import { findUnhealthyCondition, getCondition, nodeReadyCondition } from '../conditions';
-import { asArray, statusOf } from '../fields';
+import { asArray, hasFields, parseTime, statusOf } from '../fields';
 import { machinePhase, nodeRefName } from '../objects';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
@@ -24,16 +24,6 @@ export interface NotReadySignal {
   summary: string;
   evidence: Evidence[];
   since: string | null;
-}
-
-function hasFields(obj: Record<string, unknown>): boolean {
-  for (const key in obj) {
-    if (Object.prototype.hasOwnProperty.call(obj, key)) {
-      return true;
-    }
-  }
-
-  return false;
 }
 
 /** Past the threshold, or since an unknown time: a state Rancher reports without a time still counts. */
@@ -115,9 +105,9 @@ function earliest(times: (string | null)[]): string | null {
   let bestMs = Infinity;
 
   for (const t of times) {
-    const ms = t ? Date.parse(t) : NaN;
+    const ms = parseTime(t);
 
-    if (!Number.isNaN(ms) && ms < bestMs) {
+    if (ms !== null && ms < bestMs) {
       best = t;
       bestMs = ms;
     }
