@@ -1,8 +1,13 @@
 import { importTypes } from '@rancher/auto-import';
-import { IPlugin, TabLocation } from '@shell/core/types';
-import { _DETAIL } from '@shell/config/query-params';
+import { IPlugin, TabLocation, TableColumnLocation } from '@shell/core/types';
+import { _DETAIL, _LIST } from '@shell/config/query-params';
 import { CAPI } from '@shell/config/types';
 import { NODE_HEALTH_TAB_NAME } from './tab-name';
+import {
+  CLUSTER_COLUMN_FORMATTER, CLUSTER_COLUMN_SORT, MACHINE_COLUMN_FORMATTER
+} from './fleet/columns';
+import { FLEET_ROUTE_NAME, FLEET_ROUTE_PATH } from './fleet/links';
+import { MANAGER_PRODUCT } from './fleet/product';
 
 /** The Node Health tab, in the shape plugin.addTab takes; loaded on first use. */
 export const NODE_HEALTH_TAB = {
@@ -25,13 +30,57 @@ export function registerNodeHealthTab(plugin: Pick<IPlugin, 'addTab'>): void {
   plugin.addTab(TabLocation.RESOURCE_DETAIL, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
 }
 
+/** The cluster list's column: each cluster's unhealthy nodes by status, sorted worst first. */
+export const CLUSTER_COLUMN = {
+  name:      'node-health',
+  labelKey:  'nodeHealth.fleet.column.label',
+  value:     'id',
+  formatter: CLUSTER_COLUMN_FORMATTER,
+  sort:      CLUSTER_COLUMN_SORT,
+  search:    false,
+  width:     170,
+};
+
+/** The Machines lists' column: each machine's status and top finding. */
+export const MACHINE_COLUMN = {
+  name:      'node-health',
+  labelKey:  'nodeHealth.fleet.column.label',
+  value:     'id',
+  formatter: MACHINE_COLUMN_FORMATTER,
+  sort:      false,
+  search:    false,
+};
+
+/**
+ * The columns on Rancher's lists and the fleet page in Cluster Management. Columns are matched by the page's
+ * route: the cluster list; the Machines list; and a cluster's page, whose Machines tab is its one resource table.
+ * With server-side pagination the cluster list sorts on the server, which cannot sort by a diagnosis: there the
+ * column does not sort.
+ */
+export function registerFleet(plugin: Pick<IPlugin, 'addTableColumn' | 'addRoutes' | 'addProduct'>): void {
+  plugin.addTableColumn(TableColumnLocation.RESOURCE, { product: [MANAGER_PRODUCT], resource: [CAPI.RANCHER_CLUSTER], mode: [_LIST] }, { ...CLUSTER_COLUMN }, { ...CLUSTER_COLUMN, sort: false });
+  plugin.addTableColumn(TableColumnLocation.RESOURCE, { product: [MANAGER_PRODUCT], resource: [CAPI.MACHINE], mode: [_LIST] }, { ...MACHINE_COLUMN }, { ...MACHINE_COLUMN });
+  plugin.addTableColumn(TableColumnLocation.RESOURCE, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...MACHINE_COLUMN }, { ...MACHINE_COLUMN });
+  plugin.addRoutes([{
+    parent: 'default',
+    route:  {
+      name:      FLEET_ROUTE_NAME,
+      path:      FLEET_ROUTE_PATH,
+      component: () => import('./pages/FleetHealthPage.vue'),
+      meta:      { product: MANAGER_PRODUCT },
+    },
+  }]);
+  plugin.addProduct(require('./fleet/product'));
+}
+
 // Init the package
 export default function(plugin: IPlugin): void {
-  // Auto-import model, detail, edit, list, dialog and l10n from the folders
+  // Auto-import model, detail, edit, list, dialog, formatters and l10n from the folders
   importTypes(plugin);
 
   // Provide plugin metadata from package.json
   plugin.metadata = require('./package.json');
 
   registerNodeHealthTab(plugin);
+  registerFleet(plugin);
 }

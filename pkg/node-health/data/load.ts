@@ -38,9 +38,9 @@ export interface LoadOptions {
 
 class UnexpectedAnswer extends Error {}
 
-type Settled<T> = { ok: true; value: T } | { ok: false; failure: RequestFailure };
+export type Settled<T> = { ok: true; value: T } | { ok: false; failure: RequestFailure };
 
-async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   try {
     return { ok: true, value: await promise };
   } catch (err) {
@@ -56,7 +56,8 @@ function labelOf(obj: unknown, key: string): unknown {
   return record(record(record(obj).metadata).labels)[key];
 }
 
-async function fetchCollection(
+/** Every page of one collection, through the store's raw request; rejects with the first failure. */
+export async function fetchCollection(
   dispatch: Dispatch, request: PlannedRequest, log: RequestRecord[], transform?: (item: unknown) => KubeObject
 ): Promise<KubeObject[]> {
   const items: KubeObject[] = [];
@@ -87,7 +88,7 @@ function belongsToCluster(obj: unknown, target: ClusterTarget, labelKey: string)
   return labelOf(obj, labelKey) === target.name || record(record(obj).spec).clusterName === target.name;
 }
 
-function availabilityOf(kind: LoadIssue['kind']): Availability {
+export function availabilityOf(kind: LoadIssue['kind']): Availability {
   return kind === 'forbidden' || kind === 'hidden' ? 'forbidden' : 'error';
 }
 
@@ -95,7 +96,7 @@ const AVAILABILITY_RANK: Record<Availability, number> = {
   absent: 0, ok: 1, partial: 2, forbidden: 3, error: 4
 };
 
-function worse(a: Availability, b: Availability): Availability {
+export function worse(a: Availability, b: Availability): Availability {
   return AVAILABILITY_RANK[b] > AVAILABILITY_RANK[a] ? b : a;
 }
 

@@ -56,7 +56,7 @@ export interface UnavailableNotice {
 const KIND_RANK: IssueKind[] = ['server', 'network', 'unauthorized', 'unknown', 'not-found', 'forbidden', 'hidden', 'partial'];
 
 /** One notice per input that could not be read, the most telling reason first. */
-export function unavailableNotices(target: ClusterTarget, load: LoadResult): UnavailableNotice[] {
+export function unavailableNotices(target: Pick<ClusterTarget, 'name' | 'namespace' | 'mgmtId'>, load: Pick<LoadResult, 'issues'>): UnavailableNotice[] {
   const byInput = new Map<InputName, LoadIssue[]>();
 
   for (const issue of load.issues) {

@@ -55,13 +55,13 @@ export interface PlannedRequest {
   access: ListAccess;
 }
 
-type Param = [string, string];
+export type Param = [string, string];
 
-function queryString(params: Param[]): string {
+export function queryString(params: Param[]): string {
   return params.length ? `?${ params.map(([k, v]) => `${ k }=${ encodeURIComponent(v) }`).join('&') }` : '';
 }
 
-function path(...segments: string[]): string {
+export function path(...segments: string[]): string {
   return `/${ segments.map((s) => encodeURIComponent(s)).join('/') }`;
 }
 
@@ -83,10 +83,10 @@ export const MGMT_NODE_LEFT_OUT_PATHS = [
   'status.nodeLabels', 'spec.internalNodeSpec', 'status.nodeConfig',
 ];
 
-const UNUSED_FIELDS: Param[] = UNUSED_FIELD_PATHS.map((p): Param => ['exclude', p]);
+export const UNUSED_FIELDS: Param[] = UNUSED_FIELD_PATHS.map((p): Param => ['exclude', p]);
 
 /** The fields the engine reads of a kind, and the excludes that hold without them. */
-function fieldsOf(kind: ObjectKind, ...excludes: string[]): Param[] {
+export function fieldsOf(kind: ObjectKind, ...excludes: string[]): Param[] {
   return [...steveIncludePaths(kind).map((p): Param => ['include', p]), ...UNUSED_FIELDS, ...excludes.map((p): Param => ['exclude', p])];
 }
 
@@ -119,12 +119,16 @@ export function machinesRequest(target: ClusterTarget, form: ListForm = 'selecto
   };
 }
 
-export function planSecretsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
-  const params: Param[] = [
-    byLabel(planSecretSelector(target), form),
+/** Only machine-plan secrets, and of them only the status keys: one cluster's request and the fleet's share these. */
+export function planSecretParams(form: ListForm = 'selectors'): Param[] {
+  return [
     form === 'filter' ? ['filter', `_type=${ PLAN_SECRET_TYPE }`] : ['fieldSelector', `type=${ PLAN_SECRET_TYPE }`],
     ...fieldsOf('planSecret', ...PLAN_SECRET_SENSITIVE_KEYS.map((k) => `data.${ k }`)),
   ];
+}
+
+export function planSecretsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  const params: Param[] = [byLabel(planSecretSelector(target), form), ...planSecretParams(form)];
 
   return {
     input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }`, access: localAccess('', 'secrets', target.namespace)

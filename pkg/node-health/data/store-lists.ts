@@ -37,7 +37,7 @@ const ENVELOPE = ['id', 'type', 'links'];
  * `raw` is the plain object behind a store model. The included paths are copied as Steve's `include` keeps
  * them (whole values at each dot path), and the values shared with the store are never changed.
  */
-function plainCopy(raw: Record<string, any>, include: string[]): KubeObject {
+export function plainCopy(raw: Record<string, any>, include: string[]): KubeObject {
   const out: Record<string, any> = {};
 
   for (const key of ENVELOPE) {
@@ -69,7 +69,8 @@ function plainCopy(raw: Record<string, any>, include: string[]): KubeObject {
   return out as KubeObject;
 }
 
-function completeList(getters: StoreGetters, type: string, unwrap: Unwrap): unknown[] | null {
+/** The store's list of a type when it holds all of it (and is kept current by the watch), else null. */
+export function completeList(getters: StoreGetters, type: string, unwrap: Unwrap): unknown[] | null {
   const haveAll = getters['management/haveAll'];
   const all = getters['management/all'];
 

@@ -1,0 +1,119 @@
+/**
+ * The two columns Node Health adds to Rancher's own lists: on Cluster Management's cluster list, each cluster's
+ * nodes by status; on the Machines lists, each machine's status and top finding. Both read the fleet's one
+ * diagnosis (source.ts) and are drawn by the formatters in ../formatters.
+ */
+import { STATUS_ORDER } from '../engine';
+import type { RecordStatus } from '../engine';
+import { STATUS_COLORS } from '../data/rows';
+import type { ClusterHealth, MachineHealth } from './diagnosis';
+import { clusterKeyOf } from './diagnosis';
+import type { FleetPhase } from './source';
+
+export const CLUSTER_COLUMN_FORMATTER = 'NodeHealthClusterCell';
+export const MACHINE_COLUMN_FORMATTER = 'NodeHealthMachineCell';
+
+/**
+ * ResourceTable sorts by property paths of its rows (shell utils/sort sortBy), and a cluster model has no
+ * property for a value kept outside it. The cluster cell adds this one read-only property to the cluster
+ * model's class (see installSortProperty), read from the fleet's diagnosis.
+ */
+export const SORT_PROPERTY = 'nodeHealthSort';
+
+export interface ClusterSortKey {
+  /** 0 error, 1 warning, 2 unknown, 3 healthy, 4 not known yet */
+  rank: number;
+  error: number;
+  warning: number;
+  unknown: number;
+}
+
+export const CLUSTER_COLUMN_SORT = [`${ SORT_PROPERTY }.rank`, `${ SORT_PROPERTY }.error:desc`, `${ SORT_PROPERTY }.warning:desc`, `${ SORT_PROPERTY }.unknown:desc`, 'nameSort'];
+
+const NOT_KNOWN: ClusterSortKey = {
+  rank: STATUS_ORDER.length, error: 0, warning: 0, unknown: 0
+};
+
+export function clusterSortKey(health: ClusterHealth | undefined): ClusterSortKey {
+  if (!health) {
+    return NOT_KNOWN;
+  }
+
+  return {
+    rank: health.worstRank, error: health.counts.error, warning: health.counts.warning, unknown: health.counts.unknown
+  };
+}
+
+/**
+ * Gives the rows' class a `nodeHealthSort` getter, once. `read` gets the row and answers from the current diagnosis,
+ * so the sort follows every refresh without touching the store's objects.
+ */
+export function installSortProperty(row: object, read: (row: any) => ClusterSortKey): void {
+  const proto = Object.getPrototypeOf(row);
+
+  if (!proto || proto === Object.prototype || Object.prototype.hasOwnProperty.call(proto, SORT_PROPERTY)) {
+    return;
+  }
+  Object.defineProperty(proto, SORT_PROPERTY, {
+    configurable: true,
+    enumerable:   false,
+    get() {
+      return read(this);
+    },
+  });
+}
+
+export interface StatusBadge {
+  status: Exclude<RecordStatus, 'healthy'>;
+  count: number;
+  color: string;
+}
+
+export type ClusterCellView =
+  | { kind: 'none' }
+  | { kind: 'not-provisioned' }
+  | { kind: 'counts'; badges: StatusBadge[] };
+
+const UNHEALTHY: Exclude<RecordStatus, 'healthy'>[] = ['error', 'warning', 'unknown'];
+
+/**
+ * What the cluster list shows for one cluster: badges for nodes in error, warning or unknown; nothing when all
+ * are healthy or before the first diagnosis; for a cluster Rancher did not provision (imported) with no unhealthy
+ * node, that machine checks do not apply to it.
+ */
+export function clusterCellView(health: ClusterHealth | undefined, phase: FleetPhase): ClusterCellView {
+  if (phase !== 'ready' || !health) {
+    return { kind: 'none' };
+  }
+  const badges = UNHEALTHY.filter((s) => health.counts[s] > 0).map((status) => ({ status, count: health.counts[status], color: STATUS_COLORS[status] }));
+
+  if (badges.length) {
+    return { kind: 'counts', badges };
+  }
+
+  return health.kind === 'provisioned' ? { kind: 'none' } : { kind: 'not-provisioned' };
+}
+
+/** The provisioning cluster a cluster-list row stands for. */
+export function clusterKeyOfRow(row: any): string {
+  return clusterKeyOf(row?.metadata?.namespace, row?.metadata?.name);
+}
+
+/** The machine a Machines-list row stands for, and its cluster. */
+export function machineOfRow(row: any): { key: string; namespace: string; cluster: string | null } | null {
+  const ns = row?.metadata?.namespace;
+  const name = row?.metadata?.name;
+
+  if (typeof ns !== 'string' || typeof name !== 'string' || row?.type !== 'cluster.x-k8s.io.machine') {
+    return null;
+  }
+  const cluster = row?.spec?.clusterName ?? row?.metadata?.labels?.['cluster.x-k8s.io/cluster-name'];
+
+  return { key: `${ ns }/${ name }`, namespace: ns, cluster: typeof cluster === 'string' ? cluster : null };
+}
+
+export type MachineCellView = { kind: 'none' } | { kind: 'status'; health: MachineHealth; color: string };
+
+export function machineCellView(health: MachineHealth | undefined, phase: FleetPhase): MachineCellView {
+  return phase === 'ready' && health ? { kind: 'status', health, color: STATUS_COLORS[health.status] } : { kind: 'none' };
+}

@@ -1,0 +1,236 @@
+/**
+ * One diagnosis of the whole fleet, and what the cluster list, the Machines list and the fleet page show of it:
+ * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
+ * the rows of every node that is not healthy.
+ */
+import { diagnose, RULES, STATUS_ORDER, toEpochMs } from '../engine';
+import type {
+  ClusterInfo, DiagnosisReport, EngineConfig, NodeRecord, RecordStatus
+} from '../engine';
+import { rowFor } from '../data/rows';
+import type { Translate } from '../data/rows';
+import type { NodeRow } from '../data/types';
+import type { FleetLoad } from './load';
+
+/**
+ * Rules that need the downstream Node list itself (a Node's absence, or the Nodes under another name). The
+ * fleet reads Rancher's copies of the Nodes instead, which cannot show what is absent: these rules are left
+ * to the cluster's tab rather than guessed.
+ */
+export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
+
+export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
+  return diagnose(load.objects, { now: load.loadedAt, availability: load.availability, config });
+}
+
+/** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */
+export function clusterKeyOf(namespace: string | null | undefined, name: string | null | undefined): string {
+  return `${ namespace ?? '' }/${ name ?? '' }`;
+}
+
+export interface ClusterHealth {
+  key: string;
+  name: string;
+  namespace: string | null;
+  mgmtId: string | null;
+  kind: ClusterInfo['kind'];
+  counts: Record<RecordStatus, number>;
+  /** STATUS_ORDER index of the worst node (0 error … 3 healthy), 3 without nodes */
+  worstRank: number;
+  /** machines the planner waits for, with the blocking condition's message */
+  blockingMachines: string[];
+  blockingMessage: string | null;
+  blockingSince: string | null;
+}
+
+export interface MachineHealth {
+  status: RecordStatus;
+  statusRank: number;
+  findingTitleKey: string | null;
+  findingArgs: Record<string, string | number>;
+  findingCount: number;
+  recordKey: string;
+}
+
+function emptyCounts(): Record<RecordStatus, number> {
+  return {
+    error: 0, warning: 0, unknown: 0, healthy: 0
+  };
+}
+
+/** Per cluster, counted from its records; clusters without records are there with zero counts. */
+export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealth> {
+  const out = new Map<string, ClusterHealth>();
+  const byInfo = new Map<ClusterInfo, ClusterHealth>();
+
+  for (const c of report.clusters) {
+    const health: ClusterHealth = {
+      key:              clusterKeyOf(c.namespace, c.name),
+      name:             c.name,
+      namespace:        c.namespace,
+      mgmtId:           c.mgmtId,
+      kind:             c.kind,
+      counts:           emptyCounts(),
+      worstRank:        STATUS_ORDER.indexOf('healthy'),
+      blockingMachines: c.blockingMachines,
+      blockingMessage:  c.blockingMessage,
+      blockingSince:    c.blockingSince,
+    };
+
+    byInfo.set(c, health);
+    out.set(health.key, health);
+    if (c.mgmtId) {
+      out.set(c.mgmtId, health);
+    }
+  }
+  for (const r of report.records) {
+    const health = r.cluster ? byInfo.get(r.cluster) : undefined;
+
+    if (health) {
+      health.counts[r.status]++;
+      health.worstRank = Math.min(health.worstRank, STATUS_ORDER.indexOf(r.status));
+    }
+  }
+
+  return out;
+}
+
+function topFinding(r: NodeRecord) {
+  return r.findings.find((f) => f.severity !== 'info') ?? r.findings[0] ?? null;
+}
+
+/** Per machine (`<namespace>/<name>`), its status and most important finding. */
+export function machineHealth(report: DiagnosisReport): Map<string, MachineHealth> {
+  const out = new Map<string, MachineHealth>();
+
+  for (const r of report.records) {
+    if (!r.objects.machine || !r.machineName) {
+      continue;
+    }
+    const top = topFinding(r);
+
+    out.set(`${ r.machineNamespace ?? '' }/${ r.machineName }`, {
+      status:          r.status,
+      statusRank:      STATUS_ORDER.indexOf(r.status),
+      findingTitleKey: top?.titleKey ?? null,
+      findingArgs:     top?.args ?? {},
+      findingCount:    r.findings.length,
+      recordKey:       r.key,
+    });
+  }
+
+  return out;
+}
+
+export interface FleetRow extends NodeRow {
+  clusterKey: string;
+  clusterName: string;
+  clusterNamespace: string;
+  /** rule ids of the record's findings, for the rule filter */
+  rules: string[];
+}
+
+/** Every record that is not healthy, worst first, then by cluster and machine or node. */
+export function fleetRows(report: DiagnosisReport, t?: Translate): FleetRow[] {
+  const nowMs = toEpochMs(report.now);
+  const rows: FleetRow[] = [];
+
+  for (const r of report.records) {
+    // Only clusters the user can open: a node of a cluster whose provisioning cluster they may not see has no tab to go to.
+    if (r.status === 'healthy' || !r.cluster?.namespace) {
+      continue;
+    }
+    const row = rowFor(r, nowMs, t);
+    const clusterName = r.cluster?.name ?? '';
+    const clusterNamespace = r.cluster?.namespace ?? '';
+
+    rows.push({
+      ...row,
+      clusterKey: clusterKeyOf(clusterNamespace, clusterName),
+      clusterName,
+      clusterNamespace,
+      rules:      r.findings.map((f) => f.rule),
+      searchText: `${ row.searchText }\n${ clusterName.toLowerCase() }`,
+    });
+  }
+  const name = (r: FleetRow) => r.machine || r.node;
+
+  return rows.sort((a, b) => a.statusRank - b.statusRank || a.clusterName.localeCompare(b.clusterName) || name(a).localeCompare(name(b)) || a.key.localeCompare(b.key));
+}
+
+export interface FleetFilters {
+  search: string;
+  /** a cluster key, or 'all' */
+  cluster: string;
+  /** a rule id, or 'all' */
+  rule: string;
+  /** a record status other than healthy, or 'all' */
+  severity: 'all' | Exclude<RecordStatus, 'healthy'>;
+}
+
+export const DEFAULT_FLEET_FILTERS: FleetFilters = {
+  search: '', cluster: 'all', rule: 'all', severity: 'all'
+};
+
+export function filterFleetRows(rows: FleetRow[], filters: FleetFilters): FleetRow[] {
+  const terms = filters.search.toLowerCase().split(/\s+/).filter(Boolean);
+
+  return rows.filter((row) => (filters.cluster === 'all' || row.clusterKey === filters.cluster) &&
+    (filters.rule === 'all' || row.rules.includes(filters.rule)) &&
+    (filters.severity === 'all' || row.status === filters.severity) &&
+    terms.every((term) => row.searchText.includes(term)));
+}
+
+export interface BlockedCluster {
+  clusterKey: string;
+  clusterName: string;
+  clusterNamespace: string;
+  machine: string;
+  /** the record of the machine in the fleet's rows, when it has one */
+  recordKey: string | null;
+  message: string | null;
+  since: string | null;
+}
+
+export interface FleetSummary {
+  clustersAffected: number;
+  counts: Record<Exclude<RecordStatus, 'healthy'>, number>;
+  /** clusters the planner holds back for exactly one machine */
+  blocked: BlockedCluster[];
+}
+
+export function fleetSummary(report: DiagnosisReport, health: Map<string, ClusterHealth>): FleetSummary {
+  const affected = new Set<ClusterHealth>();
+  const blocked: BlockedCluster[] = [];
+
+  for (const h of health.values()) {
+    if (h.worstRank < STATUS_ORDER.indexOf('healthy')) {
+      affected.add(h);
+    }
+  }
+  for (const c of report.clusters) {
+    if (c.blockingMachines.length !== 1) {
+      continue;
+    }
+    const machine = c.blockingMachines[0];
+    const record = report.records.find((r) => r.cluster === c && r.machineName === machine && r.objects.machine);
+
+    blocked.push({
+      clusterKey:  clusterKeyOf(c.namespace, c.name),
+      clusterName:      c.name,
+      clusterNamespace: c.namespace ?? '',
+      machine,
+      recordKey:   record && record.status !== 'healthy' ? record.key : null,
+      message:     c.blockingMessage,
+      since:       c.blockingSince,
+    });
+  }
+
+  return {
+    clustersAffected: affected.size,
+    counts:           {
+      error: report.counts.error, warning: report.counts.warning, unknown: report.counts.unknown
+    },
+    blocked: blocked.sort((a, b) => a.clusterName.localeCompare(b.clusterName)),
+  };
+}

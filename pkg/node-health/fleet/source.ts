@@ -1,0 +1,207 @@
+/**
+ * One load and one diagnosis of the fleet for everything that shows it: the cluster list's column, the Machines
+ * list's column and the fleet page. The first of them to appear starts polling (the tab's poller: one refresh at
+ * a time, paced by how long a refresh kept the page busy); polling pauses while none is on screen or the browser
+ * tab is hidden. Plain TypeScript: components subscribe and read `state`.
+ */
+import type { DiagnosisReport } from '../engine';
+import { createPoller, pollInterval } from '../data/poller';
+import type { Poller } from '../data/poller';
+import { startBusyMeter } from '../data/busy-time';
+import type { Dispatch } from '../data/types';
+import type { StoreGetters, Unwrap } from '../data/store-lists';
+import { loadFleetData } from './load';
+import type { FleetIssue, FleetLoad } from './load';
+import {
+  clusterHealth, diagnoseFleet, fleetSummary, machineHealth
+} from './diagnosis';
+import type { ClusterHealth, FleetSummary, MachineHealth } from './diagnosis';
+import { fleetStoreLists } from './store-lists';
+
+export type FleetPhase = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface FleetState {
+  phase: FleetPhase;
+  load: FleetLoad | null;
+  report: DiagnosisReport | null;
+  clusters: Map<string, ClusterHealth>;
+  machines: Map<string, MachineHealth>;
+  summary: FleetSummary | null;
+  /** the load failed as a whole (nothing to show) */
+  fatal: FleetIssue | null;
+  /** a refresh after a good load failed: the last data stays */
+  refreshError: FleetIssue | null;
+  refreshing: boolean;
+  /** increases with every change, so that views can tell */
+  version: number;
+}
+
+export interface FleetSourceDeps {
+  dispatch: Dispatch;
+  getters: StoreGetters;
+  unwrap?: Unwrap;
+  now?: () => number;
+  /** the poller's timers and the page's visibility, replaceable in tests */
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  pageVisible?: () => boolean;
+}
+
+/** The load failed as a whole: the cluster list could not be read, or no request succeeded. */
+export function fleetFatalIssue(load: FleetLoad): FleetIssue | null {
+  const failures = load.issues.filter((i) => i.kind !== 'hidden');
+  const clusters = failures.find((i) => i.input === 'clusters');
+
+  if (clusters) {
+    return clusters;
+  }
+  const anyRead = Object.values(load.availability).some((a) => a === 'ok');
+
+  return !anyRead && failures.length > 0 ? failures[0] : null;
+}
+
+export class FleetSource {
+  state: FleetState = {
+    phase:        'idle',
+    load:         null,
+    report:       null,
+    clusters:     new Map(),
+    machines:     new Map(),
+    summary:      null,
+    fatal:        null,
+    refreshError: null,
+    refreshing:   false,
+    version:      0,
+  };
+
+  private readonly listeners = new Set<() => void>();
+  private readonly onScreen = new Set<object>();
+  private readonly poller: Poller;
+  private busyMs = 0;
+  private readonly deps: FleetSourceDeps;
+
+  constructor(deps: FleetSourceDeps) {
+    this.deps = deps;
+    this.poller = createPoller({
+      intervalMs: () => pollInterval(this.busyMs),
+      refresh:    () => this.refresh(),
+      lastLoaded: () => this.state.load?.loadedAt ?? null,
+      now:        deps.now,
+      setTimer:   deps.setTimer,
+      clearTimer: deps.clearTimer,
+    });
+    if (typeof document !== 'undefined') {
+      document.addEventListener('visibilitychange', () => this.updateVisibility());
+    }
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A view is on screen (or no longer): polling runs while any is and the browser shows the page. */
+  setOnScreen(view: object, onScreen: boolean): void {
+    if (onScreen) {
+      this.onScreen.add(view);
+    } else {
+      this.onScreen.delete(view);
+    }
+    this.updateVisibility();
+  }
+
+  refreshNow(): Promise<void> {
+    return this.poller.refreshNow();
+  }
+
+  get polling(): boolean {
+    return this.onScreen.size > 0 && this.pageVisible();
+  }
+
+  private pageVisible(): boolean {
+    if (this.deps.pageVisible) {
+      return this.deps.pageVisible();
+    }
+
+    return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+  }
+
+  private updateVisibility(): void {
+    this.poller.setVisible(this.polling);
+  }
+
+  private set(patch: Partial<FleetState>): void {
+    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    this.listeners.forEach((l) => l());
+  }
+
+  /** One load and diagnosis; never rejects: failures become the error state or the refresh warning. */
+  async refresh(): Promise<void> {
+    const deps = this.deps;
+    const wasReady = this.state.phase === 'ready';
+
+    this.set({ phase: wasReady ? 'ready' : 'loading', refreshing: true });
+    const busy = startBusyMeter();
+
+    try {
+      const load = await loadFleetData(deps.dispatch, { now: deps.now, fromStore: fleetStoreLists(deps.getters, deps.unwrap) });
+      const fatal = fleetFatalIssue(load);
+
+      if (fatal) {
+        this.set(wasReady ? { refreshError: fatal, refreshing: false } : {
+          phase: 'error', fatal, refreshing: false
+        });
+
+        return;
+      }
+      const started = Date.now();
+      const report = diagnoseFleet(load);
+      const clusters = clusterHealth(report);
+
+      this.busyMs = busy.stop() ?? Date.now() - started;
+      this.set({
+        phase:        'ready',
+        load,
+        report,
+        clusters,
+        machines:     machineHealth(report),
+        summary:      fleetSummary(report, clusters),
+        fatal:        null,
+        refreshError: null,
+        refreshing:   false,
+      });
+    } catch (err) {
+      // Only a defect gets here (the loader turns request failures into issues).
+      const issue: FleetIssue = {
+        input: 'clusters', kind: 'unknown', status: null, message: err instanceof Error ? err.message : String(err)
+      };
+
+      this.set(wasReady ? { refreshError: issue, refreshing: false } : {
+        phase: 'error', fatal: issue, refreshing: false
+      });
+    } finally {
+      busy.stop();
+    }
+  }
+
+  stop(): void {
+    this.poller.stop();
+  }
+}
+
+const SOURCES = new WeakMap<object, FleetSource>();
+
+/** The one fleet source of a dashboard store (made on first use). */
+export function fleetSourceFor(store: { dispatch: Dispatch; getters: StoreGetters }, unwrap?: Unwrap): FleetSource {
+  let source = SOURCES.get(store);
+
+  if (!source) {
+    source = new FleetSource({
+      dispatch: (type, payload) => store.dispatch(type, payload), getters: store.getters, unwrap
+    });
+    SOURCES.set(store, source);
+  }
+
+  return source;
+}
