@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'fs';
 import { buildScenario, scenarioObjects } from '../scenarios/catalog';
+import { buildFleetScenario, isFleetScenario } from '../scenarios/fleet';
 import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../scenarios/builders';
 import type { KubeObject, Scenario } from '../scenarios/types';
 import { LOCAL_SCOPE, ObjectStore } from './store';
@@ -348,7 +349,9 @@ export function buildWorld(store: ObjectStore, options: WorldOptions): World {
     loadBundle(store, world, options.bundlePath, now);
   }
   for (const name of options.scenarios) {
-    loadScenario(store, world, buildScenario(name, { now: rfc3339(now), serverUrl }));
+    const build = isFleetScenario(name) ? buildFleetScenario : buildScenario;
+
+    loadScenario(store, world, build(name, { now: rfc3339(now), serverUrl }));
   }
 
   return world;

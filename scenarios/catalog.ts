@@ -1217,6 +1217,8 @@ export interface LargeOptions extends ScenarioOptions {
   seed?: number | string;
   /** share of workers that get a failure (default 0.03) */
   brokenFraction?: number;
+  /** the cluster's name, management id, namespace and host name prefix (default big-rke2, c-m-b1g9x7qz, fleet-default, big) */
+  cluster?: { name: string; mgmtId: string; namespace?: string; hostPrefix: string };
 }
 
 type LargeFamily = Exclude<FailureFamily, 'blocking-cluster-operation' | 'etcd-removal-hook-blocked'>;
@@ -1278,18 +1280,19 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
   const specs: NodeSpec[] = [];
   const loose: LooseNodeSpec[] = [];
   const expected: Record<string, FailureFamily[]> = {};
-  const ctx = { name: 'big-rke2', kind: 'custom' as const };
+  const identity = o.cluster ?? { name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big' };
+  const ctx = { name: identity.name, kind: 'custom' as const };
 
   for (let i = 0; i < servers; i++) {
     specs.push({
-      hostname:   `big-cp-${ String(i + 1).padStart(2, '0') }`,
+      hostname:   `${ identity.hostPrefix }-cp-${ String(i + 1).padStart(2, '0') }`,
       roles:      { etcd: true, controlPlane: true },
       address:    `10.${ 100 + (i >> 8) }.0.${ (i & 255) || 1 }`,
       createdAgo: '400d',
     });
   }
   for (let i = 0; i < n - servers; i++) {
-    const hostname = `big-wk-${ String(i + 1).padStart(5, '0') }`;
+    const hostname = `${ identity.hostPrefix }-wk-${ String(i + 1).padStart(5, '0') }`;
     const base: NodeSpec = {
       hostname,
       roles:      { worker: true },
@@ -1323,8 +1326,9 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
   }
 
   const built = buildCluster(clusterBuild({
-    name:              'big-rke2',
-    mgmtId:            'c-m-b1g9x7qz',
+    name:              identity.name,
+    namespace:         identity.namespace,
+    mgmtId:            identity.mgmtId,
     kind:              'custom',
     kubernetesVersion: 'v1.30.4+rke2r1',
     createdAgo:        '400d',

@@ -28,6 +28,10 @@ export interface FakeSteveOptions {
   /** a proxy on the way that drops include/exclude: Steve sends whole objects */
   dropFieldParams?: boolean;
   fail?: Partial<Record<SteveInput, Failure>>;
+  /** requests to URLs that match fail so (checked before `fail`) */
+  failUrl?: (url: string) => Failure | undefined;
+  /** what the user may read: Steve leaves everything else out of its lists (RBAC per object) */
+  visible?: (obj: KubeObject) => boolean;
 }
 
 /** What a request reads: one of the engine's inputs, or the management cluster. */
@@ -130,7 +134,7 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
     const downstreamId = path[0] === 'k8s' ? path[2] : null;
     const [resource, namespace] = downstreamId ? [path[4], path[5]] : [path[1], path[2]];
     const input = inputOfUrl(url);
-    const failure = steve.options.fail?.[input];
+    const failure = steve.options.failUrl?.(url) ?? steve.options.fail?.[input];
 
     if (failure) {
       if ('network' in failure) {
@@ -157,7 +161,8 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
     }
     const ignore = !!steve.options.ignoreSelectors || !!steve.options.sqlCache;
     const hidden = steve.options.hidden?.includes(input as InputName);
-    const matching = hidden ? [] : source.filter((o) => `${ steveType(o) }s` === resource &&
+    const visible = steve.options.visible ?? (() => true);
+    const matching = hidden ? [] : source.filter((o) => `${ steveType(o) }s` === resource && visible(o) &&
       (!namespace || o.metadata.namespace === namespace) &&
       (ignore || matchesSelector(o, u.searchParams.get('labelSelector'))) &&
       (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))) &&

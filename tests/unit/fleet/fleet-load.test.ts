@@ -1,0 +1,160 @@
+import { loadClusterData, clusterTarget, diagnoseLoad } from '@pkg/node-health/data';
+import { loadFleetData } from '@pkg/node-health/fleet/load';
+import {
+  clusterHealth, diagnoseFleet, fleetRows, fleetSummary, machineHealth, TAB_ONLY_RULES
+} from '@pkg/node-health/fleet/diagnosis';
+import { COPIED_FROM_ANNOTATION } from '@pkg/node-health/fleet/node-copies';
+import { fleet } from '../../../scenarios/fleet';
+import { fakeSteve } from '../../components/tab-steve';
+import { seedFleet } from './fixtures';
+
+const at = (iso: string) => () => Date.parse(iso);
+
+function path(url: string): string {
+  return url.split('?')[0];
+}
+
+describe('fleet load', () => {
+  it('asks the same requests for 2 clusters as for 200, all from the management cluster', async() => {
+    const small = fleet(2, { nodesPerCluster: 6 });
+    const big = fleet(200, { nodesPerCluster: 6 });
+    const a = await loadFleetData(fakeSteve(small).dispatch, { now: at(small.now) });
+    const b = await loadFleetData(fakeSteve(big).dispatch, { now: at(big.now) });
+
+    expect(b.targets).toHaveLength(200);
+    expect(a.requests.map((r) => r.url)).toEqual(b.requests.map((r) => r.url));
+    expect(a.requests.map((r) => path(r.url))).toEqual([
+      '/v1/provisioning.cattle.io.clusters', '/v1/management.cattle.io.clusters', '/v1/cluster.x-k8s.io.machines', '/v1/secrets',
+      '/v1/rke.cattle.io.rkebootstraps', '/v1/management.cattle.io.nodes', '/v1/rke.cattle.io.custommachines',
+    ]);
+    // Nothing of a downstream cluster is asked for.
+    expect(b.requests.some((r) => r.url.startsWith('/k8s/'))).toBe(false);
+  });
+
+  it('keeps only the plan secrets\' status keys and the management Nodes\' copy of their Node', async() => {
+    const scenario = seedFleet();
+    const steve = fakeSteve(scenario);
+
+    await loadFleetData(steve.dispatch, { now: at(scenario.now) });
+    const secrets = steve.responses.find((r) => r.url.startsWith('/v1/secrets'))!.body as any;
+    const mgmtNodes = steve.responses.find((r) => r.url.startsWith('/v1/management.cattle.io.nodes'))!.body as any;
+
+    expect(secrets.data.length).toBeGreaterThan(20);
+    expect(JSON.stringify(secrets)).not.toContain(scenario.secretMarker);
+    for (const mn of mgmtNodes.data) {
+      expect(Object.keys(mn.spec ?? {})).toEqual(mn.spec ? ['requestedHostname'] : []);
+      expect(mn.status?.internalNodeStatus?.images).toBeUndefined();
+    }
+  });
+
+  it('diagnoses every cluster as its tab does, apart from the rules left to the tab', async() => {
+    const scenario = seedFleet();
+    const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
+    const report = diagnoseFleet(load);
+    const fleetRules = new Map(report.records.filter((r) => r.objects.machine).map((r) => [r.key, r.findings.map((f) => f.rule).sort()]));
+    let compared = 0;
+
+    for (const target of load.targets) {
+      const tab = diagnoseLoad(target, await loadClusterData(fakeSteve(scenario).dispatch, target, { now: at(scenario.now) }));
+
+      for (const r of tab.records.filter((x) => x.objects.machine)) {
+        const expected = r.findings.map((f) => f.rule).filter((id) => !TAB_ONLY_RULES.includes(id)).sort();
+
+        expect([r.key, fleetRules.get(r.key)]).toEqual([r.key, expected]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+    expect(TAB_ONLY_RULES.sort()).toEqual(['node-missing', 'node-name-mismatch']);
+  });
+
+  it('reads a node\'s conditions from its management Node\'s copy: a NotReady node is an error, an orphan a warning', async() => {
+    const scenario = seedFleet();
+    const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
+    const report = diagnoseFleet(load);
+    const byNode = (name: string) => report.records.find((r) => r.nodeName === name)!;
+
+    expect(byNode('ef-wk-notready').findings.map((f) => f.rule)).toContain('node-not-ready');
+    expect(byNode('ef-wk-notready').objects.node!.metadata.annotations[COPIED_FROM_ANNOTATION]).toMatch(/^c-m-ef4k8w2n\//);
+    // The imported cluster's node that stopped posting status: Rancher's copy says so.
+    expect(byNode('imp-worker-02').status).toBe('error');
+    expect(byNode('edge-worker-03').findings.map((f) => f.rule)).toEqual(['orphan-node']);
+    expect(byNode('ef-win2016').findings.map((f) => f.rule)).toContain('windows-version-unsupported');
+    expect(byNode('ef-win-small').findings.map((f) => f.rule)).toContain('windows-memory-low');
+  });
+
+  it('counts per cluster, lists only the unhealthy, and names the clusters one machine holds back', async() => {
+    const scenario = seedFleet();
+    const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
+    const report = diagnoseFleet(load);
+    const health = clusterHealth(report);
+    const summary = fleetSummary(report, health);
+    const rows = fleetRows(report);
+
+    expect(health.get('fleet-default/demo-rke2')!.counts).toEqual({
+      error: 0, warning: 0, unknown: 0, healthy: 5
+    });
+    expect(health.get('fleet-default/dev-k3s')!.counts.error).toBeGreaterThan(0);
+    expect(health.get('fleet-default/imp-k3s')!.kind).toBe('imported');
+    expect(rows.every((r) => r.status !== 'healthy')).toBe(true);
+    expect(rows.length).toBe(report.counts.error + report.counts.warning + report.counts.unknown);
+    expect(new Set(rows.map((r) => r.clusterName))).toEqual(new Set(['dev-k3s', 'vs-win', 'edge-rke2', 'prod-rke2', 'ef-rke2', 'imp-k3s']));
+    expect(summary.clustersAffected).toBe(6);
+    expect(summary.blocked.map((b) => [b.clusterName, b.machine])).toEqual(expect.arrayContaining([['dev-k3s', 'custom-2d74d4c9a104']]));
+    const ghost = summary.blocked.find((b) => b.clusterName === 'dev-k3s')!;
+
+    expect(ghost.recordKey).toBe('machine:fleet-default/custom-2d74d4c9a104');
+    expect(machineHealth(report).get('fleet-default/custom-2d74d4c9a104')!.status).toBe('error');
+  });
+
+  it('shows a user only the clusters they may list', async() => {
+    const scenario = seedFleet();
+    const allowed = new Set(['dev-k3s', 'c-m-4qj7x2vd']);
+    const visible = (o: any) => {
+      const ns = o.metadata.namespace;
+      const cluster = o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? o.metadata.labels?.['rke.cattle.io/cluster-name'];
+
+      if (o.kind === 'Cluster') {
+        return allowed.has(o.metadata.name);
+      }
+
+      return cluster ? allowed.has(cluster) : (ns?.startsWith('c-m-') ? allowed.has(ns) : true);
+    };
+    const load = await loadFleetData(fakeSteve(scenario, { visible }).dispatch, { now: at(scenario.now) });
+    const rows = fleetRows(diagnoseFleet(load));
+
+    expect(load.targets.map((t) => t.name)).toEqual(['dev-k3s']);
+    expect(new Set(rows.map((r) => r.clusterName))).toEqual(new Set(['dev-k3s']));
+  });
+
+  it('says what a user without secrets cannot see, and judges the plans from the machines alone', async() => {
+    const scenario = seedFleet();
+    const load = await loadFleetData(fakeSteve(scenario, { fail: { planSecrets: { status: 403 } } }).dispatch, { now: at(scenario.now) });
+    const report = diagnoseFleet(load);
+
+    expect(load.availability.planSecrets).toBe('forbidden');
+    expect(load.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'forbidden', status: 403 })]);
+    expect(report.records.some((r) => r.findings.some((f) => f.rule === 'plan-secret-missing'))).toBe(false);
+    // The ghost machine still blocks its cluster: the cluster's own condition says so.
+    expect(report.records.find((r) => r.machineName === 'custom-2d74d4c9a104')!.status).toBe('error');
+  });
+
+  it('fails as a whole when the cluster list cannot be read', async() => {
+    const scenario = seedFleet();
+    const failUrl = (url: string) => (url.startsWith('/v1/provisioning.cattle.io.clusters') ? { status: 401 } : undefined);
+    const load = await loadFleetData(fakeSteve(scenario, { failUrl }).dispatch, { now: at(scenario.now) });
+
+    expect(load.issues[0]).toEqual(expect.objectContaining({ input: 'clusters', kind: 'unauthorized' }));
+    const { fleetFatalIssue } = await import('@pkg/node-health/fleet/source');
+
+    expect(fleetFatalIssue(load)).toEqual(expect.objectContaining({ input: 'clusters', kind: 'unauthorized' }));
+  });
+
+  it('reads the target of every cluster as the tab would', async() => {
+    const scenario = seedFleet();
+    const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
+
+    expect(load.targets.map((t) => t.name).sort()).toEqual(scenario.clusters.map((c) => c.name).sort());
+    expect(load.targets.every((t) => clusterTarget(t.cluster)?.mgmtId === t.mgmtId)).toBe(true);
+  });
+});
