@@ -1280,7 +1280,9 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
   const specs: NodeSpec[] = [];
   const loose: LooseNodeSpec[] = [];
   const expected: Record<string, FailureFamily[]> = {};
-  const identity = o.cluster ?? { name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big' };
+  const identity = o.cluster ?? {
+    name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big'
+  };
   const ctx = { name: identity.name, kind: 'custom' as const };
 
   for (let i = 0; i < servers; i++) {

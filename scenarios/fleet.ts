@@ -43,7 +43,9 @@ function workspaceObjects(name: string, now: string): KubeObject[] {
 export function fleet(clusters: number, o: FleetOptions = {}): Scenario {
   if (!Number.isInteger(clusters) || clusters < 1) throw new Error(`fleet(): cluster count must be a positive integer, got ${ clusters }`);
   const nodes = o.nodesPerCluster ?? 50;
-  const parts = Array.from({ length: clusters }, (_, i) => large(nodes, { ...o, seed: `fleet:${ i }`, cluster: fleetClusterIdentity(i) }));
+  const parts = Array.from({ length: clusters }, (_, i) => large(nodes, {
+    ...o, seed: `fleet:${ i }`, cluster: fleetClusterIdentity(i)
+  }));
   const now = parts[0].now;
   const expected: Record<string, FailureFamily[]> = {};
   const downstream: Record<string, KubeObject[]> = {};

@@ -3,9 +3,7 @@ import { IPlugin, TabLocation, TableColumnLocation } from '@shell/core/types';
 import { _DETAIL, _LIST } from '@shell/config/query-params';
 import { CAPI } from '@shell/config/types';
 import { NODE_HEALTH_TAB_NAME } from './tab-name';
-import {
-  CLUSTER_COLUMN_FORMATTER, CLUSTER_COLUMN_SORT, MACHINE_COLUMN_FORMATTER
-} from './fleet/columns';
+import { CLUSTER_COLUMN_FORMATTER, CLUSTER_COLUMN_SORT, MACHINE_COLUMN_FORMATTER } from './fleet/columns';
 import { FLEET_ROUTE_NAME, FLEET_ROUTE_PATH } from './fleet/links';
 import { MANAGER_PRODUCT } from './fleet/product';
 
@@ -58,8 +56,12 @@ export const MACHINE_COLUMN = {
  * column does not sort.
  */
 export function registerFleet(plugin: Pick<IPlugin, 'addTableColumn' | 'addRoutes' | 'addProduct'>): void {
-  plugin.addTableColumn(TableColumnLocation.RESOURCE, { product: [MANAGER_PRODUCT], resource: [CAPI.RANCHER_CLUSTER], mode: [_LIST] }, { ...CLUSTER_COLUMN }, { ...CLUSTER_COLUMN, sort: false });
-  plugin.addTableColumn(TableColumnLocation.RESOURCE, { product: [MANAGER_PRODUCT], resource: [CAPI.MACHINE], mode: [_LIST] }, { ...MACHINE_COLUMN }, { ...MACHINE_COLUMN });
+  plugin.addTableColumn(TableColumnLocation.RESOURCE, {
+    product: [MANAGER_PRODUCT], resource: [CAPI.RANCHER_CLUSTER], mode: [_LIST]
+  }, { ...CLUSTER_COLUMN }, { ...CLUSTER_COLUMN, sort: false });
+  plugin.addTableColumn(TableColumnLocation.RESOURCE, {
+    product: [MANAGER_PRODUCT], resource: [CAPI.MACHINE], mode: [_LIST]
+  }, { ...MACHINE_COLUMN }, { ...MACHINE_COLUMN });
   plugin.addTableColumn(TableColumnLocation.RESOURCE, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...MACHINE_COLUMN }, { ...MACHINE_COLUMN });
   plugin.addRoutes([{
     parent: 'default',

@@ -44,6 +44,9 @@ export function clusterSortKey(health: ClusterHealth | undefined): ClusterSortKe
   };
 }
 
+/** How the getter reads a row's key: from the fleet source of the cells drawn last. */
+let readSortKey: ((row: any) => ClusterSortKey) | null = null;
+
 /**
  * Gives the rows' class a `nodeHealthSort` getter, once. `read` gets the row and answers from the current diagnosis,
  * so the sort follows every refresh without touching the store's objects.
@@ -51,6 +54,7 @@ export function clusterSortKey(health: ClusterHealth | undefined): ClusterSortKe
 export function installSortProperty(row: object, read: (row: any) => ClusterSortKey): void {
   const proto = Object.getPrototypeOf(row);
 
+  readSortKey = read;
   if (!proto || proto === Object.prototype || Object.prototype.hasOwnProperty.call(proto, SORT_PROPERTY)) {
     return;
   }
@@ -58,7 +62,7 @@ export function installSortProperty(row: object, read: (row: any) => ClusterSort
     configurable: true,
     enumerable:   false,
     get() {
-      return read(this);
+      return readSortKey ? readSortKey(this) : NOT_KNOWN;
     },
   });
 }
@@ -85,7 +89,9 @@ export function clusterCellView(health: ClusterHealth | undefined, phase: FleetP
   if (phase !== 'ready' || !health) {
     return { kind: 'none' };
   }
-  const badges = UNHEALTHY.filter((s) => health.counts[s] > 0).map((status) => ({ status, count: health.counts[status], color: STATUS_COLORS[status] }));
+  const badges = UNHEALTHY.filter((s) => health.counts[s] > 0).map((status) => ({
+    status, count: health.counts[status], color: STATUS_COLORS[status]
+  }));
 
   if (badges.length) {
     return { kind: 'counts', badges };
@@ -109,11 +115,15 @@ export function machineOfRow(row: any): { key: string; namespace: string; cluste
   }
   const cluster = row?.spec?.clusterName ?? row?.metadata?.labels?.['cluster.x-k8s.io/cluster-name'];
 
-  return { key: `${ ns }/${ name }`, namespace: ns, cluster: typeof cluster === 'string' ? cluster : null };
+  return {
+    key: `${ ns }/${ name }`, namespace: ns, cluster: typeof cluster === 'string' ? cluster : null
+  };
 }
 
 export type MachineCellView = { kind: 'none' } | { kind: 'status'; health: MachineHealth; color: string };
 
 export function machineCellView(health: MachineHealth | undefined, phase: FleetPhase): MachineCellView {
-  return phase === 'ready' && health ? { kind: 'status', health, color: STATUS_COLORS[health.status] } : { kind: 'none' };
+  return phase === 'ready' && health ? {
+    kind: 'status', health, color: STATUS_COLORS[health.status]
+  } : { kind: 'none' };
 }

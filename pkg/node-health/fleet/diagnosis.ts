@@ -20,7 +20,9 @@ import type { FleetLoad } from './load';
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
 
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
-  return diagnose(load.objects, { now: load.loadedAt, availability: load.availability, config });
+  return diagnose(load.objects, {
+    now: load.loadedAt, availability: load.availability, config
+  });
 }
 
 /** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */
@@ -216,13 +218,13 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     const record = report.records.find((r) => r.cluster === c && r.machineName === machine && r.objects.machine);
 
     blocked.push({
-      clusterKey:  clusterKeyOf(c.namespace, c.name),
+      clusterKey:       clusterKeyOf(c.namespace, c.name),
       clusterName:      c.name,
       clusterNamespace: c.namespace ?? '',
       machine,
-      recordKey:   record && record.status !== 'healthy' ? record.key : null,
-      message:     c.blockingMessage,
-      since:       c.blockingSince,
+      recordKey:        record && record.status !== 'healthy' ? record.key : null,
+      message:          c.blockingMessage,
+      since:            c.blockingSince,
     });
   }
 

@@ -5,21 +5,15 @@
  */
 import { PLAN_SECRET_TYPE } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
-import {
-  availabilityOf, fetchCollection, settle, worse
-} from '../data/load';
+import { availabilityOf, fetchCollection, settle, worse } from '../data/load';
 import type { Settled } from '../data/load';
 import { infraType } from '../data/requests';
 import type { InfraKind } from '../data/requests';
 import { sanitizePlanSecret } from '../data/sanitize';
 import { clusterTarget } from '../data/target';
-import type {
-  ClusterTarget, Dispatch, LoadIssue, RequestRecord
-} from '../data/types';
+import type { ClusterTarget, Dispatch, LoadIssue, RequestRecord } from '../data/types';
 import { nodeCopies } from './node-copies';
-import {
-  fleetInfraKinds, fleetInfraMachinesRequest, fleetInitialRequests
-} from './requests';
+import { fleetInfraKinds, fleetInfraMachinesRequest, fleetInitialRequests } from './requests';
 import type { FleetListName, FleetRequest } from './requests';
 import type { FleetStoreLists } from './store-lists';
 
@@ -106,7 +100,9 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
       availability.infraMachines = worse(availability.infraMachines, 'ok');
     } else {
       availability.infraMachines = worse(availability.infraMachines, availabilityOf(result.failure.kind));
-      issues.push({ input: 'infraMachines', ...result.failure, subject });
+      issues.push({
+        input: 'infraMachines', ...result.failure, subject
+      });
     }
   }
   if (kinds.length === 0 && availability.machines === 'ok') {
@@ -130,6 +126,7 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
       });
     }
   }
+
   return {
     clusters,
     targets,

@@ -72,7 +72,9 @@ export function fleetMgmtNodesRequest(): FleetRequest {
 }
 
 export function fleetInfraMachinesRequest(infra: InfraKind): FleetRequest {
-  return { input: 'infraMachines', infra, url: list(infraType(infra), UNUSED_FIELDS) };
+  return {
+    input: 'infraMachines', infra, url: list(infraType(infra), UNUSED_FIELDS)
+  };
 }
 
 /** The requests that do not depend on another answer. */

@@ -12,9 +12,7 @@ import type { Dispatch } from '../data/types';
 import type { StoreGetters, Unwrap } from '../data/store-lists';
 import { loadFleetData } from './load';
 import type { FleetIssue, FleetLoad } from './load';
-import {
-  clusterHealth, diagnoseFleet, fleetSummary, machineHealth
-} from './diagnosis';
+import { clusterHealth, diagnoseFleet, fleetSummary, machineHealth } from './diagnosis';
 import type { ClusterHealth, FleetSummary, MachineHealth } from './diagnosis';
 import { fleetStoreLists } from './store-lists';
 
@@ -132,7 +130,9 @@ export class FleetSource {
   }
 
   private set(patch: Partial<FleetState>): void {
-    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    this.state = {
+      ...this.state, ...patch, version: this.state.version + 1
+    };
     this.listeners.forEach((l) => l());
   }
 

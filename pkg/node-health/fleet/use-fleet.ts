@@ -2,9 +2,7 @@
  * The fleet's state for a component: the store's one fleet source, its state as a shallow ref that follows every
  * refresh, and the component counted as on screen from mount to unmount (polling runs while any is).
  */
-import {
-  onBeforeUnmount, onMounted, shallowRef, toRaw
-} from 'vue';
+import { onBeforeUnmount, onMounted, shallowRef, toRaw } from 'vue';
 import type { ShallowRef } from 'vue';
 import { useStore } from 'vuex';
 import { fleetSourceFor } from './source';

@@ -133,7 +133,9 @@ describe('fleet load', () => {
     const report = diagnoseFleet(load);
 
     expect(load.availability.planSecrets).toBe('forbidden');
-    expect(load.issues).toEqual([expect.objectContaining({ input: 'planSecrets', kind: 'forbidden', status: 403 })]);
+    expect(load.issues).toEqual([expect.objectContaining({
+      input: 'planSecrets', kind: 'forbidden', status: 403
+    })]);
     expect(report.records.some((r) => r.findings.some((f) => f.rule === 'plan-secret-missing'))).toBe(false);
     // The ghost machine still blocks its cluster: the cluster's own condition says so.
     expect(report.records.find((r) => r.machineName === 'custom-2d74d4c9a104')!.status).toBe('error');

@@ -1,0 +1,57 @@
+/**
+ * Mounts the fleet's views (the cluster list's and Machines list's cells, the fleet page) the way the dashboard
+ * does: with a real vuex store whose `management/request` is the Steve stand-in, the clock at the scenario's time.
+ */
+import { mount, RouterLinkStub, VueWrapper } from '@vue/test-utils';
+import type { Component } from 'vue';
+import type { Store } from 'vuex';
+import type { Scenario } from '../../scenarios/types';
+import { fakeSteve } from './tab-steve';
+import type { FakeSteve, FakeSteveOptions } from './tab-steve';
+import { settle, testStore } from './tab-harness';
+import type { StoreHolds } from './tab-harness';
+
+/** Translations with their arguments, so a test can see counts and names. */
+export const tWithArgs = (key: string, args?: Record<string, unknown>) => `%${ key }%${ args && Object.keys(args).length ? JSON.stringify(args) : '' }`;
+
+export interface FleetMount {
+  wrapper: VueWrapper<any>;
+  store: Store<any>;
+  steve: FakeSteve;
+  router: { push: jest.Mock };
+}
+
+export function fleetContext(scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds } = {}): { store: Store<any>; steve: FakeSteve } {
+  const { storeHolds, ...steveOptions } = options;
+  const steve = fakeSteve(scenario, steveOptions);
+
+  jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));
+
+  return { steve, store: testStore(steve, storeHolds) };
+}
+
+export async function mountFleetView(component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}): Promise<FleetMount> {
+  const router = { push: jest.fn() };
+  const wrapper = mount(component, {
+    props,
+    attachTo: document.body,
+    global:   {
+      plugins:    [context.store],
+      mocks:      {
+        $store: context.store, t: tWithArgs, $router: router
+      },
+      stubs:      { 'router-link': RouterLinkStub },
+      directives: {
+        'ui-context': {}, 'trim-whitespace': {}, shortkey: {}
+      },
+    },
+  });
+
+  await settle();
+
+  return {
+    ...context, wrapper, router
+  };
+}
+
+export { settle };

@@ -1,0 +1,152 @@
+import { RouterLinkStub, VueWrapper } from '@vue/test-utils';
+import Select from '@shell/components/form/Select';
+import FleetHealthPage from '@pkg/node-health/pages/FleetHealthPage.vue';
+import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
+import { RECORD_QUERY } from '@pkg/node-health/fleet/links';
+import { fleetSourceFor } from '@pkg/node-health/fleet/source';
+import { seedFleet } from '../unit/fleet/fixtures';
+import { fleetContext, mountFleetView, settle } from './fleet-harness';
+import { mountTab } from './tab-harness';
+
+function rowKeys(wrapper: VueWrapper<any>): string[] {
+  return wrapper.findAll('[data-testid^="node-health-fleet-link-"]').map((a) => a.attributes('data-testid')!.replace('node-health-fleet-link-', ''));
+}
+
+async function choose(wrapper: VueWrapper<any>, name: string, value: string): Promise<void> {
+  const select = wrapper.findAllComponents(Select).find((c) => c.vm.$attrs['data-testid'] === `node-health-fleet-filter-${ name }`)!;
+
+  expect(select.props('options').map((o: { value: string }) => o.value)).toContain(value);
+  select.vm.$emit('update:value', value);
+  await settle();
+}
+
+describe('the fleet page', () => {
+  const scenario = seedFleet();
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('lists every node that is not healthy, across clusters, worst first', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+    const report = fleetSourceFor(ctx.store).state.report!;
+    const unhealthy = report.records.filter((r) => r.status !== 'healthy' && r.cluster?.namespace);
+    const keys = rowKeys(wrapper);
+
+    expect(unhealthy.length).toBeGreaterThan(20);
+    // The first page of 50, worst first.
+    expect(keys).toHaveLength(Math.min(50, unhealthy.length));
+    expect(wrapper.findAll('tbody tr.main-row').map((tr) => tr.text()).slice(0, 1)[0]).toContain('%nodeHealth.status.error%');
+    expect(keys).toContain('machine:fleet-default/custom-2d74d4c9a104');
+    expect(wrapper.text()).not.toContain('demo-cp-01');
+    wrapper.unmount();
+  });
+
+  it('sums up: clusters affected, nodes per status, the clusters one machine holds back', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper, router } = await mountFleetView(FleetHealthPage, ctx);
+    const { counts } = fleetSourceFor(ctx.store).state.report!;
+
+    expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(/^6/);
+    expect(wrapper.find('[data-testid="node-health-fleet-count-error"]').text()).toContain(String(counts.error));
+    expect(wrapper.find('[data-testid="node-health-fleet-count-warning"]').text()).toContain(String(counts.warning));
+    const ghost = wrapper.find('[data-testid="node-health-fleet-blocked-fleet-default/dev-k3s"]');
+
+    expect(ghost.text()).toContain('"cluster":"dev-k3s","machine":"custom-2d74d4c9a104"');
+    expect(ghost.text()).toContain('configuring etcd node(s) custom-2d74d4c9a104');
+    await ghost.find('a').trigger('click');
+    expect(router.push).toHaveBeenCalledWith(expect.objectContaining({ query: { [RECORD_QUERY]: 'machine:fleet-default/custom-2d74d4c9a104' } }));
+    // The rules the fleet leaves to the tab are named.
+    expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('%nodeHealth.rules.nodeMissing.title%');
+    wrapper.unmount();
+  });
+
+  it('filters by cluster, rule, status and search', async() => {
+    const { wrapper } = await mountFleetView(FleetHealthPage, fleetContext(scenario));
+
+    await choose(wrapper, 'cluster', 'fleet-default/vs-win');
+    const vsWin = rowKeys(wrapper);
+
+    expect(vsWin.length).toBeGreaterThan(0);
+    expect(vsWin.every((k) => k.includes('vs-win'))).toBe(true);
+    await choose(wrapper, 'cluster', 'all');
+    await choose(wrapper, 'rule', 'orphan-node');
+    expect(rowKeys(wrapper).sort()).toEqual(['node:c-m-ef4k8w2n/ef-orphan', 'node:c-m-r5n8d3kx/edge-worker-03', 'node:c-m-4qj7x2vd/dev-k8s-node01'].sort());
+    await choose(wrapper, 'rule', 'all');
+    await choose(wrapper, 'severity', 'unknown');
+    expect(wrapper.findAll('tbody tr.main-row').every((tr) => tr.text().includes('%nodeHealth.status.unknown%'))).toBe(true);
+    await choose(wrapper, 'severity', 'all');
+    await wrapper.find('[data-testid="node-health-fleet-search"]').setValue('ef-wk-notready');
+    await settle();
+    expect(rowKeys(wrapper)).toEqual(['machine:fleet-default/custom-c2a0d6e4b3f2']);
+    wrapper.unmount();
+  });
+
+  it('links each row to its record in its cluster\'s tab, and the tab opens that record', async() => {
+    const { wrapper } = await mountFleetView(FleetHealthPage, fleetContext(scenario));
+    const link = wrapper.findAllComponents(RouterLinkStub).find((l) => l.attributes('data-testid') === 'node-health-fleet-link-machine:fleet-default/custom-c2a0d6e4b3f2')!;
+    const to = link.props('to') as any;
+
+    expect(to).toEqual({
+      name:   'c-cluster-product-resource-namespace-id',
+      params: {
+        cluster: '_', product: 'manager', resource: 'provisioning.cattle.io.cluster', namespace: 'fleet-default', id: 'ef-rke2'
+      },
+      query: { [RECORD_QUERY]: 'machine:fleet-default/custom-c2a0d6e4b3f2' },
+      hash:  '#node-health',
+    });
+    wrapper.unmount();
+    jest.restoreAllMocks();
+
+    // The cluster's page, opened by that link.
+    const { everyFailure } = await import('../../scenarios/catalog');
+    const ef = everyFailure();
+    const tab = mountTab(ef, {}, undefined, { hash: to.hash, query: to.query } as any);
+
+    await tab.show();
+    expect(tab.wrapper.findComponent(NodeHealthTab).vm.openKey).toBe('machine:fleet-default/custom-c2a0d6e4b3f2');
+    expect(tab.wrapper.find('[data-testid="node-health-detail-row-machine:fleet-default/custom-c2a0d6e4b3f2"]').exists()).toBe(true);
+    tab.wrapper.unmount();
+  });
+
+  it('tells a user without secrets what is missing, and still shows what the machines tell', async() => {
+    const { wrapper } = await mountFleetView(FleetHealthPage, fleetContext(scenario, { fail: { planSecrets: { status: 403 } } }));
+
+    expect(wrapper.find('[data-testid="node-health-unavailable-planSecrets"]').text()).toContain('%nodeHealth.tab.unavailable.reason.forbidden%');
+    expect(rowKeys(wrapper)).toContain('machine:fleet-default/custom-2d74d4c9a104');
+    wrapper.unmount();
+  });
+
+  it('shows a user only the clusters they may list', async() => {
+    const visible = (o: any) => {
+      const cluster = o.kind === 'Cluster' ? o.metadata.name : (o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? o.metadata.labels?.['rke.cattle.io/cluster-name']);
+
+      return cluster ? cluster === 'ef-rke2' : (o.metadata.namespace?.startsWith('c-m-') ? o.metadata.namespace === 'c-m-ef4k8w2n' : true);
+    };
+    const { wrapper } = await mountFleetView(FleetHealthPage, fleetContext(scenario, { visible }));
+    const options = wrapper.findAllComponents(Select).find((c) => c.vm.$attrs['data-testid'] === 'node-health-fleet-filter-cluster')!.props('options');
+
+    expect(options.map((o: any) => o.value)).toEqual(['all', 'fleet-default/ef-rke2']);
+    expect(wrapper.findAll('tbody tr.main-row').every((tr) => tr.text().includes('ef-rke2'))).toBe(true);
+    expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(/^1/);
+    wrapper.unmount();
+  });
+
+  it('says so when the clusters cannot be listed', async() => {
+    const failUrl = (url: string) => (url.startsWith('/v1/provisioning.cattle.io.clusters') ? { status: 403, message: 'clusters.provisioning.cattle.io is forbidden' } : undefined);
+    const { wrapper } = await mountFleetView(FleetHealthPage, fleetContext(scenario, { failUrl }));
+
+    expect(wrapper.find('[data-testid="node-health-fleet-error"]').text()).toContain('%nodeHealth.fleet.error.forbidden%');
+    expect(wrapper.find('[data-testid="node-health-fleet-error"]').text()).toContain('clusters.provisioning.cattle.io is forbidden');
+    wrapper.unmount();
+  });
+
+  it('polls only while on screen and the page is shown', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+    const source = fleetSourceFor(ctx.store);
+
+    expect(source.polling).toBe(true);
+    wrapper.unmount();
+    expect(source.polling).toBe(false);
+  });
+});
