@@ -530,7 +530,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
         (route.kind === 'norman' && (route.segments[0] || '').toLowerCase() === 'settings'));
 
       if (!identity.user && !publicSettings) {
-        throw new ApiError(401, 'Unauthorized', identity.reason === 'logged-out' ? 'must authenticate' : `unknown user "${ identity.name }"`);
+        throw new ApiError(401, 'Unauthorized', identity.reason === 'logged-out' ? 'must authenticate' : (identity.reason === 'bad-token' ? 'invalid API token' : `unknown user "${ identity.name }"`));
       }
       // Not logged in, a settings read still answers (ctx.user stays unset: x-api-cattle-auth says false).
       const user = identity.user || ANONYMOUS;

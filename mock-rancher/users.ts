@@ -111,9 +111,38 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-export type Identity = { user: MockUser } | { user: undefined, reason: 'logged-out' | 'unknown-user', name: string };
+export type Identity = { user: MockUser } | { user: undefined, reason: 'logged-out' | 'unknown-user' | 'bad-token', name: string };
+
+/** The secret part of every API token the embedded Rancher accepts. */
+export const API_TOKEN_SECRET = 'node-health-mock';
+
+/** A user's API token, as Rancher's are shaped (`token-<id>:<secret>`), for `Authorization: Bearer`. */
+export function apiTokenFor(username: string): string {
+  return `token-${ username }:${ API_TOKEN_SECRET }`;
+}
+
+function userOfToken(authorization: string | undefined): Identity | null {
+  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+
+  if (!authorization) {
+    return null;
+  }
+  const m = bearer ? /^token-([a-z-]+):(.+)$/.exec(bearer[1]) : null;
+  const user = m && m[2] === API_TOKEN_SECRET ? findUser(m[1]) : undefined;
+
+  return user ? { user } : {
+    user: undefined, reason: 'bad-token', name: 'the API token'
+  };
+}
 
 export function identify(headers: Record<string, string | string[] | undefined>, defaultUser: string): Identity {
+  // An API token (the command line's) decides alone: a wrong one is never taken for the default user.
+  const auth = headers.authorization;
+  const byToken = userOfToken(Array.isArray(auth) ? auth[0] : auth);
+
+  if (byToken) {
+    return byToken;
+  }
   const header = headers[USER_HEADER];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const fromCookie = parseCookies(headers.cookie as string | undefined)[USER_COOKIE];

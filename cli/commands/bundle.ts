@@ -10,8 +10,11 @@ import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
 import { parseCommandArgs, parseNow } from '../io';
+import {
+  diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
+} from '../rancher';
 
-export const BUNDLE_USAGE = 'node-health bundle [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file|-> PATH...';
+export const BUNDLE_USAGE = `node-health bundle [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file|-> (PATH... | ${ RANCHER_USAGE })`;
 
 export function bundleSummary(bundle: NodeHealthBundle): string {
   const findings = bundle.records.reduce((n, r) => n + r.findings.length, 0);
@@ -29,6 +32,7 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
     obfuscate: { type: 'boolean', default: false },
     output:    { type: 'string', short: 'o' },
     lang:      { type: 'string', default: 'en-us' },
+    ...RANCHER_OPTIONS,
   }, argv, io);
 
   if (!parsed) {
@@ -45,22 +49,26 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
   try {
     const t = cliTranslator(values.lang as string);
     const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
-    const input = loadInputs(positionals);
+    const fromRancher = await diagnoseFromRancher(values, positionals, io.readFile);
+    const input = fromRancher ? null : loadInputs(positionals);
 
-    input.skipped.forEach((file) => io.stderr(`node-health bundle: skipped ${ file }: not Kubernetes data`));
-    input.warnings.forEach((line) => io.stderr(`node-health bundle: ${ line }`));
-    const now = givenNow ?? input.bundleNow ?? new Date().toISOString();
+    input?.skipped.forEach((file) => io.stderr(`node-health bundle: skipped ${ file }: not Kubernetes data`));
+    input?.warnings.forEach((line) => io.stderr(`node-health bundle: ${ line }`));
+    fromRancher?.partial.forEach((issue) => io.stderr(`node-health bundle: ${ partialLine(issue) }`));
+    const now = givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString());
     const bundle = createBundle({
-      objects:          input.objects,
+      objects:          fromRancher?.objects ?? input?.objects ?? [],
       now,
       t,
-      availability:     input.availability,
+      availability:     fromRancher?.availability ?? input?.availability,
       obfuscate:        !!values.obfuscate,
       rancherVersion:   null,
       extensionVersion: extensionPackage.version ?? null,
       actionLog:        [],
-      unreadable:       [],
-      hostReports:      input.hostReports,
+      unreadable:       (fromRancher?.partial ?? []).map((i) => ({
+        input: i.input, reason: i.kind, status: i.status
+      })),
+      hostReports:      input?.hostReports ?? [],
     });
 
     bundle.leftOut.forEach((v) => io.stderr(`node-health bundle: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
@@ -75,7 +83,7 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
 
     return 0;
   } catch (e: any) {
-    if (e instanceof InputError || e instanceof RangeError) {
+    if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
       io.stderr(`node-health bundle: ${ e.message }`);
 
       return 2;

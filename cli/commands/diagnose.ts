@@ -5,8 +5,11 @@ import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
 import { parseCommandArgs, parseNow } from '../io';
+import {
+  diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
+} from '../rancher';
 
-export const DIAGNOSE_USAGE = 'node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] PATH... (kubectl output, bundles, host reports)';
+export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] (PATH... (kubectl output, bundles, host reports) | ${ RANCHER_USAGE })`;
 
 /** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
 export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
@@ -14,6 +17,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     now:    { type: 'string' },
     format: { type: 'string', default: 'text' },
     lang:   { type: 'string', default: 'en-us' },
+    ...RANCHER_OPTIONS,
   }, argv, io);
 
   if (!parsed) {
@@ -29,18 +33,21 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const t = cliTranslator(values.lang as string);
-    const input = loadInputs(positionals);
+    const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
+    const fromRancher = await diagnoseFromRancher(values, positionals, io.readFile);
+    const input = fromRancher ? null : loadInputs(positionals);
 
-    input.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
-    input.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
-    input.partial.forEach((file) => io.stderr(`node-health diagnose: ${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
-    const now = values.now !== undefined ? parseNow(values.now as string) : (input.bundleNow ?? new Date().toISOString());
+    input?.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
+    input?.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
+    input?.partial.forEach((file) => io.stderr(`node-health diagnose: ${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
+    fromRancher?.partial.forEach((issue) => io.stderr(`node-health diagnose: ${ partialLine(issue) }`));
+    const now = givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString());
     // The same objects a bundle would hold: what the diagnosis prints (evidence too) is only what a bundle may show.
-    const sanitized = redactObjects(input.objects);
+    const sanitized = redactObjects(fromRancher?.objects ?? input?.objects ?? []);
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
-    const report = diagnose(sanitized.objects, {
-      now, availability: input.availability, hostReports: input.hostReports
+    const report = fromRancher ? fromRancher.diagnoseObjects(sanitized.objects, now) : diagnose(sanitized.objects, {
+      now, availability: input?.availability, hostReports: input?.hostReports
     });
 
     if (format === 'json') {
@@ -53,7 +60,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
 
     return [...report.records, ...report.clusters].some((x) => x.findings.some((f) => f.severity === 'error')) ? 1 : 0;
   } catch (e: any) {
-    if (e instanceof InputError || e instanceof RangeError) {
+    if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
       io.stderr(`node-health diagnose: ${ e.message }`);
 
       return 2;
