@@ -1,13 +1,17 @@
 /**
  * Engine benchmark: for synthetic clusters of 1,000, 5,000 and 20,000 nodes, the median time to JSON.parse
  * the serialized input and to join and diagnose it, in one process. The diagnosis should cost at most half
- * of parsing its input, and grow linearly with the number of nodes.
- *   yarn -s bench [--json] [--runs N] [--sizes 1000,5000,20000]
+ * of parsing its input, and grow linearly with the number of nodes. Then the same for a fleet (200 clusters
+ * of 50 nodes by default): what the fleet view receives from the management cluster (no downstream Node; the
+ * management Nodes carry their copies), and its diagnosis, node copies included.
+ *   yarn -s bench [--json] [--runs N] [--sizes 1000,5000,20000] [--fleet 200x50|none]
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { diagnose } from '../pkg/node-health/engine';
 import { large } from '../scenarios/catalog';
+import { fleet } from '../scenarios/fleet';
+import { nodeCopies } from '../pkg/node-health/fleet/node-copies';
 
 const WARMUP_NODES = 10000;
 
@@ -68,12 +72,56 @@ function measure(nodes: number, runs: number): Figure {
   };
 }
 
+interface FleetFigure extends Figure {
+  clusters: number;
+}
+
+function measureFleet(clusters: number, nodesPerCluster: number, runs: number): FleetFigure {
+  const scenario = fleet(clusters, { nodesPerCluster });
+  // What the fleet's requests return: the management cluster's objects, plan secrets among its secrets only.
+  const objects = scenario.objects.filter((o) => o.kind !== 'Secret' || (o as any).type === 'rke.cattle.io/machine-plan');
+  const serialized = JSON.stringify({
+    apiVersion: 'v1', kind: 'List', items: objects
+  });
+  const nodes = clusters * nodesPerCluster;
+  const availability = {
+    machines: 'ok', planSecrets: 'ok', bootstraps: 'ok', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'absent'
+  } as const;
+  const parseTimes: number[] = [];
+  const diagnoseTimes: number[] = [];
+  const warmup = Math.max(1, Math.ceil(WARMUP_NODES / nodes));
+
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    const parsed = JSON.parse(serialized);
+    const t1 = performance.now();
+    const mgmtNodes = parsed.items.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
+    const report = diagnose([...parsed.items, ...nodeCopies(mgmtNodes)], { now: scenario.now, availability });
+    const t2 = performance.now();
+
+    if (report.clusters.length < clusters || report.records.length < nodes * 0.9) {
+      throw new Error(`expected ${ clusters } clusters and about ${ nodes } records, got ${ report.clusters.length } and ${ report.records.length }`);
+    }
+    if (i >= warmup) {
+      parseTimes.push(t1 - t0);
+      diagnoseTimes.push(t2 - t1);
+    }
+  }
+  const parseMs = median(parseTimes);
+  const diagnoseMs = median(diagnoseTimes);
+
+  return {
+    clusters, nodes, objects: objects.length, bytes: serialized.length, parseMs: round(parseMs), diagnoseMs: round(diagnoseMs), ratio: round(diagnoseMs / parseMs)
+  };
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
       json:  { type: 'boolean', default: false },
       runs:  { type: 'string', default: '7' },
       sizes: { type: 'string', default: '1000,5000,20000' },
+      fleet: { type: 'string', default: '200x50' },
     },
   });
   const runs = Math.max(1, Number(values.runs) || 7);
@@ -93,6 +141,22 @@ function main(): void {
     } else {
       process.stdout.write(`${ f.nodes } nodes (${ f.objects } objects, ${ (f.bytes / 1e6).toFixed(1) } MB): parse ${ f.parseMs } ms, diagnose ${ f.diagnoseMs } ms, ratio ${ f.ratio }\n`);
     }
+  }
+  const fleetSize = /^(\d+)x(\d+)$/.exec(String(values.fleet));
+
+  if (fleetSize) {
+    const f = measureFleet(Number(fleetSize[1]), Number(fleetSize[2]), runs);
+
+    if (values.json) {
+      // eslint-disable-next-line camelcase
+      process.stdout.write(`${ JSON.stringify({
+        fleet: true, clusters: f.clusters, nodes: f.nodes, parse_ms: f.parseMs, diagnose_ms: f.diagnoseMs, ratio: f.ratio
+      }) }\n`);
+    } else {
+      process.stdout.write(`fleet of ${ f.clusters } clusters, ${ f.nodes } nodes (${ f.objects } objects, ${ (f.bytes / 1e6).toFixed(1) } MB): parse ${ f.parseMs } ms, diagnose ${ f.diagnoseMs } ms, ratio ${ f.ratio }\n`);
+    }
+  } else if (values.fleet !== 'none') {
+    throw new Error(`--fleet must be <clusters>x<nodes> or none, not ${ values.fleet }`);
   }
   if (!values.json && figures.length > 1) {
     const first = figures[0];
