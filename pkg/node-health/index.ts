@@ -47,6 +47,7 @@ export const MACHINE_COLUMN = {
   formatter: MACHINE_COLUMN_FORMATTER,
   sort:      false,
   search:    false,
+  width:     230,
 };
 
 /**

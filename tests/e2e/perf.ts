@@ -5,6 +5,11 @@
  * to the cluster's page opened on one tab, and times from that navigation to the tab's first table row
  * being on screen; tries alternate between the two tabs, and the median of each is reported, one line per mode:
  *   ui-perf mode=<sql-cache|no-sql-cache> nodes=2000 node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab>
+ * Then Rancher's own cluster list against the Node Health fleet page on a fleet of 200 clusters of 50 nodes,
+ * with Steve's SQL cache (the default from Rancher 2.12), one line:
+ *   fleet-perf clusters=200 nodes=10000 fleet_ms=<median> cluster_list_ms=<median> ratio=<fleet/cluster_list>
+ * For the fleet the embedded API is restarted to serve the fleet alone, and every try starts from a newly loaded
+ * Home page: both views load their data from Rancher, none is left in the page from the try before.
  * Progress goes to stderr, with a breakdown: when the cluster page had drawn its tabs (Rancher draws all of
  * them at once, after loading its own data), and how much of the Node Health time came after that.
  * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts;
@@ -20,6 +25,14 @@ import {
 } from './harness';
 
 const NODES = 2000;
+const FLEET = { clusters: 200, nodesPerCluster: 50 };
+const FLEET_ROW = {
+  'cluster-list': '[data-testid="cluster-list"] tbody tr.main-row',
+  fleet:          '[data-testid="node-health-fleet"] tbody tr.main-row',
+};
+const FLEET_PATH = { 'cluster-list': '/c/_/manager/provisioning.cattle.io.cluster', fleet: '/c/_/manager/node-health' };
+
+type FleetView = keyof typeof FLEET_ROW;
 const CLUSTER = { namespace: 'fleet-default', name: 'big-rke2' };
 /** The cluster page has drawn its tabs: every tab's panel is in the page, shown or not. */
 const PAGE_DRAWN = 'section#machine-pools';
@@ -110,6 +123,40 @@ async function measure(browser: Browser, devUrl: string, mode: Mode, tries: numb
   }
 }
 
+/** The fleet page against Rancher's cluster list, alternating, each try from a newly loaded Home page. */
+async function measureFleet(browser: Browser, devUrl: string, tries: number): Promise<void> {
+  const { page } = await openPage(await openContext(browser, devUrl));
+
+  try {
+    const fleetTimes: Record<FleetView, number[]> = { 'cluster-list': [], fleet: [] };
+
+    for (let i = 0; i < tries; i++) {
+      for (const view of ['cluster-list', 'fleet'] as FleetView[]) {
+        // A fresh page each time: neither finds the other's lists in the store, nor the fleet its last diagnosis.
+        await gotoHome(page, devUrl);
+        await page.waitForTimeout(1000);
+        const timed = await timeNavigation(page, FLEET_PATH[view], FLEET_ROW[view]).catch(async(e) => {
+          await screenshot(page, `perf-${ view }-FAILED`).catch(() => undefined);
+          throw e;
+        });
+
+        fleetTimes[view].push(timed.rows);
+        log(`fleet try ${ i + 1 }/${ tries }: ${ view } rows after ${ Math.round(timed.rows) } ms`);
+        if (i === 0) {
+          // A page still busy with its data may not answer in time: the figure matters, the picture does not.
+          await screenshot(page, `perf-${ view }`).catch((e) => log(`no screenshot of ${ view }: ${ String(e?.message ?? e).split('\n')[0] }`));
+        }
+      }
+    }
+    const fleetMs = Math.round(median(fleetTimes.fleet));
+    const listMs = Math.round(median(fleetTimes['cluster-list']));
+
+    process.stdout.write(`fleet-perf clusters=${ FLEET.clusters } nodes=${ FLEET.clusters * FLEET.nodesPerCluster } fleet_ms=${ fleetMs } cluster_list_ms=${ listMs } ratio=${ (fleetMs / listMs).toFixed(2) }\n`);
+  } finally {
+    await page.context().close().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
   const tries = Number(process.env.E2E_PERF_TRIES || 5);
   const modes = (process.env.E2E_PERF_MODES || Object.keys(MODES).join(',')).split(',').map((m) => m.trim()) as Mode[];
@@ -134,6 +181,14 @@ async function main(): Promise<void> {
       browser ??= await launchBrowser();
       await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), mode, tries);
     }
+    await mock?.close();
+    mock = await startMockRancher({
+      scenarios: [`fleet-${ FLEET.clusters }x${ FLEET.nodesPerCluster }`], port, log, logRequests: 'problems', sqlCache: true
+    });
+    port = mock.port;
+    dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
+    browser ??= await launchBrowser();
+    await measureFleet(browser, process.env.E2E_DEV_URL || (dev?.url as string), tries);
   } finally {
     await browser?.close().catch(() => undefined);
     await dev?.stop().catch(() => undefined);

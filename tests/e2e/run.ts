@@ -5,6 +5,7 @@
  * (this run then serves the embedded API on that port) instead of compiling the dashboard again.
  */
 import { TESTS } from './node-health.e2e';
+import { FLEET_TESTS } from './fleet.e2e';
 import { runTests } from './runner';
 
 function arg(name: string): string | undefined {
@@ -13,7 +14,7 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-runTests(TESTS, {
+runTests([...TESTS, ...FLEET_TESTS], {
   resultsFile: arg('results'),
   grep:        arg('grep'),
   devUrl:      process.env.E2E_DEV_URL || undefined,

@@ -1,0 +1,95 @@
+/**
+ * The fleet in the real dashboard: the Node Health column on Cluster Management's cluster list and Machines tab,
+ * the fleet page from the side navigation, and a click through to a record in its cluster's tab.
+ */
+import type { Page } from 'playwright-core';
+import { GHOST_MACHINE } from '../../scenarios/catalog';
+import { clusterPath, gotoHome, routerPush, SHELL } from './dashboard';
+import type { E2eTest } from './runner';
+
+const NS = 'fleet-default';
+const GHOST_KEY = `machine:${ NS }/${ GHOST_MACHINE }`;
+
+export const FLEET = {
+  clusterCell:  '[data-testid="node-health-cluster-cell"]',
+  machineCell:  '[data-testid="node-health-machine-cell"]',
+  page:         '[data-testid="node-health-fleet"]',
+  rows:         '[data-testid="node-health-fleet"] tbody tr.main-row',
+  summary:      '[data-testid="node-health-fleet-summary"]',
+  search:       '[data-testid="node-health-fleet-search"]',
+  link:         (key: string) => `[data-testid="node-health-fleet-link-${ key }"]`,
+  clusterList:  '/c/_/manager/provisioning.cattle.io.cluster',
+  detailRow:    (key: string) => `[data-testid="node-health-detail-row-${ key }"]`,
+};
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) {
+    throw new Error(message);
+  }
+}
+
+/** The cluster list's row of a cluster. */
+function clusterListRow(page: Page, name: string) {
+  return page.locator('tbody tr.main-row').filter({ has: page.getByText(name, { exact: true }) });
+}
+
+export const FLEET_TESTS: E2eTest[] = [
+  {
+    name:      'fleet: the cluster list shows each cluster\'s unhealthy nodes in a Node Health column',
+    timeoutMs: 300000,
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      await routerPush(page, FLEET.clusterList);
+      const ghost = clusterListRow(page, 'dev-k3s');
+
+      await ghost.locator(FLEET.clusterCell).waitFor({ state: 'visible', timeout: 120000 });
+      assert(await ghost.locator('[data-testid="node-health-cluster-error"]').count() === 1, 'dev-k3s: no error count');
+      assert(await clusterListRow(page, 'demo-rke2').locator(FLEET.clusterCell).count() === 0, 'the healthy cluster shows counts');
+      assert(await page.locator('thead th').filter({ hasText: 'Node Health' }).count() === 1, 'no Node Health column header');
+      await t.shot(page, 'cluster-list');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name:      'fleet: the fleet page lists the unhealthy nodes and opens a record in its cluster\'s tab',
+    timeoutMs: 300000,
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      await routerPush(page, FLEET.clusterList);
+      // From Cluster Management's side navigation.
+      await page.locator('nav a, .side-nav a').filter({ hasText: 'Node Health' }).first().click();
+      await page.locator(FLEET.rows).first().waitFor({ state: 'visible', timeout: 120000 });
+      await page.locator(FLEET.summary).waitFor({ state: 'visible' });
+      await page.locator('[data-testid="node-health-fleet-blocked-fleet-default/dev-k3s"]').waitFor({ state: 'visible' });
+      await t.shot(page, 'fleet-page');
+
+      await page.locator(FLEET.search).fill(GHOST_MACHINE);
+      await page.locator(FLEET.link(GHOST_KEY)).click();
+      await page.waitForURL((url) => url.pathname === clusterPath(NS, 'dev-k3s') && url.hash === '#node-health', { timeout: 60000 });
+      await page.locator(FLEET.detailRow(GHOST_KEY)).waitFor({ state: 'visible', timeout: 120000 });
+      await t.shot(page, 'record-in-tab');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name:      'fleet: the cluster\'s Machines tab shows each machine\'s status and top finding',
+    timeoutMs: 300000,
+    async run(t) {
+      const { page } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      await routerPush(page, `${ clusterPath(NS, 'dev-k3s') }#machine-pools`);
+      const cells = page.locator(`${ SHELL.machinesTab } ${ FLEET.machineCell }`);
+
+      await cells.first().waitFor({ state: 'visible', timeout: 120000 });
+      const ghostRow = page.locator(`${ SHELL.machinesTab } tbody tr.main-row`).filter({ has: page.getByText(GHOST_MACHINE, { exact: true }) });
+
+      assert((await ghostRow.locator(FLEET.machineCell).innerText()).includes('Error'), 'the ghost machine is not shown in error');
+      await t.shot(page, 'machines-tab');
+    },
+  },
+];
