@@ -150,6 +150,23 @@ describe('the Machines list\'s Node Health column', () => {
     wrapper.unmount();
   });
 
+  it('on a cluster\'s own page reads that cluster as its tab does, not the fleet', async() => {
+    const cluster = toSteve(scenario.objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning.cattle.io/') && o.metadata.name === 'ef-rke2')!, { now: scenario.now });
+    const ctx = fleetContext(scenario, { storeHolds: { 'provisioning.cattle.io.cluster': [cluster] } });
+    const route = {
+      params: {
+        resource: 'provisioning.cattle.io.cluster', namespace: 'fleet-default', id: 'ef-rke2'
+      }
+    };
+    // Its Node was deleted: only the cluster's own Node list shows it (node-missing).
+    const { wrapper } = await mountFleetView(NodeHealthMachineCell, ctx, { row: machineRow(scenario, 'custom-b1f9c5d3a2e1') }, route);
+
+    expect(wrapper.text()).toContain('%nodeHealth.rules.nodeMissing.title%');
+    expect(ctx.steve.urls).toContain('/k8s/clusters/c-m-ef4k8w2n/v1/nodes?exclude=metadata.managedFields&exclude=metadata.fields&exclude=metadata.relationships&exclude=status.images');
+    expect(ctx.steve.urls.some((u) => u.startsWith('/v1/management.cattle.io.clusters'))).toBe(false);
+    wrapper.unmount();
+  });
+
   it('draws nothing for a row that is not a machine', async() => {
     const { wrapper } = await mountFleetView(NodeHealthMachineCell, fleetContext(scenario), { row: { type: 'management.cattle.io.node', metadata: { name: 'm', namespace: 'c-m-x' } } });
 

@@ -30,7 +30,9 @@ export function fleetContext(scenario: Scenario, options: FakeSteveOptions & { s
   return { steve, store: testStore(steve, storeHolds) };
 }
 
-export async function mountFleetView(component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}): Promise<FleetMount> {
+export async function mountFleetView(
+  component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}, route?: Record<string, unknown>
+): Promise<FleetMount> {
   const router = { push: jest.fn() };
   const wrapper = mount(component, {
     props,
@@ -38,9 +40,11 @@ export async function mountFleetView(component: Component, context: { store: Sto
     global:   {
       plugins:    [context.store],
       mocks:      {
-        $store: context.store, t: tWithArgs, $router: router
+        $store: context.store, t: tWithArgs, $router: router, ...(route ? { $route: route } : {})
       },
       stubs:      { 'router-link': RouterLinkStub },
+      // Where vue-router puts the current route for every component of the app.
+      config:     { globalProperties: (route ? { $route: route } : {}) as any },
       directives: {
         'ui-context': {}, 'trim-whitespace': {}, shortkey: {}
       },

@@ -29,7 +29,8 @@ export function testStore(steve: Pick<FakeSteve, 'dispatch' | 'options'>, holds:
       'i18n/exists':                               () => () => true,
       'auth/principalId':                          () => 'local://u-test',
       'auth/v3User':                               () => ({ username: 'admin' }),
-      'management/byId':                           (state) => (type: string, id: string) => state.byId[type]?.[id],
+      'management/byId':                           (state) => (type: string, id: string) => state.byId[type]?.[id] ??
+        (state.holds[type] ?? []).find((o: any) => o?.id === id),
       'rancher/byId':                              () => () => undefined,
       'features/get':                              () => (name: string) => name === 'ui-sql-cache' && !!steve.options.sqlCache,
       'management/all':                            (state) => (type: string) => state.holds[type] ?? [],

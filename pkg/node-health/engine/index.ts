@@ -10,7 +10,7 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
+  CAPI_INFRASTRUCTURE_GROUP, classify, nodeRefName, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
 } from './objects';
 export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData

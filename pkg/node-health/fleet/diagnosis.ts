@@ -3,7 +3,9 @@
  * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
  * the rows of every node that is not healthy.
  */
-import { diagnose, RULES, STATUS_ORDER, toEpochMs } from '../engine';
+import {
+  diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs
+} from '../engine';
 import type {
   ClusterInfo, DiagnosisReport, EngineConfig, NodeRecord, RecordStatus
 } from '../engine';
@@ -19,10 +21,37 @@ import type { FleetLoad } from './load';
  */
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
 
+/**
+ * A machine that names its Node (status.nodeRef) when Rancher holds no copy of that Node: the Node may be gone,
+ * which only the cluster's own Node list can tell (node-missing, a tab-only rule). Such a record is never called
+ * healthy here; it is unknown, with a note that the cluster's tab checks it.
+ */
+function markNodesLeftToTab(report: DiagnosisReport): void {
+  for (const r of report.records) {
+    const m = r.objects.machine;
+    const ref = m ? nodeRefName(m) : null;
+
+    if (!m || r.objects.node || !ref || r.deleting) {
+      continue;
+    }
+    r.notes.push({ key: 'nodeHealth.notes.nodeNotCopied', args: { node: ref } });
+    if (r.status === 'healthy') {
+      report.counts.healthy--;
+      report.counts.unknown++;
+      r.status = 'unknown';
+      r.statusSince = null;
+    }
+  }
+}
+
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
-  return diagnose(load.objects, {
+  const report = diagnose(load.objects, {
     now: load.loadedAt, availability: load.availability, config
   });
+
+  markNodesLeftToTab(report);
+
+  return report;
 }
 
 /** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */

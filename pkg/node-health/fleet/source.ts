@@ -3,12 +3,18 @@
  * list's column and the fleet page. The first of them to appear starts polling (the tab's poller: one refresh at
  * a time, paced by how long a refresh kept the page busy); polling pauses while none is on screen or the browser
  * tab is hidden. Plain TypeScript: components subscribe and read `state`.
+ *
+ * On one cluster's page the Machines tab needs that cluster only: a source scoped to it loads and diagnoses it
+ * as the Node Health tab does (its own requests, its downstream Nodes), not the whole fleet.
  */
 import type { DiagnosisReport } from '../engine';
 import { createPoller, pollInterval } from '../data/poller';
 import type { Poller } from '../data/poller';
 import { startBusyMeter } from '../data/busy-time';
-import type { Dispatch } from '../data/types';
+import { loadClusterData } from '../data/load';
+import { diagnoseLoad, fatalIssue } from '../data/outcome';
+import { storeLists } from '../data/store-lists';
+import type { ClusterTarget, Dispatch } from '../data/types';
 import type { StoreGetters, Unwrap } from '../data/store-lists';
 import { loadFleetData } from './load';
 import type { FleetIssue, FleetLoad } from './load';
@@ -43,6 +49,56 @@ export interface FleetSourceDeps {
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   pageVisible?: () => boolean;
+  /** only this cluster, loaded as its tab loads it; the fleet when absent */
+  cluster?: () => ClusterTarget | null;
+}
+
+interface Loaded {
+  load: FleetLoad;
+  report: DiagnosisReport | null;
+  fatal: FleetIssue | null;
+  /** how long the diagnosis took, where the browser cannot say how long the page was busy */
+  diagnoseMs: number;
+}
+
+function timed(diagnoseNow: () => DiagnosisReport): { report: DiagnosisReport; diagnoseMs: number } {
+  const started = Date.now();
+  const report = diagnoseNow();
+
+  return { report, diagnoseMs: Date.now() - started };
+}
+
+async function loadFleet(deps: FleetSourceDeps): Promise<Loaded> {
+  const load = await loadFleetData(deps.dispatch, { now: deps.now, fromStore: fleetStoreLists(deps.getters, deps.unwrap) });
+  const fatal = fleetFatalIssue(load);
+
+  return fatal ? {
+    load, fatal, report: null, diagnoseMs: 0
+  } : {
+    load, fatal, ...timed(() => diagnoseFleet(load))
+  };
+}
+
+/** One cluster, with the tab's loader: the result in the fleet's shape. */
+async function loadOneCluster(deps: FleetSourceDeps, target: ClusterTarget): Promise<Loaded> {
+  const one = await loadClusterData(deps.dispatch, target, { now: deps.now, fromStore: storeLists(deps.getters, target, deps.unwrap) });
+  const fatal = fatalIssue(target, one);
+  const load: FleetLoad = {
+    clusters:     [target.cluster],
+    targets:      [target],
+    mgmtClusters: [],
+    objects:      [target.cluster, ...one.objects],
+    availability: one.availability,
+    issues:       one.issues,
+    requests:     one.requests,
+    loadedAt:     one.loadedAt,
+  };
+
+  return fatal ? {
+    load, fatal, report: null, diagnoseMs: 0
+  } : {
+    load, fatal, ...timed(() => diagnoseLoad(target, one))
+  };
 }
 
 /** The load failed as a whole: the cluster list could not be read, or no request succeeded. */
@@ -145,21 +201,29 @@ export class FleetSource {
     const busy = startBusyMeter();
 
     try {
-      const load = await loadFleetData(deps.dispatch, { now: deps.now, fromStore: fleetStoreLists(deps.getters, deps.unwrap) });
-      const fatal = fleetFatalIssue(load);
+      const target = deps.cluster ? deps.cluster() : null;
 
-      if (fatal) {
-        this.set(wasReady ? { refreshError: fatal, refreshing: false } : {
-          phase: 'error', fatal, refreshing: false
+      if (deps.cluster && !target) {
+        this.set({ phase: 'idle', refreshing: false });
+
+        return;
+      }
+      const {
+        load, report, fatal, diagnoseMs
+      } = target ? await loadOneCluster(deps, target) : await loadFleet(deps);
+
+      if (fatal || !report) {
+        const issue = fatal as FleetIssue;
+
+        this.set(wasReady ? { refreshError: issue, refreshing: false } : {
+          phase: 'error', fatal: issue, refreshing: false
         });
 
         return;
       }
-      const started = Date.now();
-      const report = diagnoseFleet(load);
       const clusters = clusterHealth(report);
 
-      this.busyMs = busy.stop() ?? Date.now() - started;
+      this.busyMs = busy.stop() ?? diagnoseMs;
       this.set({
         phase:        'ready',
         load,
@@ -190,17 +254,29 @@ export class FleetSource {
   }
 }
 
-const SOURCES = new WeakMap<object, FleetSource>();
+const SOURCES = new WeakMap<object, Map<string, FleetSource>>();
 
-/** The one fleet source of a dashboard store (made on first use). */
-export function fleetSourceFor(store: { dispatch: Dispatch; getters: StoreGetters }, unwrap?: Unwrap): FleetSource {
-  let source = SOURCES.get(store);
+/**
+ * The one fleet source of a dashboard store, or with `cluster` the one of that cluster (`<namespace>/<name>`, with
+ * a function giving its current target); made on first use.
+ */
+export function fleetSourceFor(
+  store: { dispatch: Dispatch; getters: StoreGetters }, unwrap?: Unwrap, cluster?: { key: string; target: () => ClusterTarget | null }
+): FleetSource {
+  let sources = SOURCES.get(store);
+
+  if (!sources) {
+    sources = new Map();
+    SOURCES.set(store, sources);
+  }
+  const key = cluster ? `cluster:${ cluster.key }` : 'fleet';
+  let source = sources.get(key);
 
   if (!source) {
     source = new FleetSource({
-      dispatch: (type, payload) => store.dispatch(type, payload), getters: store.getters, unwrap
+      dispatch: (type, payload) => store.dispatch(type, payload), getters: store.getters, unwrap, cluster: cluster?.target
     });
-    SOURCES.set(store, source);
+    sources.set(key, source);
   }
 
   return source;

@@ -52,6 +52,7 @@ describe('fleet load', () => {
     const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
     const report = diagnoseFleet(load);
     const fleetRules = new Map(report.records.filter((r) => r.objects.machine).map((r) => [r.key, r.findings.map((f) => f.rule).sort()]));
+    const fleetStatus = new Map(report.records.map((r) => [r.key, r.status]));
     let compared = 0;
 
     for (const target of load.targets) {
@@ -61,11 +62,26 @@ describe('fleet load', () => {
         const expected = r.findings.map((f) => f.rule).filter((id) => !TAB_ONLY_RULES.includes(id)).sort();
 
         expect([r.key, fleetRules.get(r.key)]).toEqual([r.key, expected]);
+        // Never healthy where the tab finds something, even when only a tab-only rule does.
+        if (r.status !== 'healthy') {
+          expect([r.key, fleetStatus.get(r.key)]).not.toEqual([r.key, 'healthy']);
+        }
         compared++;
       }
     }
     expect(compared).toBeGreaterThan(50);
     expect(TAB_ONLY_RULES.sort()).toEqual(['node-missing', 'node-name-mismatch']);
+  });
+
+  it('calls a machine whose Node Rancher has no copy of unknown, checked in the tab, never healthy', async() => {
+    const scenario = seedFleet();
+    const report = diagnoseFleet(await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) }));
+    const gone = report.records.find((r) => r.machineName === 'custom-b1f9c5d3a2e1')!;
+
+    expect(gone.status).toBe('unknown');
+    expect(gone.notes).toEqual([{ key: 'nodeHealth.notes.nodeNotCopied', args: { node: 'ef-wk-node-gone' } }]);
+    expect(report.counts.unknown).toBe(report.records.filter((r) => r.status === 'unknown').length);
+    expect(report.counts.healthy).toBe(report.records.filter((r) => r.status === 'healthy').length);
   });
 
   it('reads a node\'s conditions from its management Node\'s copy: a NotReady node is an error, an orphan a warning', async() => {
