@@ -35,30 +35,27 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function measure(nodes: number, runs: number): Figure {
-  const scenario = large(nodes, { seed: `bench-${ nodes }` });
-  const cluster = scenario.clusters[0];
-  const objects = [...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])];
+/**
+ * Medians over `runs` timed rounds of parsing `items` serialized as a List and diagnosing what was parsed.
+ * Untimed rounds first warm the JIT for both halves alike, until it has seen about 10,000 nodes: at 1,000
+ * nodes a single round left the timed runs in code that was not optimised yet.
+ */
+function time(items: unknown[], nodes: number, runs: number, diagnoseParsed: (parsed: any[]) => void): Figure {
   const serialized = JSON.stringify({
-    apiVersion: 'v1', kind: 'List', items: objects
+    apiVersion: 'v1', kind: 'List', items
   });
   const parseTimes: number[] = [];
   const diagnoseTimes: number[] = [];
-
-  // Untimed rounds warm the JIT for both halves alike, until it has seen about 10,000 nodes: at 1,000
-  // nodes a single round left the timed runs in code that was not optimised yet.
   const warmup = Math.max(1, Math.ceil(WARMUP_NODES / nodes));
 
   for (let i = 0; i < warmup + runs; i++) {
     const t0 = performance.now();
     const parsed = JSON.parse(serialized);
     const t1 = performance.now();
-    const report = diagnose(parsed.items, { now: scenario.now, defaultCluster: cluster.mgmtId });
+
+    diagnoseParsed(parsed.items);
     const t2 = performance.now();
 
-    if (report.records.length < nodes) {
-      throw new Error(`expected at least ${ nodes } records, got ${ report.records.length }`);
-    }
     if (i >= warmup) {
       parseTimes.push(t1 - t0);
       diagnoseTimes.push(t2 - t1);
@@ -68,8 +65,22 @@ function measure(nodes: number, runs: number): Figure {
   const diagnoseMs = median(diagnoseTimes);
 
   return {
-    nodes, objects: objects.length, bytes: serialized.length, parseMs: round(parseMs), diagnoseMs: round(diagnoseMs), ratio: round(diagnoseMs / parseMs)
+    nodes, objects: items.length, bytes: serialized.length, parseMs: round(parseMs), diagnoseMs: round(diagnoseMs), ratio: round(diagnoseMs / parseMs)
   };
+}
+
+function measure(nodes: number, runs: number): Figure {
+  const scenario = large(nodes, { seed: `bench-${ nodes }` });
+  const cluster = scenario.clusters[0];
+  const objects = [...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])];
+
+  return time(objects, nodes, runs, (items) => {
+    const report = diagnose(items, { now: scenario.now, defaultCluster: cluster.mgmtId });
+
+    if (report.records.length < nodes) {
+      throw new Error(`expected at least ${ nodes } records, got ${ report.records.length }`);
+    }
+  });
 }
 
 interface FleetFigure extends Figure {
@@ -80,39 +91,20 @@ function measureFleet(clusters: number, nodesPerCluster: number, runs: number): 
   const scenario = fleet(clusters, { nodesPerCluster });
   // What the fleet's requests return: the management cluster's objects, plan secrets among its secrets only.
   const objects = scenario.objects.filter((o) => o.kind !== 'Secret' || (o as any).type === 'rke.cattle.io/machine-plan');
-  const serialized = JSON.stringify({
-    apiVersion: 'v1', kind: 'List', items: objects
-  });
   const nodes = clusters * nodesPerCluster;
   const availability = {
     machines: 'ok', planSecrets: 'ok', bootstraps: 'ok', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'absent'
   } as const;
-  const parseTimes: number[] = [];
-  const diagnoseTimes: number[] = [];
-  const warmup = Math.max(1, Math.ceil(WARMUP_NODES / nodes));
-
-  for (let i = 0; i < warmup + runs; i++) {
-    const t0 = performance.now();
-    const parsed = JSON.parse(serialized);
-    const t1 = performance.now();
-    const mgmtNodes = parsed.items.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
-    const report = diagnose([...parsed.items, ...nodeCopies(mgmtNodes)], { now: scenario.now, availability });
-    const t2 = performance.now();
+  const figure = time(objects, nodes, runs, (items) => {
+    const mgmtNodes = items.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
+    const report = diagnose([...items, ...nodeCopies(mgmtNodes)], { now: scenario.now, availability });
 
     if (report.clusters.length < clusters || report.records.length < nodes * 0.9) {
       throw new Error(`expected ${ clusters } clusters and about ${ nodes } records, got ${ report.clusters.length } and ${ report.records.length }`);
     }
-    if (i >= warmup) {
-      parseTimes.push(t1 - t0);
-      diagnoseTimes.push(t2 - t1);
-    }
-  }
-  const parseMs = median(parseTimes);
-  const diagnoseMs = median(diagnoseTimes);
+  });
 
-  return {
-    clusters, nodes, objects: objects.length, bytes: serialized.length, parseMs: round(parseMs), diagnoseMs: round(diagnoseMs), ratio: round(diagnoseMs / parseMs)
-  };
+  return { ...figure, clusters };
 }
 
 function main(): void {

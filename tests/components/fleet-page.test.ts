@@ -47,14 +47,22 @@ describe('the fleet page', () => {
     const { counts } = fleetSourceFor(ctx.store).state.report!;
 
     expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(/^6/);
-    expect(wrapper.find('[data-testid="node-health-fleet-count-error"]').text()).toContain(String(counts.error));
-    expect(wrapper.find('[data-testid="node-health-fleet-count-warning"]').text()).toContain(String(counts.warning));
+    expect(wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-error"]').text()).toContain(String(counts.error));
+    expect(wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-warning"]').text()).toContain(String(counts.warning));
     const ghost = wrapper.find('[data-testid="node-health-fleet-blocked-fleet-default/dev-k3s"]');
 
     expect(ghost.text()).toContain('"cluster":"dev-k3s","machine":"custom-2d74d4c9a104"');
     expect(ghost.text()).toContain('configuring etcd node(s) custom-2d74d4c9a104');
     await ghost.find('a').trigger('click');
     expect(router.push).toHaveBeenCalledWith(expect.objectContaining({ query: { [RECORD_QUERY]: 'machine:fleet-default/custom-2d74d4c9a104' } }));
+    // A count filters the table to its status, and again shows all.
+    await wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-warning"]').trigger('click');
+    await settle();
+    expect(wrapper.findAll('tbody tr.main-row').length).toBe(Math.min(50, counts.warning));
+    expect(wrapper.findAll('tbody tr.main-row').every((tr) => tr.text().includes('%nodeHealth.status.warning%'))).toBe(true);
+    await wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-warning"]').trigger('click');
+    await settle();
+    expect(wrapper.findAll('tbody tr.main-row').length).toBe(Math.min(50, counts.error + counts.warning + counts.unknown));
     // The rules the fleet leaves to the tab are named.
     expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('%nodeHealth.rules.nodeMissing.title%');
     wrapper.unmount();

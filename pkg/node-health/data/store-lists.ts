@@ -83,25 +83,35 @@ export function completeList(getters: StoreGetters, type: string, unwrap: Unwrap
   return Array.isArray(list) ? list : null;
 }
 
-function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind): KubeObject[] | undefined {
+/**
+ * Plain copies of the store's models of a type that `keep` accepts, or undefined when the store does not hold
+ * the complete list. The store holds every cluster's objects: only those kept are copied, on every poll.
+ */
+export function storeCopies(
+  getters: StoreGetters, type: string, unwrap: Unwrap, keep: (raw: Record<string, any>) => boolean, copy: (raw: Record<string, any>) => KubeObject
+): KubeObject[] | undefined {
   const list = completeList(getters, type, unwrap);
 
   if (!list) {
     return undefined;
   }
   const out: KubeObject[] = [];
-  const include = steveIncludePaths(kind);
 
-  // The store holds every cluster's objects: only the namespace's are copied, on every poll.
   for (const model of list) {
     const raw = unwrap(model);
 
-    if (isRecord(raw) && isRecord(raw.metadata) && raw.metadata.namespace === namespace) {
-      out.push(plainCopy(raw, include));
+    if (isRecord(raw) && keep(raw)) {
+      out.push(copy(raw));
     }
   }
 
   return out;
+}
+
+function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind): KubeObject[] | undefined {
+  const include = steveIncludePaths(kind);
+
+  return storeCopies(getters, type, unwrap, (raw) => isRecord(raw.metadata) && raw.metadata.namespace === namespace, (raw) => plainCopy(raw, include));
 }
 
 /** What the store can give for one load of the target; the loader still checks every object belongs to it. */

@@ -7,9 +7,11 @@
 import { STEVE_TYPES } from '../engine';
 import type { KubeObject } from '../engine';
 import { UNUSED_FIELD_PATHS } from '../data/requests';
-import { completeList, plainCopy } from '../data/store-lists';
+import { plainCopy, storeCopies } from '../data/store-lists';
 import type { StoreGetters, Unwrap } from '../data/store-lists';
 import { MGMT_NODE_FLEET_FIELDS } from './requests';
+
+const everyOne = () => true;
 
 export type FleetStoreLists = Partial<Record<'clusters' | 'machines' | 'mgmtNodes', KubeObject[]>>;
 
@@ -43,30 +45,11 @@ export function pickPaths(raw: Record<string, any>, paths: string[]): KubeObject
   return out as KubeObject;
 }
 
-function copies(getters: StoreGetters, type: string, unwrap: Unwrap, copy: (raw: Record<string, any>) => KubeObject): KubeObject[] | undefined {
-  const list = completeList(getters, type, unwrap);
-
-  if (!list) {
-    return undefined;
-  }
-  const out: KubeObject[] = [];
-
-  for (const model of list) {
-    const raw = unwrap(model);
-
-    if (isRecord(raw)) {
-      out.push(copy(raw));
-    }
-  }
-
-  return out;
-}
-
 export function fleetStoreLists(getters: StoreGetters, unwrap: Unwrap = (m) => m): FleetStoreLists {
   const out: FleetStoreLists = {};
-  const clusters = copies(getters, STEVE_TYPES.cluster, unwrap, (raw) => plainCopy(raw, UNUSED_FIELD_PATHS));
-  const machines = copies(getters, STEVE_TYPES.machine, unwrap, (raw) => plainCopy(raw, UNUSED_FIELD_PATHS));
-  const mgmtNodes = copies(getters, STEVE_TYPES.mgmtNode, unwrap, (raw) => {
+  const clusters = storeCopies(getters, STEVE_TYPES.cluster, unwrap, everyOne, (raw) => plainCopy(raw, UNUSED_FIELD_PATHS));
+  const machines = storeCopies(getters, STEVE_TYPES.machine, unwrap, everyOne, (raw) => plainCopy(raw, UNUSED_FIELD_PATHS));
+  const mgmtNodes = storeCopies(getters, STEVE_TYPES.mgmtNode, unwrap, everyOne, (raw) => {
     const picked = pickPaths(raw, MGMT_NODE_FLEET_FIELDS);
 
     return plainCopy(picked, UNUSED_FIELD_PATHS);
