@@ -207,7 +207,7 @@ export async function findCluster(dispatch: Dispatch, name: string, origin: stri
   let clusters: KubeObject[];
 
   try {
-    clusters = await fetchCollection(dispatch, fleetClustersRequest() as any, []);
+    clusters = await fetchCollection(dispatch, fleetClustersRequest(), []);
   } catch (e) {
     const { describeFailure } = await import('../pkg/node-health/data/errors');
 

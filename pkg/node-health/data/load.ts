@@ -57,8 +57,8 @@ function labelOf(obj: unknown, key: string): unknown {
 }
 
 /** Every page of one collection, through the store's raw request; rejects with the first failure. */
-export async function fetchCollection(
-  dispatch: Dispatch, request: PlannedRequest, log: RequestRecord[], transform?: (item: unknown) => KubeObject
+export async function fetchCollection<I extends string = RequestRecord['input']>(
+  dispatch: Dispatch, request: { input: I; url: string }, log: { input: I; url: string }[], transform?: (item: unknown) => KubeObject
 ): Promise<KubeObject[]> {
   const items: KubeObject[] = [];
   const visited = new Set<string>();

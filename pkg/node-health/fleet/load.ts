@@ -11,7 +11,7 @@ import { infraType } from '../data/requests';
 import type { InfraKind } from '../data/requests';
 import { sanitizePlanSecret } from '../data/sanitize';
 import { clusterTarget } from '../data/target';
-import type { ClusterTarget, Dispatch, LoadIssue, RequestRecord } from '../data/types';
+import type { ClusterTarget, Dispatch, LoadIssue } from '../data/types';
 import { nodeCopies } from './node-copies';
 import { fleetInfraKinds, fleetInfraMachinesRequest, fleetInitialRequests } from './requests';
 import type { FleetListName, FleetRequest } from './requests';
@@ -20,6 +20,16 @@ import type { FleetStoreLists } from './store-lists';
 /** A failure of one of the fleet's requests: a node input, or the cluster lists themselves. */
 export interface FleetIssue extends Omit<LoadIssue, 'input'> {
   input: InputName | FleetListName;
+}
+
+/** One request of a fleet load. */
+export interface FleetRequestRecord {
+  input: FleetRequest['input'];
+  url: string;
+}
+
+function isNodeInput(input: FleetRequest['input']): input is InputName {
+  return input !== 'clusters' && input !== 'mgmtClusters';
 }
 
 export interface FleetLoad {
@@ -32,7 +42,7 @@ export interface FleetLoad {
   objects: KubeObject[];
   availability: Record<InputName, Availability>;
   issues: FleetIssue[];
-  requests: RequestRecord[];
+  requests: FleetRequestRecord[];
   loadedAt: number;
 }
 
@@ -43,7 +53,7 @@ export interface FleetLoadOptions {
 
 export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOptions = {}): Promise<FleetLoad> {
   const now = options.now ?? Date.now;
-  const requests: RequestRecord[] = [];
+  const requests: FleetRequestRecord[] = [];
   const issues: FleetIssue[] = [];
   // Downstream Nodes are never asked for: their copies stand in, and the rules that need the Node itself wait
   // for the cluster's tab (see fleet/diagnosis.ts).
@@ -51,7 +61,6 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
     machines: 'absent', planSecrets: 'absent', bootstraps: 'absent', infraMachines: 'absent', mgmtNodes: 'absent', nodes: 'absent'
   } as Record<InputName, Availability>;
   const byInput = new Map<FleetRequest['input'], KubeObject[]>();
-  const log = requests as { input: any; url: string }[];
 
   const run = (request: FleetRequest): Promise<Settled<KubeObject[]>> => {
     const stored = options.fromStore?.[request.input as keyof FleetStoreLists];
@@ -60,7 +69,7 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
       return Promise.resolve({ ok: true, value: stored });
     }
 
-    return settle(fetchCollection(dispatch, request as any, log, request.input === 'planSecrets' ? sanitizePlanSecret : undefined));
+    return settle(fetchCollection(dispatch, request, requests, request.input === 'planSecrets' ? sanitizePlanSecret : undefined));
   };
   const initial = fleetInitialRequests().map((request) => ({ request, result: run(request) }));
   const settled = await Promise.all(initial.map(async(f) => ({ request: f.request, result: await f.result })));
@@ -68,12 +77,12 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
   for (const { request, result } of settled) {
     if (result.ok) {
       byInput.set(request.input, result.value);
-      if (request.input !== 'clusters' && request.input !== 'mgmtClusters') {
-        availability[request.input as InputName] = 'ok';
+      if (isNodeInput(request.input)) {
+        availability[request.input] = 'ok';
       }
     } else {
-      if (request.input !== 'clusters' && request.input !== 'mgmtClusters') {
-        availability[request.input as InputName] = availabilityOf(result.failure.kind);
+      if (isNodeInput(request.input)) {
+        availability[request.input] = availabilityOf(result.failure.kind);
       }
       issues.push({ input: request.input, ...result.failure });
     }
