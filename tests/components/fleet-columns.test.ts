@@ -167,6 +167,15 @@ describe('the Machines list\'s Node Health column', () => {
     wrapper.unmount();
   });
 
+  it('loads nothing while its table is in a tab that is not shown', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(NodeHealthMachineCell, ctx, { row: machineRow(scenario, 'custom-2d74d4c9a104') }, undefined, false);
+
+    expect(ctx.steve.urls).toEqual([]);
+    expect(fleetSourceFor(ctx.store).polling).toBe(false);
+    wrapper.unmount();
+  });
+
   it('draws nothing for a row that is not a machine', async() => {
     const { wrapper } = await mountFleetView(NodeHealthMachineCell, fleetContext(scenario), { row: { type: 'management.cattle.io.node', metadata: { name: 'm', namespace: 'c-m-x' } } });
 

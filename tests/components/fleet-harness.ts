@@ -30,10 +30,39 @@ export function fleetContext(scenario: Scenario, options: FakeSteveOptions & { s
   return { steve, store: testStore(steve, storeHolds) };
 }
 
+/** What the browser reports of every view as soon as it is observed: on screen, unless the test hides the page's views. */
+let viewsShown = true;
+
+class OnScreen {
+  private readonly callback: IntersectionObserverCallback;
+
+  constructor(callback: IntersectionObserverCallback) {
+    this.callback = callback;
+  }
+
+  observe(target: Element): void {
+    this.callback([{ isIntersecting: viewsShown, target } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+  }
+
+  unobserve(): void {
+    // nothing kept per element
+  }
+
+  disconnect(): void {
+    // nothing to release
+  }
+}
+
+/** `route`: the page's; `shown: false` mounts the view in a part of the page that is not displayed (a hidden tab). */
 export async function mountFleetView(
-  component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}, route?: Record<string, unknown>
+  component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}, route?: Record<string, unknown>, shown = true
 ): Promise<FleetMount> {
   const router = { push: jest.fn() };
+
+  viewsShown = shown;
+
+  // jest.setup.ts defines it writable but not configurable
+  (window as any).IntersectionObserver = OnScreen;
   const wrapper = mount(component, {
     props,
     attachTo: document.body,

@@ -1,12 +1,15 @@
 /**
  * The fleet's state for a component: the store's one fleet source, its state as a shallow ref that follows every
- * refresh, and the component counted as on screen from mount to unmount (polling runs while any is).
+ * refresh, and the component counted as on screen while the browser shows it (polling runs while any is).
  */
-import { onBeforeUnmount, onMounted, shallowRef, toRaw } from 'vue';
+import {
+  getCurrentInstance, onBeforeUnmount, onMounted, shallowRef, toRaw
+} from 'vue';
 import type { ShallowRef } from 'vue';
 import { useStore } from 'vuex';
 import { STEVE_TYPES } from '../engine';
 import { clusterTarget } from '../data/target';
+import { watchVisibility } from '../data/visibility';
 import { fleetSourceFor } from './source';
 import type { FleetSource, FleetState } from './source';
 
@@ -29,12 +32,21 @@ export function useFleet(clusterPage: string | null = null): { source: FleetSour
   const source = fleetSourceFor(store, toRaw, cluster);
   const state = shallowRef(source.state);
   const view = {};
+  const instance = getCurrentInstance();
   const unsubscribe = source.subscribe(() => {
     state.value = source.state;
   });
+  let stopWatching: (() => void) | null = null;
 
-  onMounted(() => source.setOnScreen(view, true));
+  // On screen while the browser shows it: Rancher keeps a page's hidden tabs mounted (a cluster page's Machines
+  // tab under its Node Health tab), and their cells must not start a load.
+  onMounted(() => {
+    const el = instance?.proxy?.$el;
+
+    stopWatching = watchVisibility(el, (visible) => source.setOnScreen(view, visible));
+  });
   onBeforeUnmount(() => {
+    stopWatching?.();
     unsubscribe();
     source.setOnScreen(view, false);
   });
