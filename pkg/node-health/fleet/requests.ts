@@ -41,6 +41,12 @@ export const MGMT_NODE_FLEET_FIELDS = [
   'status.internalNodeStatus.capacity.memory',
 ];
 
+/**
+ * Of an RKE bootstrap the fleet reads only its metadata (the etcd release annotation, the names that join it to
+ * its machine); its spec and status stay on the server. The fleet page offers no action that would need more.
+ */
+export const BOOTSTRAP_FLEET_FIELDS = ['apiVersion', 'kind', 'id', 'type', 'metadata'];
+
 /** The management Cluster's name and display name and whether Rancher reaches its agent. */
 export const MGMT_CLUSTER_FLEET_FIELDS = ['apiVersion', 'kind', 'id', 'type', 'metadata.name', 'metadata.creationTimestamp', 'spec.displayName', 'status.conditions'];
 
@@ -64,7 +70,7 @@ export function fleetPlanSecretsRequest(): FleetRequest {
 }
 
 export function fleetBootstrapsRequest(): FleetRequest {
-  return { input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, UNUSED_FIELDS) };
+  return { input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, [...includeAll(BOOTSTRAP_FLEET_FIELDS), ...UNUSED_FIELDS]) };
 }
 
 export function fleetMgmtNodesRequest(): FleetRequest {

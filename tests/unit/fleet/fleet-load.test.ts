@@ -31,7 +31,7 @@ describe('fleet load', () => {
     expect(b.requests.some((r) => r.url.startsWith('/k8s/'))).toBe(false);
   });
 
-  it('keeps only the plan secrets\' status keys and the management Nodes\' copy of their Node', async() => {
+  it('keeps only the plan secrets\' status keys, the bootstraps\' metadata and the management Nodes\' copy of their Node', async() => {
     const scenario = seedFleet();
     const steve = fakeSteve(scenario);
 
@@ -41,6 +41,10 @@ describe('fleet load', () => {
 
     expect(secrets.data.length).toBeGreaterThan(20);
     expect(JSON.stringify(secrets)).not.toContain(scenario.secretMarker);
+    const bootstraps = steve.responses.find((r) => r.url.startsWith('/v1/rke.cattle.io.rkebootstraps'))!.body as any;
+
+    expect(bootstraps.data.length).toBeGreaterThan(20);
+    expect(bootstraps.data.every((b: any) => b.metadata && !b.spec && !b.status)).toBe(true);
     for (const mn of mgmtNodes.data) {
       expect(Object.keys(mn.spec ?? {})).toEqual(mn.spec ? ['requestedHostname'] : []);
       expect(mn.status?.internalNodeStatus?.images).toBeUndefined();
