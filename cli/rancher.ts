@@ -242,7 +242,9 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
 
   return {
     objects:         [target.cluster, ...load.objects],
-    diagnoseObjects: (objects, now) => diagnose(objects, { now, availability: load.availability, defaultCluster: target.mgmtId ?? undefined }),
+    diagnoseObjects: (objects, now) => diagnose(objects, {
+      now, availability: load.availability, defaultCluster: target.mgmtId ?? undefined
+    }),
     availability:    load.availability,
     partial:         load.issues,
     loadedAt:        load.loadedAt,
@@ -259,7 +261,9 @@ export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, no
 
   return {
     objects:         load.objects,
-    diagnoseObjects: (objects, now) => diagnoseFleet({ ...load, objects: objects as KubeObject[], loadedAt: Date.parse(now) }),
+    diagnoseObjects: (objects, now) => diagnoseFleet({
+      ...load, objects: objects as KubeObject[], loadedAt: Date.parse(now)
+    }),
     availability:    load.availability,
     partial:         load.issues.filter((i) => i.input !== 'mgmtClusters'),
     loadedAt:        load.loadedAt,

@@ -2,6 +2,7 @@ import { RouterLinkStub } from '@vue/test-utils';
 import { sortBy } from '@shell/utils/sort';
 import NodeHealthClusterCell from '@pkg/node-health/formatters/NodeHealthClusterCell.vue';
 import NodeHealthMachineCell from '@pkg/node-health/formatters/NodeHealthMachineCell.vue';
+import { nodesRequest } from '@pkg/node-health/data';
 import { CLUSTER_COLUMN_SORT, SORT_PROPERTY } from '@pkg/node-health/fleet/columns';
 import { RECORD_QUERY } from '@pkg/node-health/fleet/links';
 import { fleetSourceFor } from '@pkg/node-health/fleet/source';
@@ -162,7 +163,7 @@ describe('the Machines list\'s Node Health column', () => {
     const { wrapper } = await mountFleetView(NodeHealthMachineCell, ctx, { row: machineRow(scenario, 'custom-b1f9c5d3a2e1') }, route);
 
     expect(wrapper.text()).toContain('%nodeHealth.rules.nodeMissing.title%');
-    expect(ctx.steve.urls).toContain('/k8s/clusters/c-m-ef4k8w2n/v1/nodes?exclude=metadata.managedFields&exclude=metadata.fields&exclude=metadata.relationships&exclude=status.images');
+    expect(ctx.steve.urls).toContain(nodesRequest('c-m-ef4k8w2n').url);
     expect(ctx.steve.urls.some((u) => u.startsWith('/v1/management.cattle.io.clusters'))).toBe(false);
     wrapper.unmount();
   });

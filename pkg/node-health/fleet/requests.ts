@@ -4,12 +4,13 @@
  * the infrastructure machine kinds in use, never on how many clusters or nodes there are; downstream
  * clusters are not asked at all.
  *
- * The URLs are built from the same parts as one cluster's requests (../data/requests.ts): the same fields
- * left out, the same plan-secret whitelist; only the namespace and the label selector are gone.
+ * The URLs are built from the same parts as one cluster's requests (../data/requests.ts): the same fields asked
+ * for (what the engine reads of each kind, engine/read-fields.ts), the same plan-secret whitelist; only the
+ * namespace and the label selector are gone.
  */
-import { STEVE_TYPES } from '../engine';
+import { STEVE_TYPES, steveIncludePaths } from '../engine';
 import {
-  expectedInfraKinds, infraKindsOf, infraType, path, planSecretParams, queryString, UNUSED_FIELDS
+  expectedInfraKinds, fieldsOf, infraKindsOf, infraType, path, planSecretParams, queryString, UNUSED_FIELDS
 } from '../data/requests';
 import type { InfraKind, Param, PlannedRequest } from '../data/requests';
 import type { ClusterTarget } from '../data/types';
@@ -24,28 +25,23 @@ export interface FleetRequest {
 }
 
 /**
- * What the fleet reads of a management Node: Rancher's copy of the downstream Node (status.internalNodeStatus,
- * nodeLabels, nodeAnnotations), limited to the fields the rules read, so that no downstream request is needed.
- * Everything else (the node's images, its spec, an RKE1 node's SSH config) stays on the server.
+ * What the fleet reads of a management Node: what the engine reads of it, and Rancher's copy of the downstream
+ * Node (status.internalNodeStatus, nodeLabels, nodeAnnotations) limited to what the engine reads of a Node
+ * (engine/read-fields.ts), so that no downstream request is needed. Everything else (the node's images, its spec,
+ * an RKE1 node's SSH config) stays on the server.
  */
-export const MGMT_NODE_FLEET_FIELDS = [
-  'apiVersion', 'kind', 'id', 'type', 'metadata',
-  'spec.requestedHostname',
-  'status.nodeName',
+export const MGMT_NODE_FLEET_FIELDS: string[] = [...new Set([
+  ...steveIncludePaths('mgmtNode'),
   'status.nodeLabels',
   'status.nodeAnnotations',
-  'status.internalNodeStatus.conditions',
-  'status.internalNodeStatus.addresses',
-  'status.internalNodeStatus.nodeInfo.osImage',
-  'status.internalNodeStatus.nodeInfo.operatingSystem',
-  'status.internalNodeStatus.capacity.memory',
-];
+  ...steveIncludePaths('node').filter((p) => p.startsWith('status.')).map((p) => `status.internalNodeStatus.${ p.slice('status.'.length) }`),
+])];
 
 /**
- * Of an RKE bootstrap the fleet reads only its metadata (the etcd release annotation, the names that join it to
- * its machine); its spec and status stay on the server. The fleet page offers no action that would need more.
+ * Of a provisioning cluster, what the engine reads and its whole rkeConfig: whether Rancher provisions its machines,
+ * and with which node drivers, decides what else the fleet asks for (data/target.ts, expectedInfraKinds).
  */
-export const BOOTSTRAP_FLEET_FIELDS = ['apiVersion', 'kind', 'id', 'type', 'metadata'];
+export const CLUSTER_FLEET_FIELDS: string[] = [...steveIncludePaths('cluster').filter((p) => !p.startsWith('spec.rkeConfig.')), 'spec.rkeConfig'];
 
 /** The management Cluster's name and display name and whether Rancher reaches its agent. */
 export const MGMT_CLUSTER_FLEET_FIELDS = ['apiVersion', 'kind', 'id', 'type', 'metadata.name', 'metadata.creationTimestamp', 'spec.displayName', 'status.conditions'];
@@ -54,7 +50,7 @@ const includeAll = (paths: string[]): Param[] => paths.map((p): Param => ['inclu
 const list = (type: string, params: Param[]): string => `${ path('v1', `${ type }s`) }${ queryString(params) }`;
 
 export function fleetClustersRequest(): FleetRequest {
-  return { input: 'clusters', url: list(STEVE_TYPES.cluster, UNUSED_FIELDS) };
+  return { input: 'clusters', url: list(STEVE_TYPES.cluster, [...includeAll(CLUSTER_FLEET_FIELDS), ...UNUSED_FIELDS]) };
 }
 
 export function fleetMgmtClustersRequest(): FleetRequest {
@@ -62,7 +58,7 @@ export function fleetMgmtClustersRequest(): FleetRequest {
 }
 
 export function fleetMachinesRequest(): FleetRequest {
-  return { input: 'machines', url: list(STEVE_TYPES.machine, UNUSED_FIELDS) };
+  return { input: 'machines', url: list(STEVE_TYPES.machine, fieldsOf('machine')) };
 }
 
 export function fleetPlanSecretsRequest(): FleetRequest {
@@ -70,7 +66,7 @@ export function fleetPlanSecretsRequest(): FleetRequest {
 }
 
 export function fleetBootstrapsRequest(): FleetRequest {
-  return { input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, [...includeAll(BOOTSTRAP_FLEET_FIELDS), ...UNUSED_FIELDS]) };
+  return { input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, fieldsOf('bootstrap')) };
 }
 
 export function fleetMgmtNodesRequest(): FleetRequest {
