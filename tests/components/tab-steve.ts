@@ -156,7 +156,7 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
 
       return Promise.resolve(body);
     }
-    if (!downstreamId && resource === 'management.cattle.io.clusters') {
+    if (!downstreamId && namespace && resource === 'management.cattle.io.clusters') {
       return Promise.reject(errorBody(404, `clusters.management.cattle.io "${ namespace }" not found`));
     }
     const ignore = !!steve.options.ignoreSelectors || !!steve.options.sqlCache;

@@ -11,7 +11,7 @@ import { infraType } from '../data/requests';
 import type { InfraKind } from '../data/requests';
 import { sanitizePlanSecret } from '../data/sanitize';
 import { clusterTarget } from '../data/target';
-import type { ClusterTarget, Dispatch, LoadIssue } from '../data/types';
+import type { ClusterTarget, Dispatch, LoadIssue, RequestRecord } from '../data/types';
 import { nodeCopies } from './node-copies';
 import { fleetInfraKinds, fleetInfraMachinesRequest, fleetInitialRequests } from './requests';
 import type { FleetListName, FleetRequest } from './requests';
@@ -22,9 +22,9 @@ export interface FleetIssue extends Omit<LoadIssue, 'input'> {
   input: InputName | FleetListName;
 }
 
-/** One request of a fleet load. */
+/** One request of a fleet load (or of one cluster's load, when the fleet view is scoped to a cluster). */
 export interface FleetRequestRecord {
-  input: FleetRequest['input'];
+  input: FleetRequest['input'] | RequestRecord['input'];
   url: string;
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './run-cli';
 import { initialRequests, infraMachinesRequest, clusterTarget } from '../../../pkg/node-health/data';
+import { mgmtClusterUrl } from '../../../pkg/node-health/data/mgmt-cluster';
 import { fleetClustersRequest, fleetInitialRequests } from '../../../pkg/node-health/fleet/requests';
 import { request as httpRequest } from 'node:http';
 import { GHOST_MACHINE } from '../../../scenarios/catalog';
@@ -68,8 +69,10 @@ describe('node-health diagnose --server', () => {
 
     const target = clusterTarget(mock.store.peek('local', 'provisioning.cattle.io.cluster', 'fleet-default', 'dev-k3s'))!;
     const tabRequests = [...initialRequests(target), infraMachinesRequest(target, { group: 'rke.cattle.io', kind: 'CustomMachine' })].map((r) => `GET ${ r.url }`);
+    // Without the dashboard store the management cluster is asked for by name, as the tab does when the store lacks it.
+    const mgmtCluster = `GET ${ mgmtClusterUrl(target.mgmtId!) }`;
 
-    expect(new Set(requestedPaths(before))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, ...tabRequests]));
+    expect(new Set(requestedPaths(before))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, mgmtCluster, ...tabRequests]));
   });
 
   it('diagnoses every cluster with --all-clusters: the fleet report', async() => {
