@@ -1,22 +1,26 @@
 /**
  * The command line against a running Rancher: the tab's own loader and requests (one cluster) or the fleet's
  * (every cluster), sent to Rancher's Steve API with an API token instead of through the dashboard store. Only GET
- * requests to the given server are made; a `pagination.next` that points anywhere else is refused, so the token
- * never leaves for another host.
+ * requests to the given server are made, and the POSTs of the access reviews that tell whether a list is complete
+ * (as the tab asks them); a `pagination.next` that points anywhere else is refused, so the token never leaves for
+ * another host. Lists are asked for in the form Steve's mode honours, read from Rancher's `ui-sql-cache` feature
+ * as the dashboard reads it.
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createGunzip } from 'node:zlib';
-import { clusterTarget, fatalIssue, loadClusterData } from '../pkg/node-health/data';
+import { accessReviews, clusterTarget, fatalIssue, loadClusterData } from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
 import { fetchCollection } from '../pkg/node-health/data/load';
+import type { ListForm } from '../pkg/node-health/data/requests';
+import { STEVE_CACHE_FEATURE } from '../pkg/node-health/data/steve-mode';
 import { diagnose } from '../pkg/node-health/engine';
-import type { DiagnosisReport, InputAvailability, KubeObject } from '../pkg/node-health/engine';
+import type { DiagnoseOptions, DiagnosisReport, InputAvailability, KubeObject } from '../pkg/node-health/engine';
 import { loadFleetData } from '../pkg/node-health/fleet/load';
 import type { FleetIssue } from '../pkg/node-health/fleet/load';
-import { diagnoseFleet } from '../pkg/node-health/fleet/diagnosis';
+import { diagnoseFleetObjects } from '../pkg/node-health/fleet/diagnosis';
 import { fleetFatalIssue } from '../pkg/node-health/fleet/source';
 import { fleetClustersRequest } from '../pkg/node-health/fleet/requests';
 
@@ -40,6 +44,9 @@ export interface Connection {
   ca?: string;
   insecure: boolean;
 }
+
+/** The only writes made: asking whether the user may list a resource, which changes nothing. */
+const ACCESS_REVIEW_PATH = /^(\/k8s\/clusters\/[^/]+)?\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews$/;
 
 /** Node's codes for a certificate the client could not trust. */
 const TLS_CODES = /^(UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|CERT_|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
@@ -123,17 +130,22 @@ export function rancherDispatch(conn: Connection): Dispatch {
       return Promise.reject(new Error(`not supported on the command line: ${ type }`));
     }
     const url = new URL(payload.url, conn.origin);
+    const method = payload.method ?? 'GET';
 
     if (url.origin !== conn.origin) {
       return Promise.reject(Object.assign(new Error(`refusing to follow ${ url.origin }: not the server given`), { code: 'EFOREIGN' }));
     }
+    if (method !== 'GET' && !(method === 'POST' && ACCESS_REVIEW_PATH.test(url.pathname))) {
+      return Promise.reject(new Error(`not supported on the command line: ${ method } ${ url.pathname }`));
+    }
+    const body = method === 'POST' ? JSON.stringify(payload.data ?? {}) : undefined;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
 
     return new Promise((resolve, reject) => {
       const req = send(url, {
-        method:  'GET',
+        method,
         headers: {
-          authorization: `Bearer ${ conn.token }`, accept: 'application/json', 'accept-encoding': 'gzip'
+          authorization: `Bearer ${ conn.token }`, accept: 'application/json', 'accept-encoding': 'gzip', ...(body ? { 'content-type': 'application/json' } : {})
         },
         ...(url.protocol === 'https:' ? { ca: conn.ca, rejectUnauthorized: !conn.insecure } : {}),
         timeout: TIMEOUT_MS,
@@ -164,9 +176,21 @@ export function rancherDispatch(conn: Connection): Dispatch {
 
       req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
       req.on('error', (e: any) => reject(Object.assign(new Error(transportMessage(e, conn.origin)), { code: e?.code ?? 'ENET' })));
-      req.end();
+      req.end(body);
     });
   };
+}
+
+/** Steve's mode as the dashboard reads it (the ui-sql-cache feature's value, else its default); selectors when it cannot be read. */
+export async function listFormOfServer(dispatch: Dispatch): Promise<ListForm> {
+  try {
+    const feature = await dispatch('management/request', { url: `/v1/management.cattle.io.features/${ STEVE_CACHE_FEATURE }`, redirectUnauthorized: false });
+    const on = feature?.spec?.value ?? feature?.status?.default;
+
+    return on === true ? 'filter' : 'selectors';
+  } catch {
+    return 'selectors';
+  }
 }
 
 type Issue = Pick<FleetIssue, 'kind' | 'status' | 'message'>;
@@ -185,19 +209,26 @@ export function failureLine(issue: Issue, origin: string): string {
   }
 }
 
-/** A partial failure: said on stderr, the diagnosis goes on without that input. */
+/** A partial failure: said on stderr, the diagnosis goes on without that input, or without what it may lack. */
 export function partialLine(issue: FleetIssue): string {
-  const why = issue.kind === 'hidden' ? 'Rancher returned none (the user may not read them)' : `${ issue.kind }${ issue.status ? ` (${ issue.status })` : '' }`;
+  const what = `${ issue.input }${ issue.subject ? ` (${ issue.subject })` : '' }`;
 
-  return `could not read ${ issue.input }${ issue.subject ? ` (${ issue.subject })` : '' }: ${ why }; checks that need them are skipped`;
+  if (issue.kind === 'partial') {
+    return `the token's user may read only some ${ what }: nothing is called missing for not being among them`;
+  }
+  const why = issue.kind === 'hidden' ? 'Rancher does not show them to the token\'s user' : `${ issue.kind }${ issue.status ? ` (${ issue.status })` : '' }`;
+
+  return `could not read ${ what }: ${ why }; checks that need them are skipped`;
 }
 
 export interface RancherDiagnosis {
   /** the objects read, for a bundle or a diagnosis */
   objects: KubeObject[];
-  /** the diagnosis of these objects (or of what is left of them once sanitised) as the tab or the fleet page makes it */
-  diagnoseObjects: (objects: unknown[], now: string) => DiagnosisReport;
+  /** how these objects (or what is left of them once sanitised) are diagnosed: as the tab or the fleet page does */
+  diagnoseWith: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
   availability: InputAvailability;
+  /** the cluster Nodes belong to when the objects do not tell (one cluster's load) */
+  defaultCluster?: string;
   partial: FleetIssue[];
   loadedAt: number;
 }
@@ -233,7 +264,9 @@ export async function findCluster(dispatch: Dispatch, name: string, origin: stri
 
 export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: string, now?: () => number): Promise<RancherDiagnosis> {
   const target = await findCluster(dispatch, name, origin);
-  const load: LoadResult = await loadClusterData(dispatch, target, { now });
+  const load: LoadResult = await loadClusterData(dispatch, target, {
+    now, form: await listFormOfServer(dispatch), reviews: accessReviews(dispatch)
+  });
   const fatal = fatalIssue(target, load);
 
   if (fatal) {
@@ -241,18 +274,19 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
   }
 
   return {
-    objects:         [target.cluster, ...load.objects],
-    diagnoseObjects: (objects, now) => diagnose(objects, {
-      now, availability: load.availability, defaultCluster: target.mgmtId ?? undefined
-    }),
-    availability:    load.availability,
-    partial:         load.issues,
-    loadedAt:        load.loadedAt,
+    objects:        [target.cluster, ...load.objects],
+    diagnoseWith:   diagnose,
+    availability:   load.availability,
+    defaultCluster: target.mgmtId ?? undefined,
+    partial:        load.issues,
+    loadedAt:       load.loadedAt,
   };
 }
 
 export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, now?: () => number): Promise<RancherDiagnosis> {
-  const load = await loadFleetData(dispatch, { now });
+  const load = await loadFleetData(dispatch, {
+    now, form: await listFormOfServer(dispatch), reviews: accessReviews(dispatch)
+  });
   const fatal = fleetFatalIssue(load);
 
   if (fatal) {
@@ -260,13 +294,11 @@ export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, no
   }
 
   return {
-    objects:         load.objects,
-    diagnoseObjects: (objects, now) => diagnoseFleet({
-      ...load, objects: objects as KubeObject[], loadedAt: Date.parse(now)
-    }),
-    availability:    load.availability,
-    partial:         load.issues.filter((i) => i.input !== 'mgmtClusters'),
-    loadedAt:        load.loadedAt,
+    objects:      load.objects,
+    diagnoseWith: diagnoseFleetObjects,
+    availability: load.availability,
+    partial:      load.issues.filter((i) => i.input !== 'mgmtClusters'),
+    loadedAt:     load.loadedAt,
   };
 }
 

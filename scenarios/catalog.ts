@@ -647,6 +647,13 @@ function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string 
       key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule', timeAdded: o.uninitializedSince
     }];
   }
+  // Rancher's node syncer copies the Node into its management Node: the copy follows.
+  const copy = n.managementNode as Record<string, any> | undefined;
+
+  if (copy) {
+    copy.spec.internalNodeSpec = { ...node.spec, ...(node.spec.taints ? { taints: node.spec.taints.map((t) => ({ ...t })) } : {}) };
+    copy.status.nodeAnnotations = { ...(node.metadata.annotations ?? {}) };
+  }
 }
 
 function provisioningClusterOf(b: BuiltCluster): Record<string, any> {

@@ -61,14 +61,16 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
       now,
       t,
       availability:     fromRancher?.availability ?? input?.availability,
+      defaultCluster:   fromRancher?.defaultCluster,
+      diagnoseWith:     fromRancher?.diagnoseWith,
       obfuscate:        !!values.obfuscate,
       rancherVersion:   null,
       extensionVersion: extensionPackage.version ?? null,
       actionLog:        [],
+      hostReports:      input?.hostReports ?? [],
       unreadable:       (fromRancher?.partial ?? []).map((i) => ({
         input: i.input, reason: i.kind, status: i.status
       })),
-      hostReports:      input?.hostReports ?? [],
     });
 
     bundle.leftOut.forEach((v) => io.stderr(`node-health bundle: left out ${ v.field } of ${ v.object }: ${ v.reason }`));

@@ -46,8 +46,8 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     const sanitized = redactObjects(fromRancher?.objects ?? input?.objects ?? []);
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
-    const report = fromRancher ? fromRancher.diagnoseObjects(sanitized.objects, now) : diagnose(sanitized.objects, {
-      now, availability: input?.availability, hostReports: input?.hostReports
+    const report = (fromRancher?.diagnoseWith ?? diagnose)(sanitized.objects, {
+      now, availability: fromRancher?.availability ?? input?.availability, defaultCluster: fromRancher?.defaultCluster, hostReports: input?.hostReports
     });
 
     if (format === 'json') {

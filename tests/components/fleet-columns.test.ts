@@ -1,3 +1,4 @@
+import { mgmtClustersUrl } from '@pkg/node-health/data/mgmt-cluster';
 import { RouterLinkStub } from '@vue/test-utils';
 import { sortBy } from '@shell/utils/sort';
 import NodeHealthClusterCell from '@pkg/node-health/formatters/NodeHealthClusterCell.vue';
@@ -164,7 +165,9 @@ describe('the Machines list\'s Node Health column', () => {
 
     expect(wrapper.text()).toContain('%nodeHealth.rules.nodeMissing.title%');
     expect(ctx.steve.urls).toContain(nodesRequest('c-m-ef4k8w2n').url);
-    expect(ctx.steve.urls.some((u) => u.startsWith('/v1/management.cattle.io.clusters'))).toBe(false);
+    // Not the fleet's lists: at most its own management cluster, asked for by name as the tab does.
+    expect(ctx.steve.urls).not.toContain(mgmtClustersUrl());
+    expect(ctx.steve.urls.some((u) => u.startsWith('/v1/provisioning.cattle.io.clusters?'))).toBe(false);
     wrapper.unmount();
   });
 

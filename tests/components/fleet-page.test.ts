@@ -2,8 +2,9 @@ import { RouterLinkStub, VueWrapper } from '@vue/test-utils';
 import Select from '@shell/components/form/Select';
 import FleetHealthPage from '@pkg/node-health/pages/FleetHealthPage.vue';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
-import { RECORD_QUERY } from '@pkg/node-health/fleet/links';
+import { clusterTabLocation, RECORD_QUERY } from '@pkg/node-health/fleet/links';
 import { fleetSourceFor } from '@pkg/node-health/fleet/source';
+import { fleet } from '../../scenarios/fleet';
 import { seedFleet } from '../unit/fleet/fixtures';
 import { fleetContext, mountFleetView, settle } from './fleet-harness';
 import { mountTab } from './tab-harness';
@@ -46,7 +47,15 @@ describe('the fleet page', () => {
     const { wrapper, router } = await mountFleetView(FleetHealthPage, ctx);
     const { counts } = fleetSourceFor(ctx.store).state.report!;
 
-    expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(/^6/);
+    const { report, summary } = fleetSourceFor(ctx.store).state;
+    const affected = new Set([
+      ...report!.records.filter((r) => r.status !== 'healthy' && r.cluster?.namespace).map((r) => r.cluster!.name),
+      ...report!.clusters.filter((c) => c.namespace && c.findings.some((f) => f.severity !== 'info')).map((c) => c.name),
+    ]);
+
+    expect(summary!.clustersAffected).toBe(affected.size);
+    expect(affected.has('edge-k3s')).toBe(true);
+    expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(new RegExp(`^${ affected.size } `));
     expect(wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-error"]').text()).toContain(String(counts.error));
     expect(wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-warning"]').text()).toContain(String(counts.warning));
     const ghost = wrapper.find('[data-testid="node-health-fleet-blocked-fleet-default/dev-k3s"]');
@@ -63,6 +72,12 @@ describe('the fleet page', () => {
     await wrapper.find('[data-testid="node-health-fleet-summary"] [data-testid="node-health-count-warning"]').trigger('click');
     await settle();
     expect(wrapper.findAll('tbody tr.main-row').length).toBe(Math.min(50, counts.error + counts.warning + counts.unknown));
+    // What concerns whole clusters, each leading to its cluster's tab.
+    const agent = wrapper.find('[data-testid="node-health-fleet-cluster-finding-fleet-default/edge-k3s-cluster-agent-disconnected"]');
+
+    expect(agent.text()).toContain('%nodeHealth.rules.clusterAgentDisconnected.title%');
+    expect(agent.findComponent(RouterLinkStub).props('to')).toEqual(clusterTabLocation('fleet-default', 'edge-k3s'));
+    expect(wrapper.find('[data-testid="node-health-fleet-cluster-finding-fleet-default/pool-rke2-init-node-missing"]').exists()).toBe(true);
     // The rules the fleet leaves to the tab are named.
     expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('%nodeHealth.rules.nodeMissing.title%');
     wrapper.unmount();
@@ -78,7 +93,8 @@ describe('the fleet page', () => {
     expect(vsWin.every((k) => k.includes('vs-win'))).toBe(true);
     await choose(wrapper, 'cluster', 'all');
     await choose(wrapper, 'rule', 'orphan-node');
-    expect(rowKeys(wrapper).sort()).toEqual(['node:c-m-ef4k8w2n/ef-orphan', 'node:c-m-r5n8d3kx/edge-worker-03', 'node:c-m-4qj7x2vd/dev-k8s-node01'].sort());
+    // ef-stale-record: Rancher's copy of a Node whose machine is gone; the tab tells whether the Node is still there.
+    expect(rowKeys(wrapper).sort()).toEqual(['node:c-m-ef4k8w2n/ef-orphan', 'node:c-m-ef4k8w2n/ef-stale-record', 'node:c-m-r5n8d3kx/edge-worker-03', 'node:c-m-4qj7x2vd/dev-k8s-node01'].sort());
     await choose(wrapper, 'rule', 'all');
     await choose(wrapper, 'severity', 'unknown');
     expect(wrapper.findAll('tbody tr.main-row').every((tr) => tr.text().includes('%nodeHealth.status.unknown%'))).toBe(true);
@@ -124,6 +140,23 @@ describe('the fleet page', () => {
     wrapper.unmount();
   });
 
+  it('gives a user who may read only some plan secrets the degraded verdicts, with a notice, as the tab does', async() => {
+    const ctx = fleetContext(scenario, { partial: ['planSecrets'] });
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+    const { load, report } = fleetSourceFor(ctx.store).state;
+
+    expect(load!.availability.planSecrets).toBe('partial');
+    expect(wrapper.find('[data-testid="node-health-unavailable-planSecrets"]').text()).toContain('%nodeHealth.tab.unavailable.reason.partial%');
+    // No finding rests on a plan secret missing from a list that may be partial.
+    expect(report!.records.some((r) => r.findings.some((f) => f.rule === 'plan-secret-missing'))).toBe(false);
+    expect(rowKeys(wrapper)).toContain('machine:fleet-default/custom-2d74d4c9a104');
+    // Asked once per resource for all namespaces, then per fleet workspace: never per cluster.
+    const secretReviews = ctx.steve.reviews.filter((r) => r.resource === 'secrets');
+
+    expect(secretReviews.map((r) => r.namespace ?? '').sort()).toEqual(['', ...new Set(scenario.clusters.map((c) => c.namespace))].sort());
+    wrapper.unmount();
+  });
+
   it('shows a user only the clusters they may list', async() => {
     const visible = (o: any) => {
       const cluster = o.kind === 'Cluster' ? o.metadata.name : (o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? o.metadata.labels?.['rke.cattle.io/cluster-name']);
@@ -138,6 +171,28 @@ describe('the fleet page', () => {
     expect(wrapper.find('[data-testid="node-health-fleet-clusters-affected"]').text()).toMatch(/^1/);
     wrapper.unmount();
   });
+
+  it.each([[false], [true]])('asks the same requests and reviews for 2 clusters as for 200 (SQL cache %s)', async(sqlCache) => {
+    const asked = async(clusters: number) => {
+      const ctx = fleetContext(fleet(clusters, { nodesPerCluster: 2 }), { sqlCache });
+      const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+      const { load } = fleetSourceFor(ctx.store).state;
+
+      expect(load!.targets).toHaveLength(clusters);
+      wrapper.unmount();
+      jest.restoreAllMocks();
+
+      return { urls: ctx.steve.urls, reviews: ctx.steve.reviews.map((r) => JSON.stringify(r)).sort() };
+    };
+    const small = await asked(2);
+    const big = await asked(200);
+
+    expect(big.urls).toEqual(small.urls);
+    expect(big.reviews).toEqual(small.reviews);
+    // Plan secrets asked for in the form the mode honours, as the tab asks for them.
+    expect(small.urls.find((u) => u.startsWith('/v1/secrets?'))).toContain(sqlCache ? 'filter=_type%3Drke.cattle.io%2Fmachine-plan' : 'fieldSelector=type%3Drke.cattle.io%2Fmachine-plan');
+    expect(small.urls.some((u) => u.startsWith('/k8s/'))).toBe(false);
+  }, 120000);
 
   it('says so when the clusters cannot be listed', async() => {
     const failUrl = (url: string) => (url.startsWith('/v1/provisioning.cattle.io.clusters') ? { status: 403, message: 'clusters.provisioning.cattle.io is forbidden' } : undefined);

@@ -100,6 +100,37 @@ export function worse(a: Availability, b: Availability): Availability {
   return AVAILABILITY_RANK[b] > AVAILABILITY_RANK[a] ? b : a;
 }
 
+/**
+ * What one answer makes of its input. A list the user may not read in full holds only what they may see; a 404
+ * for it is the type's schema hidden.
+ */
+export function judgeAnswer<I extends string>(
+  request: { input: I; infra?: InfraKind }, result: Settled<unknown>, mayListAll: boolean
+): { outcome: Availability, issue?: Omit<LoadIssue, 'input'> & { input: I } } {
+  const subject = request.infra ? { subject: infraType(request.infra) } : {};
+
+  if (!result.ok) {
+    const kind = result.failure.kind === 'not-found' && !mayListAll ? 'hidden' : result.failure.kind;
+
+    return {
+      outcome: availabilityOf(kind),
+      issue:   {
+        input: request.input, ...result.failure, kind, ...subject
+      }
+    };
+  }
+  if (!mayListAll) {
+    return {
+      outcome: 'partial',
+      issue:   {
+        input: request.input, kind: 'partial', status: null, message: null, ...subject
+      }
+    };
+  }
+
+  return { outcome: 'ok' };
+}
+
 export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget, options: LoadOptions = {}): Promise<LoadResult> {
   const now = options.now ?? Date.now;
   const requests: RequestRecord[] = [];
@@ -154,31 +185,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   for (const [request, answer] of completeness) {
     mayListAll.set(request, await answer);
   }
-  // A list the user may not read in full holds only what they may see; a 404 for it is the type's schema hidden.
-  const judged = (request: PlannedRequest, result: Settled<KubeObject[]>): { outcome: Availability, issue?: LoadIssue } => {
-    const subject = request.infra ? { subject: infraType(request.infra) } : {};
-
-    if (!result.ok) {
-      const kind = result.failure.kind === 'not-found' && !mayListAll.get(request) ? 'hidden' : result.failure.kind;
-
-      return {
-        outcome: availabilityOf(kind),
-        issue:   {
-          input: request.input, ...result.failure, kind, ...subject
-        }
-      };
-    }
-    if (!mayListAll.get(request)) {
-      return {
-        outcome: 'partial',
-        issue:   {
-          input: request.input, kind: 'partial', status: null, message: null, ...subject
-        }
-      };
-    }
-
-    return { outcome: 'ok' };
-  };
+  const judged = (request: PlannedRequest, result: Settled<KubeObject[]>) => judgeAnswer(request, result, !!mayListAll.get(request));
 
   for (const { request, result } of settled) {
     const { outcome, issue } = judged(request, result);

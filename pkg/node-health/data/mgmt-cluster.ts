@@ -16,10 +16,17 @@ export function trimMgmtCluster(obj: unknown): KubeObject | null {
   return typeof name === 'string' && name ? keepReadFields(obj as KubeObject, 'mgmtCluster') : null;
 }
 
-export function mgmtClusterUrl(mgmtId: string): string {
-  const include = steveIncludePaths('mgmtCluster').map((p) => `include=${ encodeURIComponent(p) }`).join('&');
+function includes(): string {
+  return steveIncludePaths('mgmtCluster').map((p) => `include=${ encodeURIComponent(p) }`).join('&');
+}
 
-  return `/v1/${ STEVE_TYPES.mgmtCluster }s/${ encodeURIComponent(mgmtId) }?${ include }`;
+export function mgmtClusterUrl(mgmtId: string): string {
+  return `/v1/${ STEVE_TYPES.mgmtCluster }s/${ encodeURIComponent(mgmtId) }?${ includes() }`;
+}
+
+/** Every management cluster the user may see, with the same fields as one (the fleet's request). */
+export function mgmtClustersUrl(): string {
+  return `/v1/${ STEVE_TYPES.mgmtCluster }s?${ includes() }`;
 }
 
 /** The management cluster from Steve; none when it cannot be read (403, 404, network): its findings stay silent. */

@@ -8,7 +8,7 @@
  */
 import { diagnose, linkChain, settleAvailability } from '../engine';
 import type {
-  ActionId, ChainLink, ClusterInfo, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
+  ActionId, ChainLink, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
 } from '../engine';
 import { sortRecords, toJsonReport } from '../report/render';
@@ -83,6 +83,11 @@ export interface SanitizeOptions {
   defaultCluster?: string;
   /** Host reports to diagnose with; those of `report` when absent */
   hostReports?: HostReport[];
+  /**
+   * How what leaves is diagnosed again: the engine's diagnose, or the view's own when it adds to it (the fleet
+   * marks what only a cluster's tab can tell, fleet/diagnosis.ts), so that the export says what the view said.
+   */
+  diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
 }
 
 /**
@@ -176,7 +181,7 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
     return obfuscator ? obfuscator.deep(withoutServer) : withoutServer;
   });
   // Diagnosed again from what leaves: every evidence value, argument and record key is one of these objects'.
-  const report = diagnose(objects, {
+  const report = (options.diagnoseWith ?? diagnose)(objects, {
     now, availability, defaultCluster, hostReports
   });
   const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
@@ -257,10 +262,10 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
 
 export function createBundle(options: BundleOptions): NodeHealthBundle {
   const {
-    objects, report, now, availability, obfuscate, defaultCluster, hostReports, ...rest
+    objects, report, now, availability, obfuscate, defaultCluster, hostReports, diagnoseWith, ...rest
   } = options;
 
   return bundleFromSanitized(sanitizeDiagnosis({
-    objects, report, now, availability, obfuscate, defaultCluster, hostReports
+    objects, report, now, availability, obfuscate, defaultCluster, hostReports, diagnoseWith
   }), rest);
 }

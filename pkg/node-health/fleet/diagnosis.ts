@@ -7,12 +7,13 @@ import {
   diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs
 } from '../engine';
 import type {
-  ClusterInfo, DiagnosisReport, EngineConfig, NodeRecord, RecordStatus
+  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, NodeRecord, RecordStatus, Severity
 } from '../engine';
 import { rowFor } from '../data/rows';
 import type { Translate } from '../data/rows';
 import type { NodeRow } from '../data/types';
 import type { FleetLoad } from './load';
+import { COPIED_FROM_ANNOTATION } from './node-copies';
 
 /**
  * Rules that need the downstream Node list itself (a Node's absence, or the Nodes under another name). The
@@ -22,14 +23,25 @@ import type { FleetLoad } from './load';
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
 
 /**
- * A machine that names its Node (status.nodeRef) when Rancher holds no copy of that Node: the Node may be gone,
- * which only the cluster's own Node list can tell (node-missing, a tab-only rule). Such a record is never called
- * healthy here; it is unknown, with a note that the cluster's tab checks it.
+ * What the fleet says of a record whose downstream Node it cannot see (the Node list is never read here):
+ * - Rancher's own status still counts: the safety net (unexplained-not-ready) and every other rule read the
+ *   Machine's phase and conditions and the management Node's copy of the Node's conditions, as in the tab. A
+ *   machine Rancher reports as not ready is never healthy here, even where the tab would name the cause with a
+ *   rule the fleet leaves to it (then the fleet says it in Rancher's words).
+ * - A machine that names its Node (status.nodeRef) when Rancher holds no copy of that Node gets a note that the
+ *   cluster's tab checks it (the Node may be gone: node-missing, a tab-only rule). With no finding it is
+ *   "unknown" with that reason, never healthy; with one, the finding's severity stands.
+ * - A Node without a machine is known here only from Rancher's copy, which outlives a deleted Node: its findings
+ *   stand (the machine is gone either way), with a note that the tab tells whether the Node itself is still there.
  */
 function markNodesLeftToTab(report: DiagnosisReport): void {
   for (const r of report.records) {
     const m = r.objects.machine;
     const ref = m ? nodeRefName(m) : null;
+
+    if (!m && r.objects.node && r.findings.length && r.objects.node.metadata?.annotations?.[COPIED_FROM_ANNOTATION]) {
+      r.notes.push({ key: 'nodeHealth.notes.nodeCopyOnly', args: { node: r.nodeName ?? '' } });
+    }
 
     if (!m || r.objects.node || !ref || r.deleting) {
       continue;
@@ -44,14 +56,19 @@ function markNodesLeftToTab(report: DiagnosisReport): void {
   }
 }
 
-export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
-  const report = diagnose(load.objects, {
-    now: load.loadedAt, availability: load.availability, config
-  });
+/** The fleet's diagnosis of a set of objects: the engine's, then what only a cluster's tab can tell marked as such. */
+export function diagnoseFleetObjects(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
+  const report = diagnose(objects, options);
 
   markNodesLeftToTab(report);
 
   return report;
+}
+
+export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
+  return diagnoseFleetObjects(load.objects, {
+    now: load.loadedAt, availability: load.availability, config
+  });
 }
 
 /** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */
@@ -223,20 +240,50 @@ export interface BlockedCluster {
   since: string | null;
 }
 
+/** A finding about a whole cluster (init node lost, cluster agent disconnected), with the cluster it is about. */
+export interface ClusterFindingItem {
+  clusterKey: string;
+  clusterName: string;
+  clusterNamespace: string;
+  finding: Finding;
+}
+
 export interface FleetSummary {
+  /** clusters with a node that is not healthy or a finding of their own */
   clustersAffected: number;
   counts: Record<Exclude<RecordStatus, 'healthy'>, number>;
   /** clusters the planner holds back for exactly one machine */
   blocked: BlockedCluster[];
+  /** cluster-level findings of every cluster the user can open, errors first */
+  clusterFindings: ClusterFindingItem[];
 }
+
+const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
 
 export function fleetSummary(report: DiagnosisReport, health: Map<string, ClusterHealth>): FleetSummary {
   const affected = new Set<ClusterHealth>();
   const blocked: BlockedCluster[] = [];
+  const clusterFindings: ClusterFindingItem[] = [];
 
   for (const h of health.values()) {
     if (h.worstRank < STATUS_ORDER.indexOf('healthy')) {
       affected.add(h);
+    }
+  }
+  for (const c of report.clusters) {
+    const h = health.get(clusterKeyOf(c.namespace, c.name));
+
+    // Only clusters the user can open: the provisioning cluster, with its tab.
+    if (!c.namespace || !h) {
+      continue;
+    }
+    for (const finding of c.findings) {
+      clusterFindings.push({
+        clusterKey: h.key, clusterName: c.name, clusterNamespace: c.namespace, finding
+      });
+      if (finding.severity !== 'info') {
+        affected.add(h);
+      }
     }
   }
   for (const c of report.clusters) {
@@ -262,6 +309,8 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     counts:           {
       error: report.counts.error, warning: report.counts.warning, unknown: report.counts.unknown
     },
-    blocked: blocked.sort((a, b) => a.clusterName.localeCompare(b.clusterName)),
+    blocked:         blocked.sort((a, b) => a.clusterName.localeCompare(b.clusterName)),
+    clusterFindings: clusterFindings.sort((a, b) => SEVERITY_ORDER.indexOf(a.finding.severity) - SEVERITY_ORDER.indexOf(b.finding.severity) ||
+      a.clusterName.localeCompare(b.clusterName) || a.finding.rule.localeCompare(b.finding.rule)),
   };
 }

@@ -1,14 +1,21 @@
 /**
  * Loads every cluster's node objects from the management cluster in one round of fixed requests (plus one per
- * infrastructure machine kind in use), through the same store request, paging and failure handling as one
- * cluster's load (../data/load.ts). Lists the dashboard store already holds complete are read from it.
+ * infrastructure machine kind in use), through the same store request, paging, failure handling and access
+ * judgement as one cluster's load (../data/load.ts). Lists the dashboard store already holds complete are read
+ * from it.
+ *
+ * Whether a list is complete is asked as the tab asks it (a SelfSubjectAccessReview per resource): first for all
+ * namespaces; when the user may not list all of them, for each fleet workspace their clusters live in (so the
+ * number of reviews follows the workspaces, never the clusters). A list the user may see only part of is
+ * `partial`: no finding rests on an object missing from it, as in the tab.
  */
 import { PLAN_SECRET_TYPE } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
-import { availabilityOf, fetchCollection, settle, worse } from '../data/load';
+import { fetchCollection, judgeAnswer, settle, worse } from '../data/load';
 import type { Settled } from '../data/load';
-import { infraType } from '../data/requests';
-import type { InfraKind } from '../data/requests';
+import type { AccessReviews } from '../data/access';
+import { trimMgmtCluster } from '../data/mgmt-cluster';
+import type { ListForm } from '../data/requests';
 import { sanitizePlanSecret } from '../data/sanitize';
 import { clusterTarget } from '../data/target';
 import type { ClusterTarget, Dispatch, LoadIssue, RequestRecord } from '../data/types';
@@ -49,7 +56,18 @@ export interface FleetLoad {
 export interface FleetLoadOptions {
   now?: () => number;
   fromStore?: FleetStoreLists;
+  /** how to ask for lists: `filter` when Steve runs with its SQL cache (see ../data/requests.ts) */
+  form?: ListForm;
+  /** whether the user may list a resource in full; without it every list counts as complete */
+  reviews?: AccessReviews;
 }
+
+function trimmedMgmtClusters(items: unknown[]): KubeObject[] {
+  return items.map(trimMgmtCluster).filter((c): c is KubeObject => !!c);
+}
+
+/** Inputs whose objects live in the clusters' fleet workspaces (management Nodes live in one namespace per cluster). */
+const IN_WORKSPACES = new Set<FleetRequest['input']>(['machines', 'planSecrets', 'bootstraps', 'infraMachines']);
 
 export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOptions = {}): Promise<FleetLoad> {
   const now = options.now ?? Date.now;
@@ -68,54 +86,72 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
     if (stored) {
       return Promise.resolve({ ok: true, value: stored });
     }
+    const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
 
-    return settle(fetchCollection(dispatch, request, requests, request.input === 'planSecrets' ? sanitizePlanSecret : undefined));
+    return settle(fetchCollection(dispatch, request, requests, transform));
   };
-  const initial = fleetInitialRequests().map((request) => ({ request, result: run(request) }));
-  const settled = await Promise.all(initial.map(async(f) => ({ request: f.request, result: await f.result })));
+  const initial = fleetInitialRequests(options.form).map((request) => ({ request, result: run(request) }));
+  const clustersAnswer = initial.find((f) => f.request.input === 'clusters')?.result;
+  const workspaces: Promise<string[]> = clustersAnswer ? clustersAnswer.then((r) => (r.ok ? [...new Set(r.value.map((c) => c?.metadata?.namespace).filter((ns): ns is string => typeof ns === 'string' && !!ns))] : [])) : Promise.resolve([]);
+  const mayListAll = async(request: FleetRequest): Promise<boolean> => {
+    const reviews = options.reviews;
 
-  for (const { request, result } of settled) {
+    if (!reviews || await reviews(request.access)) {
+      return true;
+    }
+    const namespaces = IN_WORKSPACES.has(request.input) ? await workspaces : [];
+
+    return namespaces.length > 0 && (await Promise.all(namespaces.map((namespace) => reviews({ ...request.access, namespace })))).every(Boolean);
+  };
+  const settled = await Promise.all(initial.map(async(f) => ({
+    request: f.request, result: await f.result, complete: isNodeInput(f.request.input) ? await mayListAll(f.request) : true
+  })));
+
+  for (const { request, result, complete } of settled) {
+    const { outcome, issue } = judgeAnswer(request, result, complete);
+
     if (result.ok) {
-      byInput.set(request.input, result.value);
-      if (isNodeInput(request.input)) {
-        availability[request.input] = 'ok';
-      }
-    } else {
-      if (isNodeInput(request.input)) {
-        availability[request.input] = availabilityOf(result.failure.kind);
-      }
-      issues.push({ input: request.input, ...result.failure });
+      byInput.set(request.input, request.input === 'mgmtClusters' ? trimmedMgmtClusters(result.value) : result.value);
+    }
+    if (isNodeInput(request.input)) {
+      availability[request.input] = outcome;
+    }
+    if (issue) {
+      issues.push(issue);
     }
   }
 
   const clusters = byInput.get('clusters') ?? [];
   const targets = clusters.map((c) => clusterTarget(c)).filter((t): t is ClusterTarget => !!t);
   const machines = byInput.get('machines') ?? [];
+  const machinesRead = availability.machines === 'ok' || availability.machines === 'partial';
 
   // Infrastructure machines: one request per kind the machines use (or their clusters' pools expect), across the fleet.
-  const kinds: InfraKind[] = availability.machines === 'ok' ? fleetInfraKinds(machines, targets) : [];
+  const kinds = machinesRead ? fleetInfraKinds(machines, targets) : [];
   const infra = await Promise.all(kinds.map(async(kind) => {
     const request = fleetInfraMachinesRequest(kind);
+    const [result, complete] = await Promise.all([run(request), mayListAll(request)]);
 
-    return { request, result: await run(request) };
+    return {
+      request, result, complete
+    };
   }));
   const infraMachines: KubeObject[] = [];
 
-  for (const { request, result } of infra) {
-    const subject = infraType(request.infra as InfraKind);
+  for (const { request, result, complete } of infra) {
+    const { outcome, issue } = judgeAnswer(request, result, complete);
 
     if (result.ok) {
       infraMachines.push(...result.value);
-      availability.infraMachines = worse(availability.infraMachines, 'ok');
-    } else {
-      availability.infraMachines = worse(availability.infraMachines, availabilityOf(result.failure.kind));
-      issues.push({
-        input: 'infraMachines', ...result.failure, subject
-      });
     }
+    if (issue) {
+      issues.push(issue);
+    }
+    // One unreadable kind makes the whole input unreadable to the engine.
+    availability.infraMachines = worse(availability.infraMachines, outcome);
   }
-  if (kinds.length === 0 && availability.machines === 'ok') {
-    availability.infraMachines = 'ok';
+  if (kinds.length === 0 && machinesRead) {
+    availability.infraMachines = availability.machines;
   }
 
   const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE);
@@ -128,20 +164,21 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
   for (const input of ['planSecrets', 'bootstraps'] as const) {
     const found = input === 'planSecrets' ? planSecrets.length : (byInput.get('bootstraps') ?? []).length;
 
-    if (availability[input] === 'ok' && usesRkeBootstrap && found === 0) {
+    if ((availability[input] === 'ok' || availability[input] === 'partial') && usesRkeBootstrap && found === 0) {
       availability[input] = 'forbidden';
       issues.push({
         input, kind: 'hidden', status: null, message: null
       });
     }
   }
+  const mgmtClusters = byInput.get('mgmtClusters') ?? [];
 
   return {
     clusters,
     targets,
-    mgmtClusters: byInput.get('mgmtClusters') ?? [],
-    objects:      [
-      ...clusters, ...(byInput.get('mgmtClusters') ?? []), ...machines, ...planSecrets, ...(byInput.get('bootstraps') ?? []), ...infraMachines, ...mgmtNodes, ...nodeCopies(mgmtNodes),
+    mgmtClusters,
+    objects: [
+      ...clusters, ...mgmtClusters, ...machines, ...planSecrets, ...(byInput.get('bootstraps') ?? []), ...infraMachines, ...mgmtNodes, ...nodeCopies(mgmtNodes),
     ],
     availability,
     issues,

@@ -1,8 +1,9 @@
 /**
- * Rancher keeps a copy of every downstream Node in its management Node (status.internalNodeStatus, nodeLabels,
- * nodeAnnotations; the node syncer of pkg/controllers/managementagent). The fleet reads that copy instead of
- * asking each downstream cluster, and gives the engine a Node built from it: conditions, addresses, OS image
- * and memory, labels and annotations, all as Rancher copied them. The copy says which management Node it
+ * Rancher keeps a copy of every downstream Node in its management Node (status.internalNodeStatus,
+ * spec.internalNodeSpec, nodeLabels, nodeAnnotations; the node syncer of pkg/controllers/managementagent). The
+ * fleet reads that copy instead of asking each downstream cluster, and gives the engine a Node built from it:
+ * conditions, addresses, OS image and memory, provider id and taints, labels and annotations, all as Rancher
+ * copied them. The copy says which management Node it
  * came from, so that evidence and reports can tell it from the Node itself.
  */
 import type { KubeObject } from '../engine';
@@ -60,6 +61,7 @@ export function nodeCopyOf(mgmtNode: unknown): KubeObject | null {
       labels:            strings(status.nodeLabels),
       annotations:       { ...strings(status.nodeAnnotations), [COPIED_FROM_ANNOTATION]: `${ clusterId }/${ text(meta.name) ?? '' }` },
     },
+    spec:   { ...record(record(mn.spec).internalNodeSpec) },
     status: copied,
   };
 }

@@ -5,14 +5,18 @@
  * clusters are not asked at all.
  *
  * The URLs are built from the same parts as one cluster's requests (../data/requests.ts): the same fields asked
- * for (what the engine reads of each kind, engine/read-fields.ts), the same plan-secret whitelist; only the
- * namespace and the label selector are gone.
+ * for (what the engine reads of each kind, engine/read-fields.ts), the same plan-secret whitelist and its form for
+ * Steve's mode (SQL cache or not), the same access review of each list; only the namespace and the label
+ * selector are gone. The management clusters are asked for as one cluster's tab asks for its own (data/mgmt-cluster.ts).
  */
 import { STEVE_TYPES, steveIncludePaths } from '../engine';
 import {
   expectedInfraKinds, fieldsOf, infraKindsOf, infraType, path, planSecretParams, queryString, UNUSED_FIELDS
 } from '../data/requests';
-import type { InfraKind, Param, PlannedRequest } from '../data/requests';
+import type {
+  InfraKind, ListAccess, ListForm, Param, PlannedRequest
+} from '../data/requests';
+import { mgmtClustersUrl } from '../data/mgmt-cluster';
 import type { ClusterTarget } from '../data/types';
 
 /** What the fleet lists besides the node inputs: the clusters themselves. */
@@ -22,19 +26,27 @@ export interface FleetRequest {
   input: PlannedRequest['input'] | FleetListName;
   url: string;
   infra?: InfraKind;
+  /** the whole resource, in every namespace: what an access review asks of the list */
+  access: ListAccess;
+}
+
+/** A Node's field paths under `prefix` (status., spec.) as they sit in the management Node's copy. */
+function copiedNodeFields(prefix: string, copyPath: string): string[] {
+  return steveIncludePaths('node').filter((p) => p.startsWith(prefix)).map((p) => `${ copyPath }.${ p.slice(prefix.length) }`);
 }
 
 /**
  * What the fleet reads of a management Node: what the engine reads of it, and Rancher's copy of the downstream
- * Node (status.internalNodeStatus, nodeLabels, nodeAnnotations) limited to what the engine reads of a Node
- * (engine/read-fields.ts), so that no downstream request is needed. Everything else (the node's images, its spec,
- * an RKE1 node's SSH config) stays on the server.
+ * Node (status.internalNodeStatus, spec.internalNodeSpec, nodeLabels, nodeAnnotations) limited to what the engine
+ * reads of a Node (engine/read-fields.ts), so that no downstream request is needed. Everything else (the node's
+ * images, an RKE1 node's SSH config) stays on the server.
  */
 export const MGMT_NODE_FLEET_FIELDS: string[] = [...new Set([
   ...steveIncludePaths('mgmtNode'),
   'status.nodeLabels',
   'status.nodeAnnotations',
-  ...steveIncludePaths('node').filter((p) => p.startsWith('status.')).map((p) => `status.internalNodeStatus.${ p.slice('status.'.length) }`),
+  ...copiedNodeFields('status.', 'status.internalNodeStatus'),
+  ...copiedNodeFields('spec.', 'spec.internalNodeSpec'),
 ])];
 
 /**
@@ -43,46 +55,58 @@ export const MGMT_NODE_FLEET_FIELDS: string[] = [...new Set([
  */
 export const CLUSTER_FLEET_FIELDS: string[] = [...steveIncludePaths('cluster').filter((p) => !p.startsWith('spec.rkeConfig.')), 'spec.rkeConfig'];
 
-/** The management Cluster's name and display name and whether Rancher reaches its agent. */
-export const MGMT_CLUSTER_FLEET_FIELDS = ['apiVersion', 'kind', 'id', 'type', 'metadata.name', 'metadata.creationTimestamp', 'spec.displayName', 'status.conditions'];
-
 const includeAll = (paths: string[]): Param[] => paths.map((p): Param => ['include', p]);
 const list = (type: string, params: Param[]): string => `${ path('v1', `${ type }s`) }${ queryString(params) }`;
+const everywhere = (group: string, resource: string): ListAccess => ({
+  cluster: null, group, resource
+});
 
 export function fleetClustersRequest(): FleetRequest {
-  return { input: 'clusters', url: list(STEVE_TYPES.cluster, [...includeAll(CLUSTER_FLEET_FIELDS), ...UNUSED_FIELDS]) };
+  return {
+    input: 'clusters', url: list(STEVE_TYPES.cluster, [...includeAll(CLUSTER_FLEET_FIELDS), ...UNUSED_FIELDS]), access: everywhere('provisioning.cattle.io', 'clusters')
+  };
 }
 
 export function fleetMgmtClustersRequest(): FleetRequest {
-  return { input: 'mgmtClusters', url: list('management.cattle.io.cluster', [...includeAll(MGMT_CLUSTER_FLEET_FIELDS), ...UNUSED_FIELDS]) };
+  return {
+    input: 'mgmtClusters', url: mgmtClustersUrl(), access: everywhere('management.cattle.io', 'clusters')
+  };
 }
 
 export function fleetMachinesRequest(): FleetRequest {
-  return { input: 'machines', url: list(STEVE_TYPES.machine, fieldsOf('machine')) };
+  return {
+    input: 'machines', url: list(STEVE_TYPES.machine, fieldsOf('machine')), access: everywhere('cluster.x-k8s.io', 'machines')
+  };
 }
 
-export function fleetPlanSecretsRequest(): FleetRequest {
-  return { input: 'planSecrets', url: `${ path('v1', 'secrets') }${ queryString(planSecretParams()) }` };
+export function fleetPlanSecretsRequest(form: ListForm = 'selectors'): FleetRequest {
+  return {
+    input: 'planSecrets', url: `${ path('v1', 'secrets') }${ queryString(planSecretParams(form)) }`, access: everywhere('', 'secrets')
+  };
 }
 
 export function fleetBootstrapsRequest(): FleetRequest {
-  return { input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, fieldsOf('bootstrap')) };
+  return {
+    input: 'bootstraps', url: list(STEVE_TYPES.bootstrap, fieldsOf('bootstrap')), access: everywhere('rke.cattle.io', 'rkebootstraps')
+  };
 }
 
 export function fleetMgmtNodesRequest(): FleetRequest {
-  return { input: 'mgmtNodes', url: list(STEVE_TYPES.mgmtNode, [...includeAll(MGMT_NODE_FLEET_FIELDS), ...UNUSED_FIELDS]) };
+  return {
+    input: 'mgmtNodes', url: list(STEVE_TYPES.mgmtNode, [...includeAll(MGMT_NODE_FLEET_FIELDS), ...UNUSED_FIELDS]), access: everywhere('management.cattle.io', 'nodes')
+  };
 }
 
 export function fleetInfraMachinesRequest(infra: InfraKind): FleetRequest {
   return {
-    input: 'infraMachines', infra, url: list(infraType(infra), UNUSED_FIELDS)
+    input: 'infraMachines', infra, url: list(infraType(infra), fieldsOf('infraMachine')), access: everywhere(infra.group, `${ infra.kind.toLowerCase() }s`)
   };
 }
 
 /** The requests that do not depend on another answer. */
-export function fleetInitialRequests(): FleetRequest[] {
+export function fleetInitialRequests(form: ListForm = 'selectors'): FleetRequest[] {
   return [
-    fleetClustersRequest(), fleetMgmtClustersRequest(), fleetMachinesRequest(), fleetPlanSecretsRequest(), fleetBootstrapsRequest(), fleetMgmtNodesRequest(),
+    fleetClustersRequest(), fleetMgmtClustersRequest(), fleetMachinesRequest(), fleetPlanSecretsRequest(form), fleetBootstrapsRequest(), fleetMgmtNodesRequest(),
   ];
 }
 

@@ -12,6 +12,9 @@ import { createPoller, pollInterval } from '../data/poller';
 import type { Poller } from '../data/poller';
 import { startBusyMeter } from '../data/busy-time';
 import { loadClusterData } from '../data/load';
+import { accessReviews } from '../data/access';
+import type { AccessReviews } from '../data/access';
+import { listFormOf } from '../data/steve-mode';
 import { diagnoseLoad, fatalIssue } from '../data/outcome';
 import { storeLists } from '../data/store-lists';
 import type { ClusterTarget, Dispatch } from '../data/types';
@@ -68,8 +71,10 @@ function timed(diagnoseNow: () => DiagnosisReport): { report: DiagnosisReport; d
   return { report, diagnoseMs: Date.now() - started };
 }
 
-async function loadFleet(deps: FleetSourceDeps): Promise<Loaded> {
-  const load = await loadFleetData(deps.dispatch, { now: deps.now, fromStore: fleetStoreLists(deps.getters, deps.unwrap) });
+async function loadFleet(deps: FleetSourceDeps, reviews: AccessReviews): Promise<Loaded> {
+  const load = await loadFleetData(deps.dispatch, {
+    now: deps.now, fromStore: fleetStoreLists(deps.getters, deps.unwrap), form: listFormOf(deps.getters), reviews
+  });
   const fatal = fleetFatalIssue(load);
 
   return fatal ? {
@@ -80,8 +85,10 @@ async function loadFleet(deps: FleetSourceDeps): Promise<Loaded> {
 }
 
 /** One cluster, with the tab's loader: the result in the fleet's shape. */
-async function loadOneCluster(deps: FleetSourceDeps, target: ClusterTarget): Promise<Loaded> {
-  const one = await loadClusterData(deps.dispatch, target, { now: deps.now, fromStore: storeLists(deps.getters, target, deps.unwrap) });
+async function loadOneCluster(deps: FleetSourceDeps, target: ClusterTarget, reviews: AccessReviews): Promise<Loaded> {
+  const one = await loadClusterData(deps.dispatch, target, {
+    now: deps.now, fromStore: storeLists(deps.getters, target, deps.unwrap), form: listFormOf(deps.getters), reviews
+  });
   const fatal = fatalIssue(target, one);
   const load: FleetLoad = {
     clusters:     [target.cluster],
@@ -133,9 +140,12 @@ export class FleetSource {
   private readonly poller: Poller;
   private busyMs = 0;
   private readonly deps: FleetSourceDeps;
+  /** asked once per resource for the source's life, as the tab asks them */
+  private readonly reviews: AccessReviews;
 
   constructor(deps: FleetSourceDeps) {
     this.deps = deps;
+    this.reviews = accessReviews(deps.dispatch);
     this.poller = createPoller({
       intervalMs: () => pollInterval(this.busyMs),
       refresh:    () => this.refresh(),
@@ -210,7 +220,7 @@ export class FleetSource {
       }
       const {
         load, report, fatal, diagnoseMs
-      } = target ? await loadOneCluster(deps, target) : await loadFleet(deps);
+      } = target ? await loadOneCluster(deps, target, this.reviews) : await loadFleet(deps, this.reviews);
 
       if (fatal || !report) {
         const issue = fatal as FleetIssue;

@@ -47,7 +47,7 @@ function addFault(fault: unknown): Promise<void> {
 }
 
 beforeAll(async() => {
-  mock = await startMockRancher({ scenarios: ['ghost-etcd', 'healthy', 'imported', 'every-failure'], logRequests: 'none' });
+  mock = await startMockRancher({ scenarios: ['ghost-etcd', 'healthy', 'imported', 'every-failure', 'agent-disconnected'], logRequests: 'none' });
 });
 
 afterAll(() => mock.close());
@@ -68,11 +68,14 @@ describe('node-health diagnose --server', () => {
     expect(report.records.find((r: any) => r.node === 'dev-k8s-node01' && !r.machine)?.findings.map((f: any) => f.rule)).toEqual(['orphan-node']);
 
     const target = clusterTarget(mock.store.peek('local', 'provisioning.cattle.io.cluster', 'fleet-default', 'dev-k3s'))!;
-    const tabRequests = [...initialRequests(target), infraMachinesRequest(target, { group: 'rke.cattle.io', kind: 'CustomMachine' })].map((r) => `GET ${ r.url }`);
+    // The embedded Rancher runs Steve with its SQL cache, as current Rancher does: lists are asked for with `filter`.
+    const planned = [...initialRequests(target, 'filter'), infraMachinesRequest(target, { group: 'rke.cattle.io', kind: 'CustomMachine' }, 'filter')];
     // Without the dashboard store the management cluster is asked for by name, as the tab does when the store lacks it.
     const mgmtCluster = `GET ${ mgmtClusterUrl(target.mgmtId!) }`;
+    const feature = 'GET /v1/management.cattle.io.features/ui-sql-cache';
+    const reviews = ['POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews', `POST /k8s/clusters/${ target.mgmtId }/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`];
 
-    expect(new Set(requestedPaths(before))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, mgmtCluster, ...tabRequests]));
+    expect(new Set(requestedPaths(before))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, feature, mgmtCluster, ...planned.map((r) => `GET ${ r.url }`), ...reviews]));
   });
 
   it('diagnoses every cluster with --all-clusters: the fleet report', async() => {
@@ -88,9 +91,16 @@ describe('node-health diagnose --server', () => {
     // Only the management cluster is asked, in the fleet's fixed requests.
     const paths = requestedPaths(before);
 
-    expect(paths.every((p) => p.startsWith('GET /v1/'))).toBe(true);
-    expect(paths).toEqual(expect.arrayContaining(fleetInitialRequests().map((r) => `GET ${ r.url }`)));
-    expect(paths).toHaveLength(fleetInitialRequests().length + 1);
+    const gets = paths.filter((p) => p.startsWith('GET '));
+
+    expect(gets.every((p) => p.startsWith('GET /v1/'))).toBe(true);
+    expect(gets).toEqual(expect.arrayContaining(fleetInitialRequests('filter').map((r) => `GET ${ r.url }`)));
+    // The feature that tells Steve's mode, the fixed requests, one per infrastructure kind in use.
+    expect(gets).toHaveLength(1 + fleetInitialRequests().length + 1);
+    // Whether each node list is complete, asked of the management cluster only.
+    expect(paths.filter((p) => !p.startsWith('GET ')).every((p) => p === 'POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(true);
+    // What concerns whole clusters is in the report: the agent of edge-k3s is not connected.
+    expect(report.clusters.find((c: any) => c.name === 'edge-k3s')?.findings.map((f: any) => f.rule)).toEqual(['cluster-agent-disconnected']);
   });
 
   it('gives the same verdicts to a read-only user', async() => {
@@ -102,10 +112,20 @@ describe('node-health diagnose --server', () => {
     expect(JSON.parse(readOnly.stdout).records).toEqual(admin.records);
   });
 
+  it('tells a user who may read only some secrets that the plan secrets may be partial, and calls none missing', async() => {
+    const res = await diagnose('--token-file', tokenFile('fleet-member'), '--all-clusters', '--format', 'json');
+    const report = JSON.parse(res.stdout);
+
+    expect(res.stderr).toBe('node-health diagnose: the token\'s user may read only some planSecrets: nothing is called missing for not being among them\n');
+    expect(res.code).toBe(1);
+    expect(report.records.some((r: any) => r.findings.some((f: any) => f.rule === 'plan-secret-missing'))).toBe(false);
+  });
+
   it('says what a user without secrets could not read, and diagnoses the rest', async() => {
     const res = await diagnose('--token-file', tokenFile('no-secrets'), '--cluster', 'fleet-default/dev-k3s');
 
-    expect(res.stderr).toBe('node-health diagnose: could not read planSecrets: forbidden (403); checks that need them are skipped\n');
+    // Steve does not show the user the secret type at all: a 404 for a list they may not read in full.
+    expect(res.stderr).toBe('node-health diagnose: could not read planSecrets: Rancher does not show them to the token\'s user; checks that need them are skipped\n');
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(GHOST_MACHINE);
   });
@@ -173,6 +193,26 @@ describe('node-health bundle --server', () => {
 
     expect(back.records.find((r: any) => r.machine === GHOST_MACHINE).findings.map((f: any) => f.rule))
       .toEqual(bundle.records.find((r: any) => r.machine === GHOST_MACHINE).findings.map((f: any) => f.rule));
+  });
+});
+
+describe('node-health bundle --server --all-clusters', () => {
+  it('makes the fleet\'s bundle with the fleet\'s verdicts: never healthy where only a cluster\'s tab can tell', async() => {
+    const res = await runCli(['bundle', '--server', mock.url, '--token-file', tokenFile('admin'), '--all-clusters', '-o', '-']);
+    const bundle = JSON.parse(res.stdout);
+    const report = JSON.parse((await diagnose('--token-file', tokenFile('admin'), '--all-clusters', '--format', 'json', '--now', bundle.createdAt)).stdout);
+
+    expect(res.code).toBe(0);
+    expect(res.stdout).not.toContain('SECRET-VALUE');
+    const statusOf = (records: any[]) => Object.fromEntries(records.map((r: any) => [`${ r.cluster }/${ r.machine ?? '' }/${ r.node ?? '' }`, r.status]));
+
+    expect(statusOf(bundle.records)).toEqual(statusOf(report.records));
+    // The machine whose Node Rancher has no copy of: what Rancher reports, and the note that the tab checks the Node.
+    const gone = bundle.records.find((r: any) => r.machine === 'custom-b1f9c5d3a2e1');
+
+    expect(gone.status).not.toBe('healthy');
+    expect(gone.notes.join('\n')).toContain('ef-wk-node-gone');
+    expect(bundle.clusters.find((c: any) => c.name === 'edge-k3s').findings.map((f: any) => f.rule)).toEqual(['cluster-agent-disconnected']);
   });
 });
 
