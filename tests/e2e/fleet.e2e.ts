@@ -65,6 +65,8 @@ export const FLEET_TESTS: E2eTest[] = [
       await page.locator(FLEET.rows).first().waitFor({ state: 'visible', timeout: 120000 });
       await page.locator(FLEET.summary).waitFor({ state: 'visible' });
       await page.locator('[data-testid="node-health-fleet-blocked-fleet-default/dev-k3s"]').waitFor({ state: 'visible' });
+      // What concerns a whole cluster: edge-k3s's agent is not connected.
+      await page.locator('[data-testid="node-health-fleet-cluster-finding-fleet-default/edge-k3s-cluster-agent-disconnected"]').waitFor({ state: 'visible' });
       await t.shot(page, 'fleet-page');
 
       await page.locator(FLEET.search).fill(GHOST_MACHINE);
