@@ -110,13 +110,13 @@ async function loadOneCluster(deps: FleetSourceDeps, target: ClusterTarget, revi
 
 /** The load failed as a whole: the cluster list could not be read, or no request succeeded. */
 export function fleetFatalIssue(load: FleetLoad): FleetIssue | null {
-  const failures = load.issues.filter((i) => i.kind !== 'hidden');
+  const failures = load.issues.filter((i) => i.kind !== 'hidden' && i.kind !== 'partial');
   const clusters = failures.find((i) => i.input === 'clusters');
 
   if (clusters) {
     return clusters;
   }
-  const anyRead = Object.values(load.availability).some((a) => a === 'ok');
+  const anyRead = Object.values(load.availability).some((a) => a === 'ok' || a === 'partial');
 
   return !anyRead && failures.length > 0 ? failures[0] : null;
 }

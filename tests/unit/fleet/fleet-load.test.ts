@@ -222,6 +222,24 @@ describe('fleet load', () => {
     expect(fleetFatalIssue(load)).toEqual(expect.objectContaining({ input: 'clusters', kind: 'unauthorized' }));
   });
 
+  it('loads for a user who may read every list only in part: degraded, not failed', async() => {
+    const scenario = seedFleet();
+    const partial = ['machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes'] as const;
+    const steve = fakeSteve(scenario, { partial: [...partial] });
+    const { accessReviews } = await import('@pkg/node-health/data/access');
+    const { fleetFatalIssue } = await import('@pkg/node-health/fleet/source');
+    const load = await loadFleetData(steve.dispatch, { now: at(scenario.now), reviews: accessReviews(steve.dispatch) });
+
+    expect(partial.map((i) => load.availability[i])).toEqual(partial.map(() => 'partial'));
+    expect(load.issues.filter((i) => i.kind === 'partial').map((i) => i.input).sort()).toEqual(expect.arrayContaining(['bootstraps', 'machines', 'mgmtNodes', 'planSecrets']));
+    expect(fleetFatalIssue(load)).toBeNull();
+    const report = diagnoseFleet(load);
+
+    // Nothing is called missing for not being on a list that may be partial.
+    expect(report.records.some((r) => r.findings.some((f) => ['plan-secret-missing', 'machine-missing'].includes(f.rule)))).toBe(false);
+    expect(report.records.find((r) => r.machineName === 'custom-2d74d4c9a104')!.status).toBe('error');
+  });
+
   it('reads the target of every cluster as the tab would', async() => {
     const scenario = seedFleet();
     const load = await loadFleetData(fakeSteve(scenario).dispatch, { now: at(scenario.now) });
