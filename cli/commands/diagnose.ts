@@ -9,7 +9,7 @@ import {
   diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
 } from '../rancher';
 
-export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] (PATH... (kubectl output, bundles, host reports) | ${ RANCHER_USAGE })`;
+export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] (PATH... | ${ RANCHER_USAGE }); PATH: kubectl output, bundles, host reports`;
 
 /** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
 export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
