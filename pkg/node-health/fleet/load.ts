@@ -103,8 +103,10 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
 
     return namespaces.length > 0 && (await Promise.all(namespaces.map((namespace) => reviews({ ...request.access, namespace })))).every(Boolean);
   };
-  const settled = await Promise.all(initial.map(async(f) => ({
-    request: f.request, result: await f.result, complete: isNodeInput(f.request.input) ? await mayListAll(f.request) : true
+  // Reviews are asked alongside the lists, not after them.
+  const reviewed = initial.map((f) => (isNodeInput(f.request.input) ? mayListAll(f.request) : Promise.resolve(true)));
+  const settled = await Promise.all(initial.map(async(f, i) => ({
+    request: f.request, result: await f.result, complete: await reviewed[i]
   })));
 
   for (const { request, result, complete } of settled) {
