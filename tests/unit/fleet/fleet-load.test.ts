@@ -46,6 +46,11 @@ describe('fleet load', () => {
 
     expect(bootstraps.data.length).toBeGreaterThan(20);
     expect(bootstraps.data.every((b: any) => b.metadata && !b.spec && !b.status)).toBe(true);
+    // The management clusters with what the engine reads of them (whether the agent is connected), nothing more.
+    const mgmtClusters = steve.responses.find((r) => r.url.startsWith('/v1/management.cattle.io.clusters'))!;
+
+    expect(mgmtClusters.url).toContain('include=status.connected');
+    expect((mgmtClusters.body as any).data.every((c: any) => !c.spec)).toBe(true);
     const specRead = steveIncludePaths('mgmtNode').filter((p) => p.startsWith('spec.')).map((p) => p.slice('spec.'.length));
 
     expect(specRead).toContain('requestedHostname');
