@@ -14,8 +14,7 @@ import { toEpochMs } from './time';
 import {
   asString, hasFields, metadata, parseTime, statusOf
 } from './fields';
-import { nodeRefName } from './objects';
-import { expectedNamesOfUnlinkedMachines, formerMachineOf } from './rules/nodes';
+import { formerMachineOf, nodeRefName } from './objects';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
 import { partialInputNotes } from './partial';
@@ -162,7 +161,7 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
   const config = resolveConfig(options.config);
   const joined = join(objects, options.availability, options.defaultCluster);
   const ctx: RuleContext = {
-    ...joined.context, now, config, expectedNames: expectedNamesOfUnlinkedMachines(joined.records), nameClaims: nameClaimsOf(joined.records)
+    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records)
   };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0

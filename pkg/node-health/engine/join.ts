@@ -17,6 +17,7 @@ import {
 } from './objects';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
+import { expectedNamesOfUnlinkedMachines } from './expected-name';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -32,6 +33,8 @@ export interface JoinContext {
   clusterObjectsOf(cluster: ClusterInfo): { cluster?: KubeObject; mgmtCluster?: KubeObject };
   /** The machine a Node of this name was joined to, by a stronger key than another machine's nodeRef */
   machineOfNode(cluster: ClusterInfo | null, nodeName: string): string | null;
+  /** Per cluster, the names (lower case) that machines without a Node expect */
+  expectedNames: Map<ClusterInfo | null, Set<string>>;
 }
 
 export interface JoinResult {
@@ -724,6 +727,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       hasMachine:       (namespace, machineName) => !!machineByNsName().get(namespace, machineName),
       clusterObjectsOf: (info) => ({ cluster: clusterObjects.get(info), mgmtCluster: mgmtClusters.get(info) }),
       machineOfNode:    (cluster, nodeName) => nodeByClusterName.get(clusterKey(cluster), nodeName)?.takenBy ?? null,
+      expectedNames:    expectedNamesOfUnlinkedMachines(records),
     },
   };
 }

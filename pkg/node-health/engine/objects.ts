@@ -325,4 +325,9 @@ export function failureMessage(obj: KubeObject): string | null {
   return asString(status.failureMessage) ?? asString(asObject(asObject(asObject(status.deprecated).v1beta1)).failureMessage);
 }
 
+/** A Node that carries Cluster API's marks of having had a machine. */
+export function formerMachineOf(n: KubeObject): string | null {
+  return annotation(n, ANNOTATIONS.capiMachine) ?? label(n, LABELS.machineUid);
+}
+
 export { annotation, label };

@@ -4,8 +4,7 @@
  * would, the record gets a note saying what cannot be told, and is "unknown" unless something else is wrong.
  */
 import type { InputAvailability, InputName, MessageArgs, NodeRecord } from './types';
-import { bootstrapRef, infrastructureRef, nodeRefName } from './objects';
-import { formerMachineOf } from './rules/nodes';
+import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from './objects';
 
 function partial(r: NodeRecord, input: InputName): boolean {
   return r.inputs?.[input] === 'partial';

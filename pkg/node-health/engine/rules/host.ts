@@ -13,6 +13,7 @@ import type { HostReport, HostSignature, HostSignatureId } from '../host-report'
 import { findSignature, hostLabel } from '../host-report';
 import { parseTime } from '../fields';
 import { Rule, RuleContext, RuleHit, step } from './rule';
+import { CONNECTION_INFO_PATH } from './shared';
 
 export interface HostConfirmation {
   evidence: Evidence[];
@@ -21,11 +22,6 @@ export interface HostConfirmation {
 }
 
 export type HostConfirm = (r: NodeRecord, hit: RuleHit, host: HostReport, ctx: RuleContext) => HostConfirmation | null;
-
-const CONNECTION_INFO_PATH = {
-  linux:   '/var/lib/rancher/agent/rancher2_connection_info.json',
-  windows: 'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
-};
 
 export function hostEvidence(host: HostReport, path: string, value: Evidence['value']): Evidence {
   return {

@@ -7,7 +7,7 @@
 import type { NodeRecord } from '../types';
 import { nameOf } from '../fields';
 import { nodeRefName } from '../objects';
-import { expectedNodeName } from './nodes';
+import { expectedNodeName } from '../expected-name';
 import type { NameClaim, RuleContext } from './rule';
 import {
   Rule, age, duration, evidence, kubectlMachine, objectLabel, step

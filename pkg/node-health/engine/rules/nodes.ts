@@ -4,19 +4,18 @@
  * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
+import { conditions, findUnhealthyCondition, getCondition, nodeReadyCondition } from '../conditions';
 import {
-  conditionPath, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
-} from '../conditions';
-import {
-  annotation, asArray, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
+  annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import {
-  ANNOTATIONS, INFRASTRUCTURE_GONE, LABELS, bootstrapRef, saysInfrastructureGone, failureMessage, infrastructureRef, nodeRefName
+  ANNOTATIONS, LABELS, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
 } from '../objects';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
-import { findHostSteps } from './plan';
+import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
+import { expectedNodeName } from '../expected-name';
 
 function kubeletStep(r: NodeRecord) {
   return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
@@ -24,116 +23,6 @@ function kubeletStep(r: NodeRecord) {
 
 function downstreamNodesStep(r: NodeRecord) {
   return commonStep('listNodes', { cluster: r.cluster?.name ?? '?' }, 'kubectl get nodes -o wide');
-}
-
-function infrastructureFailureOf(kind: 'infraMachine' | 'machine', obj: KubeObject | undefined): Evidence | null {
-  if (!obj) {
-    return null;
-  }
-  const message = failureMessage(obj);
-
-  if (message && INFRASTRUCTURE_GONE.test(message)) {
-    return evidence(objectLabel(kind, obj), 'status.failureMessage', message);
-  }
-  const c = findUnhealthyCondition(obj, saysInfrastructureGone);
-
-  if (c) {
-    return evidence(objectLabel(kind, obj), `${ conditionPath(c) }.message`, c.message);
-  }
-  const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
-
-  if (stateMessage && INFRASTRUCTURE_GONE.test(stateMessage)) {
-    return evidence(objectLabel(kind, obj), 'metadata.state.message', stateMessage);
-  }
-
-  return null;
-}
-
-/** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */
-export function infrastructureFailure(r: NodeRecord): Evidence | null {
-  return infrastructureFailureOf('infraMachine', r.objects.infraMachine) ?? infrastructureFailureOf('machine', r.objects.machine);
-}
-
-/** The name a machine's host is expected to register as, and where that expectation comes from. */
-export function expectedNodeName(r: NodeRecord): { name: string; from: Evidence } | null {
-  const m = r.objects.machine;
-  const mn = r.objects.mgmtNode;
-
-  if (m) {
-    const fromLabel = label(m, LABELS.nodeName);
-
-    if (fromLabel) {
-      return { name: fromLabel, from: evidence(objectLabel('machine', m), `metadata.labels[${ LABELS.nodeName }]`, fromLabel) };
-    }
-    const ref = nodeRefName(m);
-
-    if (ref) {
-      return { name: ref, from: evidence(objectLabel('machine', m), 'status.nodeRef.name', ref) };
-    }
-    const hostname = hostnameAddress(m);
-
-    if (hostname) {
-      return { name: hostname.value, from: evidence(objectLabel('machine', m), hostname.path, hostname.value) };
-    }
-  }
-  if (mn) {
-    const requested = asString(specOf(mn).requestedHostname);
-
-    if (requested) {
-      return { name: requested, from: evidence(objectLabel('mgmtNode', mn), 'spec.requestedHostname', requested) };
-    }
-  }
-  const infra = r.objects.infraMachine;
-  const hostname = infra ? hostnameAddress(infra) : null;
-
-  if (infra && hostname) {
-    return { name: hostname.value, from: evidence(objectLabel('infraMachine', infra), hostname.path, hostname.value) };
-  }
-
-  return null;
-}
-
-/** The Hostname address Cluster API copies from the infrastructure machine into status.addresses. */
-function hostnameAddress(obj: KubeObject): { value: string; path: string } | null {
-  const addresses = asArray(statusOf(obj).addresses);
-
-  for (let i = 0; i < addresses.length; i++) {
-    const a = asObject(addresses[i]);
-    const value = asString(a.address);
-
-    if (a.type === 'Hostname' && value) {
-      return { value, path: `status.addresses[${ i }].address` };
-    }
-  }
-
-  return null;
-}
-
-/** Lower-cased names that machines without a Node expect in upper case, per cluster: a Node by that name is theirs. */
-export function expectedNamesOfUnlinkedMachines(records: NodeRecord[]): Map<NodeRecord['cluster'], Set<string>> {
-  const out = new Map<NodeRecord['cluster'], Set<string>>();
-
-  for (const r of records) {
-    if (!r.objects.machine || r.objects.node) {
-      continue;
-    }
-    const expected = expectedNodeName(r);
-
-    // Only a name Kubernetes would have lower-cased explains a Node under another spelling.
-    if (expected && expected.name !== expected.name.toLowerCase()) {
-      const set = out.get(r.cluster) ?? new Set<string>();
-
-      set.add(expected.name.toLowerCase());
-      out.set(r.cluster, set);
-    }
-  }
-
-  return out;
-}
-
-/** A Node that carries Cluster API's marks of having had a machine. */
-export function formerMachineOf(n: KubeObject): string | null {
-  return annotation(n, ANNOTATIONS.capiMachine) ?? label(n, LABELS.machineUid);
 }
 
 /** A Node without a machine that a machine expects under another spelling of its name. */
@@ -189,18 +78,6 @@ export const waitingForNodeRef: Rule = {
     };
   },
 };
-
-/** The infrastructure machine a Machine refers to is not there although infrastructure machines were read. */
-export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, 'availability'>): Evidence | null {
-  const m = r.objects.machine;
-  const ref = m ? infrastructureRef(m) : null;
-
-  if (!m || !ref || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
-    return null;
-  }
-
-  return evidence(`${ ref.kind ?? 'InfrastructureMachine' } ${ r.machineNamespace ?? '' }/${ ref.name }`, 'metadata.name', null);
-}
 
 export const infrastructureMissing: Rule = {
   id:       'infrastructure-missing',

@@ -8,15 +8,10 @@ import { getCondition } from '../conditions';
 import { annotation } from '../fields';
 import { ANNOTATIONS } from '../objects';
 import { agentEverActed, planApplyFailure, planSecretValue } from '../plan-status';
-import { infrastructureFailure, infrastructureObjectGone } from './nodes';
+import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
-
-const CONNECTION_INFO = {
-  linux:   '/var/lib/rancher/agent/rancher2_connection_info.json',
-  windows: 'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
-};
 
 /** Where the plan status was read, as evidence. */
 export function planEvidence(r: NodeRecord): Evidence[] {
@@ -51,18 +46,6 @@ export function planEvidence(r: NodeRecord): Evidence[] {
   }
 
   return out;
-}
-
-/** Steps to find the host that serves a machine, and read its agent's log. */
-export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
-  const windows = r.os === 'windows';
-  const file = windows ? CONNECTION_INFO.windows : CONNECTION_INFO.linux;
-  const secret = r.host.planSecretName ?? '';
-
-  return [
-    commonStep('findHost', { secret, file }, windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`),
-    windows ? commonStep('agentLogWindows', {}, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', {}, 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50'),
-  ];
 }
 
 function since(r: NodeRecord): string | null {

@@ -10,7 +10,7 @@ import {
   annotation, asArray, asObject, asString, label, metadata, nameOf, specOf
 } from '../fields';
 import { ANNOTATIONS, LABELS, nodeRefName } from '../objects';
-import { expectedNodeName } from './nodes';
+import { expectedNodeName } from '../expected-name';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';

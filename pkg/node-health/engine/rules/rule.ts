@@ -16,8 +16,6 @@ import { quotePosix } from '../shell-quote';
 export interface RuleContext extends JoinContext {
   now: number;
   config: EngineConfig;
-  /** Per cluster, the names (lower case) that machines without a Node expect */
-  expectedNames: Map<NodeRecord['cluster'], Set<string>>;
   /** The machines that claim a node name (lower case) in a cluster: by their linked Node, else the name they expect */
   nameClaims(cluster: NodeRecord['cluster'], lowerName: string): NameClaim[];
 }

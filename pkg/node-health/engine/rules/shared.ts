@@ -1,0 +1,67 @@
+/**
+ * Checks and steps that rules of more than one family use: whether the infrastructure behind a machine is
+ * gone, and how to find a machine's host and read its agent.
+ */
+import type { Evidence, KubeObject, NodeRecord } from '../types';
+import { conditionPath, findUnhealthyCondition } from '../conditions';
+import { asObject, asString } from '../fields';
+import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef, saysInfrastructureGone } from '../objects';
+import { RuleContext, commonStep, evidence, objectLabel } from './rule';
+
+/** Where the system agent keeps its connection to Rancher, and so the name of its plan secret. */
+export const CONNECTION_INFO_PATH = {
+  linux:   '/var/lib/rancher/agent/rancher2_connection_info.json',
+  windows: 'C:\\var\\lib\\rancher\\agent\\rancher2_connection_info.json',
+};
+
+function infrastructureFailureOf(kind: 'infraMachine' | 'machine', obj: KubeObject | undefined): Evidence | null {
+  if (!obj) {
+    return null;
+  }
+  const message = failureMessage(obj);
+
+  if (message && INFRASTRUCTURE_GONE.test(message)) {
+    return evidence(objectLabel(kind, obj), 'status.failureMessage', message);
+  }
+  const c = findUnhealthyCondition(obj, saysInfrastructureGone);
+
+  if (c) {
+    return evidence(objectLabel(kind, obj), `${ conditionPath(c) }.message`, c.message);
+  }
+  const stateMessage = asString(asObject(asObject(obj.metadata).state).message);
+
+  if (stateMessage && INFRASTRUCTURE_GONE.test(stateMessage)) {
+    return evidence(objectLabel(kind, obj), 'metadata.state.message', stateMessage);
+  }
+
+  return null;
+}
+
+/** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */
+export function infrastructureFailure(r: NodeRecord): Evidence | null {
+  return infrastructureFailureOf('infraMachine', r.objects.infraMachine) ?? infrastructureFailureOf('machine', r.objects.machine);
+}
+
+/** The infrastructure machine a Machine refers to is not there although infrastructure machines were read. */
+export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, 'availability'>): Evidence | null {
+  const m = r.objects.machine;
+  const ref = m ? infrastructureRef(m) : null;
+
+  if (!m || !ref || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
+    return null;
+  }
+
+  return evidence(`${ ref.kind ?? 'InfrastructureMachine' } ${ r.machineNamespace ?? '' }/${ ref.name }`, 'metadata.name', null);
+}
+
+/** Steps to find the host that serves a machine, and read its agent's log. */
+export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
+  const windows = r.os === 'windows';
+  const file = windows ? CONNECTION_INFO_PATH.windows : CONNECTION_INFO_PATH.linux;
+  const secret = r.host.planSecretName ?? '';
+
+  return [
+    commonStep('findHost', { secret, file }, windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`),
+    windows ? commonStep('agentLogWindows', {}, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', {}, 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50'),
+  ];
+}
