@@ -272,6 +272,30 @@ module.exports = {
       }
     },
     {
+      // Layers point one way: the diagnosis core imports nothing outside engine/, and no module imports itself
+      // through others.
+      files: [
+        'pkg/**',
+        'cli/**'
+      ],
+      rules: {
+        'import/no-cycle':            'error',
+        'import/no-restricted-paths': [
+          'error',
+          {
+            zones: [
+              {
+                target:  './pkg/node-health/engine',
+                from:    './',
+                except:  ['./pkg/node-health/engine'],
+                message: 'The engine is the pure diagnosis core: it imports nothing outside engine/.'
+              }
+            ]
+          }
+        ]
+      }
+    },
+    {
       // Command-line programs, benchmarks and the dev API stand-in print by design.
       files: [
         'cli/**',
