@@ -8,7 +8,7 @@ import {
 import { extname, join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import {
-  classify, HostReportError, inputOfObject, isHostReport, readHostReport
+  classify, HostReportError, inputOfObject, isHostReport, isPlainObject, readHostReport
 } from '../pkg/node-health/engine';
 import type { HostReport, InputAvailability, InputName } from '../pkg/node-health/engine';
 import { redactValue } from '../pkg/node-health/export/redact';
@@ -188,10 +188,6 @@ function parseDocuments(path: string, text: string): unknown[] {
   return docs;
 }
 
-function isObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** A List or Steve collection that says it is one page of more: kubectl's metadata.continue, Steve's pagination. */
 function partialList(doc: Record<string, any>): boolean {
   return (typeof doc.metadata?.continue === 'string' && doc.metadata.continue !== '') ||
@@ -236,7 +232,7 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
 
     return;
   }
-  if (!isObject(doc)) {
+  if (!isPlainObject(doc)) {
     throw new InputError(`${ path }: expected a Kubernetes object, a List or a Steve collection, found ${ typeof doc }`);
   }
   if (doc.format === BUNDLE_FORMAT) {
@@ -244,7 +240,7 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
       throw new InputError(`${ path }: bundle has no "objects" list`);
     }
     into.bundleNow = typeof doc.createdAt === 'string' ? doc.createdAt : (typeof doc.now === 'string' ? doc.now : into.bundleNow);
-    if (isObject(doc.availability)) {
+    if (isPlainObject(doc.availability)) {
       Object.assign(into.availability, doc.availability);
     }
     into.objects.push(...doc.objects);
@@ -276,7 +272,7 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
 
     return;
   }
-  if (isObject(doc.metadata) || typeof doc.kind === 'string' || typeof doc.type === 'string') {
+  if (isPlainObject(doc.metadata) || typeof doc.kind === 'string' || typeof doc.type === 'string') {
     into.objects.push(doc);
 
     return;
@@ -305,8 +301,8 @@ function dedupe(objects: unknown[], warnings: string[]): unknown[] {
   const dropped = new Map<string, number>();
 
   for (const obj of objects) {
-    const o = isObject(obj) ? obj : {};
-    const meta = isObject(o.metadata) ? o.metadata : {};
+    const o = isPlainObject(obj) ? obj : {};
+    const meta = isPlainObject(o.metadata) ? o.metadata : {};
     const kind = classify(o) ?? `${ String(o.apiVersion ?? '') }/${ String(o.kind ?? o.type ?? '') }`;
     const name = typeof meta.name === 'string' ? meta.name : null;
 

@@ -5,7 +5,9 @@
  * Patch atomically: if the Machine (or RKEBootstrap) changed after the dialog read it, a test fails,
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
-import { ANNOTATIONS, formatDuration, linkChain, STEVE_TYPES } from '../engine';
+import {
+  ANNOTATIONS, annotationsOf, asObject, formatDuration, linkChain, metadata, STEVE_TYPES
+} from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
 
@@ -15,37 +17,27 @@ export const ETCD_HOOK_ANNOTATION = ANNOTATIONS.etcdHook;
 
 const KEY = 'nodeHealth.actions';
 
-type Obj = Record<string, any>;
-
-function asObject(value: unknown): Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Obj : {};
-}
-
-function metadataOf(obj: unknown): Obj {
-  return asObject(asObject(obj).metadata);
-}
-
 function resourceVersionOf(obj: unknown): string | null {
-  const rv = metadataOf(obj).resourceVersion;
+  const rv = metadata(obj).resourceVersion;
 
   return typeof rv === 'string' && rv !== '' ? rv : null;
 }
 
 function metadataString(obj: unknown, field: 'uid' | 'deletionTimestamp'): string | null {
-  const value = metadataOf(obj)[field];
+  const value = metadata(obj)[field];
 
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
 export function finalizersOf(obj: unknown): string[] {
-  const finalizers = metadataOf(obj).finalizers;
+  const finalizers = metadata(obj).finalizers;
 
   return Array.isArray(finalizers) ? finalizers.map(String) : [];
 }
 
 /** "Machine fleet-default/custom-1": how the action log and the dialogs name an object. */
 export function describeTarget(kindLabel: string, obj: unknown): string {
-  const meta = metadataOf(obj);
+  const meta = metadata(obj);
   const name = typeof meta.name === 'string' ? meta.name : '?';
 
   return typeof meta.namespace === 'string' && meta.namespace ? `${ kindLabel } ${ meta.namespace }/${ name }` : `${ kindLabel } ${ name }`;
@@ -121,7 +113,7 @@ export function buildEtcdForceRemovePatch(bootstrap: KubeObject): JsonPatchOpera
   if (!resourceVersion) {
     throw new Error('the RKEBootstrap has no metadata.resourceVersion to guard the patch with');
   }
-  const annotations = metadataOf(bootstrap).annotations;
+  const annotations = metadata(bootstrap).annotations;
   const hasAnnotations = annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations);
 
   return [
@@ -211,7 +203,7 @@ export function etcdForceRemoveEligibility(record: NodeRecord): Eligibility {
   }
   const target = describeTarget('RKEBootstrap', bootstrap);
 
-  if (asObject(metadataOf(bootstrap).annotations)[ETCD_FORCE_REMOVE_ANNOTATION] === 'true') {
+  if (annotationsOf(bootstrap)[ETCD_FORCE_REMOVE_ANNOTATION] === 'true') {
     return refused('etcdAlreadyReleased', { object: target });
   }
   if (!canUpdate(bootstrap)) {
@@ -267,7 +259,7 @@ export function stuckFacts(record: NodeRecord, nowMs: number): Message[] {
 /** Where Steve serves an object: its own links, else the Steve URL built from type, namespace and name. */
 export function objectUrls(obj: unknown, steveType: string): { read: string; write: string } {
   const links = asObject(asObject(obj).links);
-  const meta = metadataOf(obj);
+  const meta = metadata(obj);
   const path = [meta.namespace, meta.name].filter((part) => typeof part === 'string' && part !== '').map((part) => encodeURIComponent(part)).join('/');
   const steve = `/v1/${ steveType }s/${ path }`;
 
@@ -302,8 +294,8 @@ export function objectChanges(before: unknown, after: unknown): Message[] {
   const rvAfter = resourceVersionOf(after) ?? '-';
   const finBefore = finalizersOf(before);
   const finAfter = finalizersOf(after);
-  const annBefore = asObject(metadataOf(before).annotations)[ETCD_FORCE_REMOVE_ANNOTATION];
-  const annAfter = asObject(metadataOf(after).annotations)[ETCD_FORCE_REMOVE_ANNOTATION];
+  const annBefore = annotationsOf(before)[ETCD_FORCE_REMOVE_ANNOTATION];
+  const annAfter = annotationsOf(after)[ETCD_FORCE_REMOVE_ANNOTATION];
 
   if (finBefore.join('\n') !== finAfter.join('\n')) {
     changes.push({ key: `${ KEY }.change.finalizers`, args: { before: finBefore.join(', ') || '-', after: finAfter.join(', ') || '-' } });

@@ -5,7 +5,9 @@
  * Says per input whether it could be read, so the engine keeps quiet where it cannot judge and the tab
  * can say what is missing and why.
  */
-import { LABELS, PLAN_SECRET_TYPE } from '../engine';
+import {
+  LABELS, PLAN_SECRET_TYPE, asObject, bootstrapRef, label, nodeRefName, specOf
+} from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
 import { describeFailure } from './errors';
 import type { RequestFailure } from './errors';
@@ -48,14 +50,6 @@ export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   }
 }
 
-function record(value: unknown): Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : {};
-}
-
-function labelOf(obj: unknown, key: string): unknown {
-  return record(record(record(obj).metadata).labels)[key];
-}
-
 /** Every page of one collection, through the store's raw request; rejects with the first failure. */
 export async function fetchCollection<I extends string = RequestRecord['input']>(
   dispatch: Dispatch, request: { input: I; url: string }, log: { input: I; url: string }[], transform?: (item: unknown) => KubeObject
@@ -68,7 +62,7 @@ export async function fetchCollection<I extends string = RequestRecord['input']>
     visited.add(url);
     log.push({ input: request.input, url });
     const answer = await dispatch('management/request', { url, redirectUnauthorized: false });
-    const data = record(answer).data;
+    const data = asObject(answer).data;
 
     if (!Array.isArray(data)) {
       throw new UnexpectedAnswer(`not a collection: ${ url }`);
@@ -76,7 +70,7 @@ export async function fetchCollection<I extends string = RequestRecord['input']>
     for (const item of data) {
       items.push(transform ? transform(item) : item);
     }
-    const next = record(record(answer).pagination).next;
+    const next = asObject(asObject(answer).pagination).next;
 
     url = typeof next === 'string' && next ? next : null;
   }
@@ -85,7 +79,7 @@ export async function fetchCollection<I extends string = RequestRecord['input']>
 }
 
 function belongsToCluster(obj: unknown, target: ClusterTarget, labelKey: string): boolean {
-  return labelOf(obj, labelKey) === target.name || record(record(obj).spec).clusterName === target.name;
+  return label(obj, labelKey) === target.name || specOf(obj).clusterName === target.name;
 }
 
 export function availabilityOf(kind: LoadIssue['kind']): Availability {
@@ -200,7 +194,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   }
 
   const machines = (byInput.get('machines') ?? []).filter((m) => belongsToCluster(m, target, LABELS.capiClusterName));
-  const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE && labelOf(s, LABELS.rkeClusterName) === target.name);
+  const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE && label(s, LABELS.rkeClusterName) === target.name);
   const bootstraps = (byInput.get('bootstraps') ?? []).filter((b) => belongsToCluster(b, target, LABELS.capiClusterName));
   const infraMachines: KubeObject[] = [];
 
@@ -236,13 +230,13 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
       });
     }
   };
-  const usesRkeBootstrap = machines.some((m) => record(record(record(m.spec).bootstrap).configRef).kind === 'RKEBootstrap');
+  const usesRkeBootstrap = machines.some((m) => bootstrapRef(m)?.kind === 'RKEBootstrap');
   const nodes = byInput.get('nodes') ?? [];
   const mgmtNodes = byInput.get('mgmtNodes') ?? [];
 
   hidden('planSecrets', usesRkeBootstrap, planSecrets.length);
   hidden('bootstraps', usesRkeBootstrap, bootstraps.length);
-  hidden('nodes', machines.some((m) => !!record(record(m.status).nodeRef).name), nodes.length);
+  hidden('nodes', machines.some((m) => !!nodeRefName(m)), nodes.length);
   hidden('mgmtNodes', nodes.length > 0, mgmtNodes.length);
 
   return {

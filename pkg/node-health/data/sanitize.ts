@@ -4,19 +4,15 @@
  * `include`/`exclude`, a proxy that dropped them, or a secret of another type that matched the selector
  * still leaves nothing sensitive in the browser's memory beyond this function.
  */
-import { splitPlanSecretData } from '../engine';
+import { isPlainObject, splitPlanSecretData } from '../engine';
 import type { KubeObject } from '../engine';
 
 /** kubectl apply keeps the whole object, data included, in this annotation. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** A copy of a Steve secret with only whitelisted data keys, no stringData, and no copy of itself in metadata. */
 export function sanitizePlanSecret(input: unknown): KubeObject {
-  const secret = isRecord(input) ? input : {};
+  const secret = isPlainObject(input) ? input : {};
   const out: KubeObject = {};
 
   for (const [key, value] of Object.entries(secret)) {
@@ -26,15 +22,15 @@ export function sanitizePlanSecret(input: unknown): KubeObject {
     out[key] = value;
   }
 
-  if (isRecord(secret.data)) {
+  if (isPlainObject(secret.data)) {
     out.data = splitPlanSecretData(secret.data).kept;
   }
 
-  if (isRecord(secret.metadata)) {
+  if (isPlainObject(secret.metadata)) {
     const metadata: Record<string, unknown> = { ...secret.metadata };
 
     delete metadata.managedFields;
-    if (isRecord(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
+    if (isPlainObject(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
       const annotations = { ...metadata.annotations };
 
       delete annotations[LAST_APPLIED];

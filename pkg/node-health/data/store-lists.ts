@@ -9,7 +9,7 @@
  * the engine reads, engine/read-fields.ts) and Steve's envelope, so the diagnosis, the export and the bundle read
  * the same objects whichever way they came.
  */
-import { STEVE_TYPES, steveIncludePaths } from '../engine';
+import { STEVE_TYPES, isPlainObject, steveIncludePaths } from '../engine';
 import type { KubeObject, ObjectKind } from '../engine';
 import { mgmtClusterFromStore } from './mgmt-cluster';
 import type { ClusterTarget } from './types';
@@ -25,10 +25,6 @@ export type StoreGetters = Record<string, any>;
 
 /** Gives the plain object behind a store model (the tab passes Vue's `toRaw`). */
 export type Unwrap = (model: unknown) => unknown;
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** What Steve keeps of every object besides the included paths: its envelope. */
 const ENVELOPE = ['id', 'type', 'links'];
@@ -50,7 +46,7 @@ export function plainCopy(raw: Record<string, any>, include: string[]): KubeObje
     let from: unknown = raw;
 
     for (const part of parts) {
-      from = isRecord(from) ? from[part] : undefined;
+      from = isPlainObject(from) ? from[part] : undefined;
     }
     if (from === undefined) {
       continue;
@@ -58,7 +54,7 @@ export function plainCopy(raw: Record<string, any>, include: string[]): KubeObje
     let into = out;
 
     for (const part of parts.slice(0, -1)) {
-      if (!isRecord(into[part])) {
+      if (!isPlainObject(into[part])) {
         into[part] = {};
       }
       into = into[part];
@@ -100,7 +96,7 @@ export function storeCopies(
   for (const model of list) {
     const raw = unwrap(model);
 
-    if (isRecord(raw) && keep(raw)) {
+    if (isPlainObject(raw) && keep(raw)) {
       out.push(copy(raw));
     }
   }
@@ -111,7 +107,7 @@ export function storeCopies(
 function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind): KubeObject[] | undefined {
   const include = steveIncludePaths(kind);
 
-  return storeCopies(getters, type, unwrap, (raw) => isRecord(raw.metadata) && raw.metadata.namespace === namespace, (raw) => plainCopy(raw, include));
+  return storeCopies(getters, type, unwrap, (raw) => isPlainObject(raw.metadata) && raw.metadata.namespace === namespace, (raw) => plainCopy(raw, include));
 }
 
 /** What the store can give for one load of the target; the loader still checks every object belongs to it. */

@@ -1,6 +1,7 @@
 /**
  * Tolerant accessors. Input comes from clusters, files and bundles, so any field may be missing, null or
  * of the wrong type; every read goes through these so that a malformed object degrades, never throws.
+ * The engine's readers and everything above it (loading, actions, exports, the command line) use these.
  */
 import type { KubeObject } from './types';
 
@@ -8,8 +9,14 @@ import type { KubeObject } from './types';
 const EMPTY_OBJECT: Record<string, any> = Object.freeze({});
 const EMPTY_ARRAY: any[] = Object.freeze([]) as unknown as any[];
 
+/** Whether a value is a JSON object (not null, not an array): what every reader of untrusted input asks first. */
+export function isPlainObject(value: unknown): value is Record<string, any> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The value when it is a JSON object, else a shared empty one (frozen: readers never write to what they read). */
 export function asObject(value: unknown): Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : EMPTY_OBJECT;
+  return isPlainObject(value) ? value : EMPTY_OBJECT;
 }
 
 export function asArray(value: unknown): any[] {
@@ -40,39 +47,39 @@ export function asNumber(value: unknown): number | null {
   return null;
 }
 
-export function metadata(obj: KubeObject): Record<string, any> {
+export function metadata(obj: unknown): Record<string, any> {
   return asObject(asObject(obj).metadata);
 }
 
-export function nameOf(obj: KubeObject): string | null {
+export function nameOf(obj: unknown): string | null {
   return asString(metadata(obj).name);
 }
 
-export function namespaceOf(obj: KubeObject): string | null {
+export function namespaceOf(obj: unknown): string | null {
   return asString(metadata(obj).namespace);
 }
 
-export function labelsOf(obj: KubeObject): Record<string, any> {
+export function labelsOf(obj: unknown): Record<string, any> {
   return asObject(metadata(obj).labels);
 }
 
-export function annotationsOf(obj: KubeObject): Record<string, any> {
+export function annotationsOf(obj: unknown): Record<string, any> {
   return asObject(metadata(obj).annotations);
 }
 
-export function label(obj: KubeObject, key: string): string | null {
+export function label(obj: unknown, key: string): string | null {
   return asString(labelsOf(obj)[key]);
 }
 
-export function annotation(obj: KubeObject, key: string): string | null {
+export function annotation(obj: unknown, key: string): string | null {
   return asString(annotationsOf(obj)[key]);
 }
 
-export function specOf(obj: KubeObject): Record<string, any> {
+export function specOf(obj: unknown): Record<string, any> {
   return asObject(asObject(obj).spec);
 }
 
-export function statusOf(obj: KubeObject): Record<string, any> {
+export function statusOf(obj: unknown): Record<string, any> {
   return asObject(asObject(obj).status);
 }
 

@@ -10,7 +10,8 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, nodeRefName, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE
+  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef,
+  nodeRefName
 } from './objects';
 export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData
@@ -18,7 +19,10 @@ export {
 export {
   durationParts, formatDuration, parseDuration, toEpochMs
 } from './time';
-export { decodeBase64 } from './fields';
+export {
+  annotation, annotationsOf, asArray, asNumber, asObject, asString, decodeBase64, isPlainObject, label, labelsOf, metadata, nameOf,
+  namespaceOf, specOf, statusOf
+} from './fields';
 export {
   IDENTITY_FIELDS, READ_FIELDS, fieldsOf, keepReadFields, steveIncludePaths
 } from './read-fields';

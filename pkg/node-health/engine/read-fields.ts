@@ -10,6 +10,7 @@
  */
 import type { KubeObject, ObjectKind } from './types';
 import { ANNOTATIONS, DRAIN_ANNOTATIONS, LABELS } from './objects';
+import { isPlainObject } from './fields';
 import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
 
 /** Where an object is and which object it is: every kind keeps these. */
@@ -158,10 +159,6 @@ function treeOf(kind: ObjectKind): FieldTree {
   return tree;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function isScalar(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
@@ -191,7 +188,7 @@ function pick(value: unknown, tree: FieldTree): unknown {
     // Every element stays in its place, so that evidence paths with an index name the same element.
     return each ? value.map((v) => pick(v, each) ?? null) : undefined;
   }
-  if (!isRecord(value)) {
+  if (!isPlainObject(value)) {
     return undefined;
   }
   const out: Record<string, unknown> = {};

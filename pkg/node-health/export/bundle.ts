@@ -6,7 +6,7 @@
  * no evidence shows a value the objects do not hold. The command line's loader reads `objects`, `createdAt`
  * and `availability`.
  */
-import { diagnose, linkChain, settleAvailability } from '../engine';
+import { diagnose, isPlainObject, linkChain, settleAvailability } from '../engine';
 import type {
   ActionId, ChainLink, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
@@ -136,10 +136,6 @@ export function reportObjects(report: DiagnosisReport): unknown[] {
   }
 
   return [...seen];
-}
-
-function isPlainObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Translation keys are the extension's own text, not cluster text: they pass unchanged. */

@@ -20,7 +20,7 @@
  * The pseudonyms are numbered in sorted order of the originals, so the same objects give the same bundle.
  * The mapping itself never goes into an export.
  */
-import { classify } from '../engine';
+import { classify, isPlainObject } from '../engine';
 import { REDACTED } from './redact';
 
 export interface Obfuscator {
@@ -60,10 +60,6 @@ const FQDN_CANDIDATE = /(?:(?<=:\/\/|@)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\
 const NOT_HOST_DOMAIN = /(^|\.)(cattle\.io|x-k8s\.io|k8s\.io|kubernetes\.io|invalid)$/i;
 /** Endings of file names and of words that only look like names */
 const NOT_TLD = /^(ya?ml|json|toml|conf|cfg|ini|log|txt|sh|ps1|go|py|js|ts|exe|dll|sock|crt|pem|key|csr|tar|gz|tgz|zip|service|socket|d|local|svc|lan|internal|home|localdomain)$/i;
-
-function isPlainObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 export function parseIPv4(s: string): number | null {
   const parts = s.split('.');

@@ -12,7 +12,9 @@
  *   blocks, kubeconfigs, JWTs, RKE2/K3s join tokens, token and password flags and assignments, bearer
  *   headers, user:password@ in URLs.
  */
-import { PLAN_SECRET_TYPE, classify, keepReadFields, splitPlanSecretData } from '../engine';
+import {
+  PLAN_SECRET_TYPE, classify, isPlainObject, keepReadFields, splitPlanSecretData
+} from '../engine';
 import type { KubeObject } from '../engine';
 
 /** What replaces a redacted value. Plain text, so every reader sees that something was there. */
@@ -226,10 +228,6 @@ export function redactString(value: string, count: RedactionCounter = ignore): s
   }
 
   return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** A deep copy with every string credential redacted and secret-named fields replaced by the marker. */

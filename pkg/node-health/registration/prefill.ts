@@ -4,6 +4,9 @@
  * the address annotations and the labels / taints annotations on the Machine or its machine-plan Secret
  * (rancher pkg/controllers/capr/unmanaged). Works on kubectl and Steve objects; missing fields are skipped.
  */
+import {
+  annotationsOf, asObject, labelsOf, metadata, nodeRefName
+} from '../engine';
 import type { NodeRole, RegistrationOptions, TargetOs } from './types';
 import { OS_LABEL } from './validate';
 
@@ -35,23 +38,13 @@ export interface PrefillInput {
   nodeName?: string | null;
 }
 
-type Obj = Record<string, any>;
-
-function asObject(value: unknown): Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Obj : {};
-}
-
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function meta(obj: unknown, part: 'labels' | 'annotations'): Obj {
-  return asObject(asObject(asObject(obj).metadata)[part]);
-}
-
 function firstAnnotation(key: string, ...objects: unknown[]): string {
   for (const obj of objects) {
-    const value = str(meta(obj, 'annotations')[key]).trim();
+    const value = str(annotationsOf(obj)[key]).trim();
 
     if (value) {
       return value;
@@ -94,8 +87,8 @@ function isTrue(value: unknown): boolean {
 /** Registration options matching how the node was registered; the caller still chooses `insecure`. */
 export function prefillFromMachine(input: PrefillInput): RegistrationOptions {
   const machine = asObject(input?.machine);
-  const labels = meta(machine, 'labels');
-  const secretLabels = meta(input?.planSecret, 'labels');
+  const labels = labelsOf(machine);
+  const secretLabels = labelsOf(input?.planSecret);
   const roleLabel = (key: string) => isTrue(labels[key]) || isTrue(secretLabels[key]);
   const os: TargetOs = str(labels[PREFILL_LABELS.os] || secretLabels[PREFILL_LABELS.os]).toLowerCase() === 'windows' ? 'windows' : 'linux';
   const roles: NodeRole[] = [];
@@ -120,8 +113,7 @@ export function prefillFromMachine(input: PrefillInput): RegistrationOptions {
   };
 
   const nodeName = str(labels[PREFILL_LABELS.nodeName]) || str(secretLabels[PREFILL_LABELS.nodeName]) ||
-    str(input?.nodeName) || str(asObject(asObject(input?.node).metadata).name) ||
-    str(asObject(asObject(machine.status).nodeRef).name);
+    str(input?.nodeName) || str(metadata(input?.node).name) || (nodeRefName(machine) ?? '');
 
   if (nodeName) {
     options.nodeName = nodeName;

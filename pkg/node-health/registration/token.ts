@@ -11,7 +11,7 @@
  * (rancher pkg/controllers/dashboard/clusterregistrationtoken). The values are read by splitting the
  * command into words, not by position, so extra spaces or quoting do not matter.
  */
-import { decodeBase64 } from '../engine';
+import { asObject, decodeBase64 } from '../engine';
 import { isHostname, isIPv4, isIPv6 } from './syntax';
 import type { EnvVar, MessageArgs, RegistrationToken, TokenReadError } from './types';
 
@@ -32,10 +32,6 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CA_CHECKSUM = /^[0-9a-fA-F]{64}$/;
 
 type Obj = Record<string, any>;
-
-function asObject(value: unknown): Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Obj : {};
-}
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
