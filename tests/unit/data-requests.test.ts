@@ -1,4 +1,5 @@
-import { PLAN_SECRET_STATUS_KEYS, steveIncludePaths } from '../../pkg/node-health/engine';
+import { CAPI, MANAGEMENT, NODE, SECRET } from '@shell/config/types';
+import { PLAN_SECRET_STATUS_KEYS, STEVE_TYPES, steveIncludePaths } from '../../pkg/node-health/engine';
 import {
   PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, expectedInfraKinds, infraKindsOf, initialRequests, planSecretsRequest, sanitizePlanSecret
 } from '../../pkg/node-health/data';
@@ -177,5 +178,42 @@ describe('clusterTarget', () => {
     expect(clusterTarget({ spec: { rkeConfig: { machinePools: [{ name: 'pool' }] } }, metadata: { name: 'nd', namespace: 'fleet-default' } })?.custom).toBe(false);
     expect(clusterTarget({ metadata: {} })).toBeNull();
     expect(clusterTarget(undefined)).toBeNull();
+  });
+});
+
+describe('the Steve types the requests and links name', () => {
+  // The shell's own names for the types it knows; the RKEBootstrap has none there.
+  const SHELL_NAMES: Record<keyof typeof STEVE_TYPES, string | null> = {
+    cluster:           CAPI.RANCHER_CLUSTER,
+    machine:           CAPI.MACHINE,
+    planSecret:        SECRET,
+    bootstrap:         null,
+    mgmtNode:          MANAGEMENT.NODE,
+    node:              NODE,
+    registrationToken: null,
+    mgmtCluster:       MANAGEMENT.CLUSTER,
+  };
+
+  it.each(Object.entries(SHELL_NAMES).filter(([, shell]) => shell))('%s is the type @shell/config/types names', (key, shell) => {
+    expect(STEVE_TYPES[key as keyof typeof STEVE_TYPES]).toBe(shell);
+  });
+
+  it('types the shell does not name are Rancher\'s own, by group and kind', () => {
+    expect(Object.keys(SHELL_NAMES).sort()).toEqual(Object.keys(STEVE_TYPES).sort());
+    expect(STEVE_TYPES.bootstrap).toBe('rke.cattle.io.rkebootstrap');
+    expect(STEVE_TYPES.registrationToken).toBe('management.cattle.io.clusterregistrationtoken');
+  });
+
+  it('every request of a load but the infrastructure machines\' asks for a list of one of them', () => {
+    const requests = initialRequests(target()).filter((r) => r.input !== 'infraMachines');
+    const lists = requests.map((r) => {
+      const segments = decodeURIComponent(r.url.replace(/\?.*/, '')).split('/');
+
+      return segments[segments.lastIndexOf('v1') + 1];
+    });
+    const types = new Set(Object.values(STEVE_TYPES).map((t) => `${ t }s`));
+
+    expect(lists.filter((list) => !types.has(list))).toEqual([]);
+    expect(lists).toHaveLength(5);
   });
 });

@@ -17,8 +17,10 @@
  * whatever a future agent writes. The secret's own `type` has already moved to `_type` at that point
  * (pkg/stores/partition ToAPI). The excludes still hold if a proxy drops `include`.
  */
-import { CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, steveIncludePaths } from '../engine';
-import type { InputName, ObjectKind } from '../engine';
+import {
+  CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, STEVE_TYPES, infrastructureRef, steveIncludePaths
+} from '../engine';
+import type { InputName, KubeObject, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
 
 /** Data keys of the machine-plan secret that carry join tokens, certificates, file contents or their output. */
@@ -63,6 +65,11 @@ export function queryString(params: Param[]): string {
 
 export function path(...segments: string[]): string {
   return `/${ segments.map((s) => encodeURIComponent(s)).join('/') }`;
+}
+
+/** Steve serves a type's list under its plural, which for every type asked for here is a plain "s". */
+function collection(steveType: string): string {
+  return `${ steveType }s`;
 }
 
 /**
@@ -114,7 +121,7 @@ function localAccess(group: string, resource: string, namespace: string): ListAc
 export function machinesRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
   return {
     input:  'machines',
-    url:    `${ path('v1', 'cluster.x-k8s.io.machines', target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('machine')]) }`,
+    url:    `${ path('v1', collection(STEVE_TYPES.machine), target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('machine')]) }`,
     access: localAccess('cluster.x-k8s.io', 'machines', target.namespace),
   };
 }
@@ -131,14 +138,14 @@ export function planSecretsRequest(target: ClusterTarget, form: ListForm = 'sele
   const params: Param[] = [byLabel(planSecretSelector(target), form), ...planSecretParams(form)];
 
   return {
-    input: 'planSecrets', url: `${ path('v1', 'secrets', target.namespace) }${ queryString(params) }`, access: localAccess('', 'secrets', target.namespace)
+    input: 'planSecrets', url: `${ path('v1', collection(STEVE_TYPES.planSecret), target.namespace) }${ queryString(params) }`, access: localAccess('', 'secrets', target.namespace)
   };
 }
 
 export function bootstrapsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
   return {
     input:  'bootstraps',
-    url:    `${ path('v1', 'rke.cattle.io.rkebootstraps', target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('bootstrap')]) }`,
+    url:    `${ path('v1', collection(STEVE_TYPES.bootstrap), target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('bootstrap')]) }`,
     access: localAccess('rke.cattle.io', 'rkebootstraps', target.namespace),
   };
 }
@@ -149,11 +156,10 @@ export function infraType(infra: InfraKind): string {
 }
 
 export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind, form: ListForm = 'selectors'): PlannedRequest {
-  // Every infrastructure machine resource pluralises with a plain "s" (custommachines, amazonec2machines, ...).
   return {
     input:  'infraMachines',
     infra,
-    url:    `${ path('v1', `${ infraType(infra) }s`, target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('infraMachine')]) }`,
+    url:    `${ path('v1', collection(infraType(infra)), target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf('infraMachine')]) }`,
     access: localAccess(infra.group, `${ infra.kind.toLowerCase() }s`, target.namespace),
   };
 }
@@ -161,7 +167,7 @@ export function infraMachinesRequest(target: ClusterTarget, infra: InfraKind, fo
 export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
   return {
     input:  'mgmtNodes',
-    url:    `${ path('v1', 'management.cattle.io.nodes', mgmtId) }${ queryString(fieldsOf('mgmtNode', ...MGMT_NODE_LEFT_OUT_PATHS)) }`,
+    url:    `${ path('v1', collection(STEVE_TYPES.mgmtNode), mgmtId) }${ queryString(fieldsOf('mgmtNode', ...MGMT_NODE_LEFT_OUT_PATHS)) }`,
     access: localAccess('management.cattle.io', 'nodes', mgmtId),
   };
 }
@@ -169,7 +175,7 @@ export function mgmtNodesRequest(mgmtId: string): PlannedRequest {
 export function nodesRequest(mgmtId: string): PlannedRequest {
   return {
     input:  'nodes',
-    url:    `${ path('k8s', 'clusters', mgmtId, 'v1', 'nodes') }${ queryString(fieldsOf('node', 'status.images')) }`,
+    url:    `${ path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.node)) }${ queryString(fieldsOf('node', 'status.images')) }`,
     access: {
       cluster: mgmtId, group: '', resource: 'nodes'
     },
@@ -181,9 +187,9 @@ export function infraKindsOf(machines: unknown[]): InfraKind[] {
   const seen = new Map<string, InfraKind>();
 
   for (const m of machines) {
-    const ref = (m as any)?.spec?.infrastructureRef;
-    const kind = typeof ref?.kind === 'string' ? ref.kind : '';
-    const group = typeof ref?.apiGroup === 'string' ? ref.apiGroup : (typeof ref?.apiVersion === 'string' && ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '');
+    const ref = infrastructureRef(m as KubeObject);
+    const kind = ref?.kind ?? '';
+    const group = ref?.group ?? '';
 
     if (INFRA_GROUPS.has(group) && KIND_PATTERN.test(kind)) {
       seen.set(`${ group }/${ kind }`, { group, kind });
