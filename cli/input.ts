@@ -8,12 +8,12 @@ import {
 import { extname, join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import {
-  classify, HostReportError, inputOfObject, isHostReport, isPlainObject, readHostReport
+  BUNDLE_FORMAT, classify, HostReportError, inputOfObject, isHostReport, isPlainObject, readHostReport
 } from '../pkg/node-health/engine';
 import type { HostReport, InputAvailability, InputName } from '../pkg/node-health/engine';
 import { redactValue } from '../pkg/node-health/export/redact';
 
-export const BUNDLE_FORMAT = 'node-health-bundle/v1';
+export { BUNDLE_FORMAT };
 
 export class InputError extends Error {}
 

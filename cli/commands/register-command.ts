@@ -16,7 +16,7 @@ import type { Translate } from '../../pkg/node-health/report/translate';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
 import type {
-  MessageArgs, NodeRole, ProblemField, RegistrationOptions, TargetOs, ValidationProblem
+  MessageArgs, Role, ProblemField, RegistrationOptions, TargetOs, ValidationProblem
 } from '../../pkg/node-health/registration';
 
 /** Printing a command needs no file writes. */
@@ -138,7 +138,7 @@ function optionsFrom(argv: string[]): { options: RegistrationOptions, tokenPath:
   }
   const options: RegistrationOptions = {
     os:       values.os as TargetOs,
-    roles:    (values.role ?? []) as NodeRole[],
+    roles:    (values.role ?? []) as Role[],
     labels:   values.label ?? [],
     taints:   values.taint ?? [],
     insecure: !!values.insecure,

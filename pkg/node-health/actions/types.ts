@@ -2,6 +2,7 @@
  * Types shared by the guarded actions (finalizer cleanup, etcd release, registration command). Pure
  * TypeScript: the dialogs, the tab and the tests use them without Vue.
  */
+import type { MessageArgs } from '../engine';
 
 export type ActionName = 'remove-finalizers' | 'etcd-force-remove' | 'copy-registration-command';
 
@@ -33,8 +34,6 @@ export interface ActionContext {
   /** Clock for "deleting for 2h"; tests fix it, the dashboard leaves it out */
   now?: () => number;
 }
-
-export type MessageArgs = Record<string, string | number>;
 
 /** A translation key with its arguments. */
 export interface Message {

@@ -4,11 +4,11 @@
  * the evidence as display text.
  */
 import type {
-  ActionId, ChainLink, Evidence, Finding, NodeRecord
+  ActionId, ChainLink, Evidence, Finding, NodeRecord, Translate
 } from '../engine';
 import { canUpdate } from '../actions/finalizers';
 import { sayDurationMs } from '../report/durations';
-import type { Translate } from './rows';
+import { sinceMs } from './rows';
 
 export const LINK_STATE_COLORS: Record<ChainLink['state'], string> = {
   present:          'bg-success',
@@ -59,16 +59,14 @@ export function actionOffers(finding: Finding, record: NodeRecord): ActionOffer[
   });
 }
 
-export function evidenceValue(e: Evidence): string {
-  return e.value === null ? '—' : String(e.value);
+/** An evidence value as display text: a dash for a value that is missing or empty. */
+export function evidenceValue(e: Pick<Evidence, 'value'>): string {
+  return e.value === null || e.value === '' ? '—' : String(e.value);
 }
 
 /** "2h 5m" from an RFC3339 time to the report's time, in the user's language, or null when unknown. */
 export function durationSince(since: string | null, nowMs: number, t: Translate): string | null {
-  if (!since) {
-    return null;
-  }
-  const at = Date.parse(since);
+  const ms = sinceMs(nowMs, since);
 
-  return Number.isNaN(at) ? null : sayDurationMs(Math.max(0, nowMs - at), t);
+  return ms === null ? null : sayDurationMs(ms, t);
 }

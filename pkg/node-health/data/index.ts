@@ -20,9 +20,9 @@ export type {
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
 export {
-  buildRows, rowFor, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS, ROLE_ORDER
+  buildRows, rowFor, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS
 } from './rows';
-export type { Translate } from './rows';
+export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey
 } from './outcome';

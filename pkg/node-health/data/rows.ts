@@ -3,13 +3,11 @@
  * record's stable key, with the values the table sorts and searches precomputed once per load so that
  * thousands of rows stay cheap to sort, filter and page.
  */
-import { STATUS_ORDER, toEpochMs } from '../engine';
+import { ROLE_ORDER, STATUS_ORDER, elapsedMs, toEpochMs } from '../engine';
 import type {
-  DiagnosisReport, MessageArgs, NodeRecord, RecordStatus, Role, Severity
+  DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
 import type { NodeRow, RowFilters } from './types';
-
-export type Translate = (key: string, args?: MessageArgs) => string;
 
 export const STATUS_COLORS: Record<RecordStatus, string> = {
   error:   'bg-error',
@@ -24,19 +22,15 @@ export const SEVERITY_COLORS: Record<Severity, string> = {
   info:    'bg-info',
 };
 
-export const ROLE_ORDER: Role[] = ['etcd', 'controlplane', 'worker'];
-
 export const DEFAULT_FILTERS: RowFilters = {
   search: '', status: 'all', role: 'all'
 };
 
-function sinceMs(nowMs: number, since: string | null): number | null {
-  if (!since) {
-    return null;
-  }
-  const t = Date.parse(since);
+/** How long ago a timestamp was, never negative (a clock ahead of ours reads as just now); null when unknown. */
+export function sinceMs(nowMs: number, since: string | null): number | null {
+  const ms = elapsedMs(since, nowMs);
 
-  return Number.isNaN(t) ? null : Math.max(0, nowMs - t);
+  return ms === null ? null : Math.max(0, ms);
 }
 
 export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRow {

@@ -4,12 +4,10 @@
  * `include`/`exclude`, a proxy that dropped them, or a secret of another type that matched the selector
  * still leaves nothing sensitive in the browser's memory beyond this function.
  */
-import { isPlainObject, splitPlanSecretData } from '../engine';
+import { LAST_APPLIED_ANNOTATION, isPlainObject, splitPlanSecretData } from '../engine';
 import type { KubeObject } from '../engine';
 
 /** kubectl apply keeps the whole object, data included, in this annotation. */
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
 /** A copy of a Steve secret with only whitelisted data keys, no stringData, and no copy of itself in metadata. */
 export function sanitizePlanSecret(input: unknown): KubeObject {
   const secret = isPlainObject(input) ? input : {};
@@ -30,10 +28,10 @@ export function sanitizePlanSecret(input: unknown): KubeObject {
     const metadata: Record<string, unknown> = { ...secret.metadata };
 
     delete metadata.managedFields;
-    if (isPlainObject(metadata.annotations) && LAST_APPLIED in metadata.annotations) {
+    if (isPlainObject(metadata.annotations) && LAST_APPLIED_ANNOTATION in metadata.annotations) {
       const annotations = { ...metadata.annotations };
 
-      delete annotations[LAST_APPLIED];
+      delete annotations[LAST_APPLIED_ANNOTATION];
       metadata.annotations = annotations;
     }
     out.metadata = metadata;

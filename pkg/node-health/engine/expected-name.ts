@@ -6,7 +6,8 @@ import type { Evidence, KubeObject, NodeRecord } from './types';
 import {
   asArray, asObject, asString, label, specOf, statusOf
 } from './fields';
-import { LABELS, nodeRefName } from './objects';
+import { nodeRefName } from './objects';
+import { LABELS } from './vocabulary';
 import { evidence, objectLabel } from './rules/rule';
 
 /** The name a machine's host is expected to register as, and where that expectation comes from. */

@@ -10,14 +10,14 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, LABELS, ANNOTATIONS, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef,
-  nodeRefName
+  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef, nodeRefName
 } from './objects';
+export * from './vocabulary';
 export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData
 } from './plan-status';
 export {
-  durationParts, formatDuration, parseDuration, toEpochMs
+  durationParts, elapsedMs, formatDuration, parseDuration, toEpochMs
 } from './time';
 export {
   annotation, annotationsOf, asArray, asNumber, asObject, asString, decodeBase64, isPlainObject, label, labelsOf, metadata, nameOf,

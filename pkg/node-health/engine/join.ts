@@ -11,10 +11,9 @@ import {
   asArray, asObject, asString, annotation, label, metadata, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 import {
-  ANNOTATIONS, LABELS, bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks, finalizers, infrastructureRef,
-  machineClusterName, machinePhase, machineRoles, mgmtNodeOperatingSystem, mgmtNodeRoles, nodeRefName, nodeRoles, operatingSystem,
-  planSecretMachineName
+  bootstrapRef, classify, deletionTimestamp, downstreamClusterIdFromLinks, finalizers, infrastructureRef, machineClusterName, machinePhase, machineRoles, mgmtNodeOperatingSystem, mgmtNodeRoles, nodeRefName, nodeRoles, operatingSystem, planSecretMachineName
 } from './objects';
+import { ANNOTATIONS, LABELS } from './vocabulary';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
 import { expectedNamesOfUnlinkedMachines } from './expected-name';

@@ -2,7 +2,9 @@
  * Recognises the objects the engine uses, whether they come from Steve (type, id) or kubectl
  * (apiVersion, kind), and reads the fields that differ between Cluster API v1beta1 and v1beta2.
  */
-import type { KubeObject, ObjectKind, OperatingSystem, Role } from './types';
+import type { KubeObject, ObjectKind, OperatingSystem } from './types';
+import { ANNOTATIONS, LABELS } from './vocabulary';
+import type { Role } from './vocabulary';
 import {
   asArray, asObject, asString, annotation, label, metadata, specOf, statusOf
 } from './fields';
@@ -19,35 +21,6 @@ export const INFRASTRUCTURE_GONE = /\b(no|could ?not find|cannot find|can't find
 export function saysInfrastructureGone(c: { message: string | null }): boolean {
   return !!c.message && INFRASTRUCTURE_GONE.test(c.message);
 }
-
-export const LABELS = {
-  capiClusterName:   'cluster.x-k8s.io/cluster-name',
-  rkeClusterName:    'rke.cattle.io/cluster-name',
-  machineName:       'rke.cattle.io/machine-name',
-  machineUid:        'rke.cattle.io/machine',
-  machineId:         'rke.cattle.io/machine-id',
-  nodeName:          'rke.cattle.io/node-name',
-  etcdRole:          'rke.cattle.io/etcd-role',
-  controlPlaneRole:  'rke.cattle.io/control-plane-role',
-  workerRole:        'rke.cattle.io/worker-role',
-  os:                'cattle.io/os',
-  mgmtNodeName:      'management.cattle.io/nodename',
-  kubernetesOs:      'kubernetes.io/os',
-  initNode:          'rke.cattle.io/init-node',
-} as const;
-
-export const ANNOTATIONS = {
-  capiMachine:          'cluster.x-k8s.io/machine',
-  capiClusterName:      'cluster.x-k8s.io/cluster-name',
-  capiClusterNamespace: 'cluster.x-k8s.io/cluster-namespace',
-  address:              'rke.cattle.io/address',
-  internalAddress:      'rke.cattle.io/internal-address',
-  joinedTo:             'rke.cattle.io/joined-to',
-  joinUrl:              'rke.cattle.io/join-url',
-  planLastUpdated:      'rke.cattle.io/plan-last-updated',
-  etcdHook:             'pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup',
-  etcdForceRemove:      'rke.cattle.io/etcd-force-remove',
-} as const;
 
 /**
  * Rancher's drain bookkeeping on the plan secret and the Machine (rancher pkg/capr common.go): the planner writes

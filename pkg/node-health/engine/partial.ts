@@ -3,7 +3,8 @@
  * of the others, so an object missing from such a list may exist: no finding may rest on its absence. Where one
  * would, the record gets a note saying what cannot be told, and is "unknown" unless something else is wrong.
  */
-import type { InputAvailability, InputName, MessageArgs, NodeRecord } from './types';
+import type { InputAvailability, InputName, NodeRecord } from './types';
+import type { MessageArgs } from './vocabulary';
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from './objects';
 
 function partial(r: NodeRecord, input: InputName): boolean {

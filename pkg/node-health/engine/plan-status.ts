@@ -9,7 +9,7 @@ import { getCondition } from './conditions';
 import {
   asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, parseUnixDate
 } from './fields';
-import { ANNOTATIONS } from './objects';
+import { ANNOTATIONS } from './vocabulary';
 
 /** Keys of the machine-plan secret that carry no secret material. */
 export const PLAN_SECRET_STATUS_KEYS = [

@@ -9,7 +9,8 @@
  * and `[]` every element of a list: `metadata.labels[rke.cattle.io/machine]`, `status.conditions[].message`.
  */
 import type { KubeObject, ObjectKind } from './types';
-import { ANNOTATIONS, DRAIN_ANNOTATIONS, LABELS } from './objects';
+import { DRAIN_ANNOTATIONS } from './objects';
+import { ANNOTATIONS, LABELS } from './vocabulary';
 import { isPlainObject } from './fields';
 import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
 

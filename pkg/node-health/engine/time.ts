@@ -2,11 +2,20 @@
  * Durations for messages. Findings carry them compactly ("2h 5m"), as the command line prints them by
  * default; the tab and the reports say them in the reader's language from their parts (report/durations.ts).
  */
+import { parseTime } from './fields';
+
 export type DurationUnit = 'd' | 'h' | 'm' | 's';
 
 export interface DurationPart {
   value: number;
   unit: DurationUnit;
+}
+
+/** Milliseconds from a timestamp to `nowMs` (negative for one after it); null when the timestamp is missing or unreadable. */
+export function elapsedMs(since: unknown, nowMs: number): number | null {
+  const t = parseTime(since);
+
+  return t === null ? null : nowMs - t;
 }
 
 /** The largest unit of a duration and, below a day or an hour, the next one: 2d 4h, 3h 58m, 40m, 12s. */

@@ -4,13 +4,13 @@
  * so the tab, the command line and the tests all run the same code.
  */
 import type { HostReport, HostReportMatch } from './host-report';
+import type { MessageArgs, Role } from './vocabulary';
 
 /** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */
 export type KubeObject = Record<string, any>;
 
 export type Severity = 'error' | 'warning' | 'info';
 export type RecordStatus = 'healthy' | 'warning' | 'error' | 'unknown';
-export type Role = 'etcd' | 'controlplane' | 'worker';
 export type OperatingSystem = 'linux' | 'windows' | 'unknown';
 
 /** The kinds of object the engine understands; everything else in the input is ignored. */
@@ -44,8 +44,6 @@ export interface Evidence {
   /** Read on the node's host (a host report), not in Rancher: the host confirms what the finding says */
   confirmed?: true;
 }
-
-export type MessageArgs = Record<string, string | number>;
 
 /** One numbered fix step: translated text, optionally a command to copy. */
 export interface FixStep {

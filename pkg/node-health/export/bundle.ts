@@ -6,7 +6,9 @@
  * no evidence shows a value the objects do not hold. The command line's loader reads `objects`, `createdAt`
  * and `availability`.
  */
-import { diagnose, isPlainObject, linkChain, settleAvailability } from '../engine';
+import {
+  BUNDLE_FORMAT, diagnose, isPlainObject, linkChain, settleAvailability
+} from '../engine';
 import type {
   ActionId, ChainLink, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
@@ -18,8 +20,6 @@ import { redactObjects, redactString, redactValue } from './redact';
 import type { LeftOutValue, RedactionSummary } from './redact';
 import { createObfuscator } from './obfuscate';
 import type { Obfuscator } from './obfuscate';
-
-export const BUNDLE_FORMAT = 'node-health-bundle/v1';
 
 /** An input that could not be read, and why (a permission, an API error). */
 export interface UnreadableInput {

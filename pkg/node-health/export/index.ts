@@ -14,8 +14,9 @@ export {
   createObfuscator, parseIPv4, parseIPv6
 } from './obfuscate';
 export type { Obfuscator } from './obfuscate';
+export { BUNDLE_FORMAT } from '../engine';
 export {
-  BUNDLE_FORMAT, createBundle, bundleFromSanitized, bundleRecords, sanitizeDiagnosis, settledAvailability, reportObjects
+  createBundle, bundleFromSanitized, bundleRecords, sanitizeDiagnosis, settledAvailability, reportObjects
 } from './bundle';
 export type {
   BundleFinding, BundleOptions, BundleRecord, NodeHealthBundle, SanitizeOptions, SanitizedDiagnosis, UnreadableInput

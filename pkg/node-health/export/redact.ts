@@ -13,7 +13,7 @@
  *   headers, user:password@ in URLs.
  */
 import {
-  PLAN_SECRET_TYPE, classify, isPlainObject, keepReadFields, splitPlanSecretData
+  LAST_APPLIED_ANNOTATION, PLAN_SECRET_TYPE, classify, isPlainObject, keepReadFields, splitPlanSecretData
 } from '../engine';
 import type { KubeObject } from '../engine';
 
@@ -63,8 +63,6 @@ export function summaryCounter(summary: RedactionSummary): RedactionCounter {
 }
 
 const ignore: RedactionCounter = () => undefined;
-
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** Norman's names for the secret kinds it serves under /v3 (cloud credentials, registry credentials, ...). */
 const NORMAN_SECRET_TYPES = new Set([

@@ -7,10 +7,9 @@ import {
   diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs
 } from '../engine';
 import type {
-  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, NodeRecord, RecordStatus, Severity
+  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
 import { rowFor } from '../data/rows';
-import type { Translate } from '../data/rows';
 import type { NodeRow } from '../data/types';
 import type { FleetLoad } from './load';
 import { COPIED_FROM_ANNOTATION } from './node-copies';

@@ -15,9 +15,9 @@
  *   rancher-system-agent.env); in PowerShell as `$env:NAME='value';` before curl.exe.
  */
 import { quotePosix, quotePowerShell } from '../engine/shell-quote';
-import { effectiveNodeName, OS_LABEL } from './validate';
+import { effectiveNodeName } from './validate';
 import type { BuiltCommand, EnvVar, RegistrationOptions, RegistrationToken } from './types';
-import { ROLE_ORDER } from './types';
+import { LABELS, ROLE_ORDER } from '../engine';
 
 export {
   validateRegistrationOptions, hasErrors, effectiveNodeName
@@ -88,7 +88,7 @@ function linuxCommand(parts: Parts, options: RegistrationOptions): string {
   const words = [
     ...env, 'curl', ...(options.insecure ? ['--insecure'] : []), '-fL', q(parts.server + LINUX_INSTALL_PATH),
     '|', 'sudo', ...env, 'sh', '-s', '-',
-    '--server', q(parts.server), '--label', q(`${ OS_LABEL }=linux`), '--token', q(parts.token),
+    '--server', q(parts.server), '--label', q(`${ LABELS.os }=linux`), '--token', q(parts.token),
   ];
 
   if (parts.caChecksum) {
@@ -125,7 +125,7 @@ function windowsCommand(parts: Parts, options: RegistrationOptions): string {
     ...env.map((e) => `$env:${ e.name }=${ q(e.value) };`),
     'curl.exe', ...(options.insecure ? ['--insecure'] : []), '-fL', q(parts.server + WINDOWS_INSTALL_PATH), '-o', 'install.ps1;',
     'Set-ExecutionPolicy', 'Bypass', '-Scope', 'Process', '-Force;',
-    './install.ps1', '-Server', q(parts.server), '-Label', q([`${ OS_LABEL }=windows`, ...list(options.labels)].join(',')),
+    './install.ps1', '-Server', q(parts.server), '-Label', q([`${ LABELS.os }=windows`, ...list(options.labels)].join(',')),
     '-Token', q(parts.token), '-Worker',
   ];
 

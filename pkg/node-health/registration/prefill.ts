@@ -5,25 +5,10 @@
  * (rancher pkg/controllers/capr/unmanaged). Works on kubectl and Steve objects; missing fields are skipped.
  */
 import {
-  annotationsOf, asObject, labelsOf, metadata, nodeRefName
+  ANNOTATIONS, LABELS, annotationsOf, asObject, labelsOf, metadata, nodeRefName
 } from '../engine';
-import type { NodeRole, RegistrationOptions, TargetOs } from './types';
-import { OS_LABEL } from './validate';
-
-export const PREFILL_LABELS = {
-  etcdRole:         'rke.cattle.io/etcd-role',
-  controlPlaneRole: 'rke.cattle.io/control-plane-role',
-  workerRole:       'rke.cattle.io/worker-role',
-  nodeName:         'rke.cattle.io/node-name',
-  os:               OS_LABEL,
-} as const;
-
-export const PREFILL_ANNOTATIONS = {
-  address:         'rke.cattle.io/address',
-  internalAddress: 'rke.cattle.io/internal-address',
-  labels:          'rke.cattle.io/labels',
-  taints:          'rke.cattle.io/taints',
-} as const;
+import type { Role } from '../engine';
+import type { RegistrationOptions, TargetOs } from './types';
 
 /** Label keys Rancher and Cluster API manage themselves; registering with them again would be wrong. */
 const MANAGED_LABEL = /^(cattle\.io\/os$|([a-z0-9.-]+\.)?cattle\.io\/|cluster\.x-k8s\.io\/|node-role\.kubernetes\.io\/)/;
@@ -90,16 +75,16 @@ export function prefillFromMachine(input: PrefillInput): RegistrationOptions {
   const labels = labelsOf(machine);
   const secretLabels = labelsOf(input?.planSecret);
   const roleLabel = (key: string) => isTrue(labels[key]) || isTrue(secretLabels[key]);
-  const os: TargetOs = str(labels[PREFILL_LABELS.os] || secretLabels[PREFILL_LABELS.os]).toLowerCase() === 'windows' ? 'windows' : 'linux';
-  const roles: NodeRole[] = [];
+  const os: TargetOs = str(labels[LABELS.os] || secretLabels[LABELS.os]).toLowerCase() === 'windows' ? 'windows' : 'linux';
+  const roles: Role[] = [];
 
-  if (roleLabel(PREFILL_LABELS.etcdRole)) {
+  if (roleLabel(LABELS.etcdRole)) {
     roles.push('etcd');
   }
-  if (roleLabel(PREFILL_LABELS.controlPlaneRole)) {
+  if (roleLabel(LABELS.controlPlaneRole)) {
     roles.push('controlplane');
   }
-  if (roleLabel(PREFILL_LABELS.workerRole)) {
+  if (roleLabel(LABELS.workerRole)) {
     roles.push('worker');
   }
 
@@ -107,19 +92,19 @@ export function prefillFromMachine(input: PrefillInput): RegistrationOptions {
     os,
     // Windows nodes can only be workers, whatever the labels say
     roles:    os === 'windows' ? ['worker'] : roles,
-    labels:   labelsFromAnnotation(firstAnnotation(PREFILL_ANNOTATIONS.labels, input?.planSecret, machine)),
-    taints:   taintsFromAnnotation(firstAnnotation(PREFILL_ANNOTATIONS.taints, machine, input?.planSecret)),
+    labels:   labelsFromAnnotation(firstAnnotation(ANNOTATIONS.registeredLabels, input?.planSecret, machine)),
+    taints:   taintsFromAnnotation(firstAnnotation(ANNOTATIONS.registeredTaints, machine, input?.planSecret)),
     insecure: false,
   };
 
-  const nodeName = str(labels[PREFILL_LABELS.nodeName]) || str(secretLabels[PREFILL_LABELS.nodeName]) ||
+  const nodeName = str(labels[LABELS.nodeName]) || str(secretLabels[LABELS.nodeName]) ||
     str(input?.nodeName) || str(metadata(input?.node).name) || (nodeRefName(machine) ?? '');
 
   if (nodeName) {
     options.nodeName = nodeName;
   }
-  const address = firstAnnotation(PREFILL_ANNOTATIONS.address, input?.planSecret, machine);
-  const internalAddress = firstAnnotation(PREFILL_ANNOTATIONS.internalAddress, input?.planSecret, machine);
+  const address = firstAnnotation(ANNOTATIONS.address, input?.planSecret, machine);
+  const internalAddress = firstAnnotation(ANNOTATIONS.internalAddress, input?.planSecret, machine);
 
   if (address) {
     options.address = address;

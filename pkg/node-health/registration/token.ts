@@ -13,7 +13,8 @@
  */
 import { asObject, decodeBase64 } from '../engine';
 import { isHostname, isIPv4, isIPv6 } from './syntax';
-import type { EnvVar, MessageArgs, RegistrationToken, TokenReadError } from './types';
+import type { MessageArgs } from '../engine';
+import type { EnvVar, RegistrationToken, TokenReadError } from './types';
 
 export const TOKEN_ERROR_KEY_PREFIX = 'nodeHealth.registration.token.error';
 export const TOKEN_PLACEHOLDER = '{token}';

@@ -2,19 +2,16 @@
  * Types of the registration command builder. Pure TypeScript (no Vue, store or Node.js imports) so the
  * Registration dialog and the `node-health register-command` CLI produce byte-identical commands.
  */
+import type { MessageArgs, Role } from '../engine';
 
-export type NodeRole = 'etcd' | 'controlplane' | 'worker';
 export type TargetOs = 'linux' | 'windows';
-
-/** Roles in the order Rancher's own Registration tab emits their flags. */
-export const ROLE_ORDER: readonly NodeRole[] = ['etcd', 'controlplane', 'worker'];
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 export type TaintEffect = typeof TAINT_EFFECTS[number];
 
 export interface RegistrationOptions {
   os: TargetOs;
-  roles: NodeRole[];
+  roles: Role[];
   nodeName?: string;
   /**
    * The host's own name (a Windows COMPUTERNAME, a Node name). Used only when no nodeName is given and
@@ -57,8 +54,6 @@ export interface RegistrationToken {
   /** Whether Rancher offers a Windows command (RKE2 clusters only) */
   windowsAvailable: boolean;
 }
-
-export type MessageArgs = Record<string, string | number>;
 
 export type ProblemField =
   | 'os'

@@ -8,10 +8,10 @@ import {
   checkLabelValue, checkQualifiedName, checkSubdomain, isHostname, isIPv4, isIPv6, suggestSubdomain,
   DNS_LABEL_MAX, LABEL_VALUE_MAX
 } from './syntax';
-import type {
-  MessageArgs, NodeRole, ProblemField, RegistrationOptions, ValidationProblem
-} from './types';
-import { ROLE_ORDER, TAINT_EFFECTS } from './types';
+import type { ProblemField, RegistrationOptions, ValidationProblem } from './types';
+import { TAINT_EFFECTS } from './types';
+import { LABELS, ROLE_ORDER } from '../engine';
+import type { MessageArgs, Role } from '../engine';
 
 export const VALIDATION_KEY_PREFIX = 'nodeHealth.registration.validation';
 
@@ -39,12 +39,6 @@ const KEY_CODES = {
   },
 } as const;
 
-/** The command sets this label itself, from the operating system chosen. */
-export const OS_LABEL = 'cattle.io/os';
-
-/** Rancher stores a given node name in this label; label values are at most 63 characters. */
-export const NODE_NAME_LABEL = 'rke.cattle.io/node-name';
-
 function problem(
   field: ProblemField, code: ValidationCode, args: MessageArgs = {}, extra: { severity?: 'error' | 'warning', index?: number } = {}
 ): ValidationProblem {
@@ -68,17 +62,17 @@ function validateRoles(options: RegistrationOptions): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
 
   for (const role of roles) {
-    if (!ROLE_ORDER.includes(role as NodeRole)) {
+    if (!ROLE_ORDER.includes(role as Role)) {
       problems.push(problem('roles', 'roleUnknown', { role: String(role), allowed: ROLE_ORDER.join(', ') }));
     }
   }
   if (options.os === 'windows') {
-    const other = roles.filter((role) => role !== 'worker' && ROLE_ORDER.includes(role as NodeRole));
+    const other = roles.filter((role) => role !== 'worker' && ROLE_ORDER.includes(role as Role));
 
     if (other.length) {
       problems.push(problem('roles', 'windowsWorkerOnly', { roles: other.join(', ') }));
     }
-  } else if (!roles.some((role) => ROLE_ORDER.includes(role as NodeRole))) {
+  } else if (!roles.some((role) => ROLE_ORDER.includes(role as Role))) {
     problems.push(problem('roles', 'rolesEmpty'));
   }
 
@@ -139,7 +133,7 @@ function validateNodeName(field: 'nodeName' | 'hostname', value: string): Valida
     }
   } else if (lower.length > LABEL_VALUE_MAX) {
     problems.push(problem(field, 'nodeNameTooLongForLabel', {
-      value, length: lower.length, max: LABEL_VALUE_MAX, label: NODE_NAME_LABEL
+      value, length: lower.length, max: LABEL_VALUE_MAX, label: LABELS.nodeName
     }));
   }
 
@@ -227,7 +221,7 @@ function validateLabels(labels: unknown[]): ValidationProblem[] {
 
       return;
     }
-    if (key === OS_LABEL) {
+    if (key === LABELS.os) {
       problems.push(problem('labels', 'labelReserved', { key }, { index }));
 
       return;

@@ -3,9 +3,9 @@
  * lookup as the shell's i18n store, so the same l10n files read the same everywhere.
  */
 import IntlMessageFormat from 'intl-messageformat';
-import type { MessageArgs } from '../engine';
+import type { Translate } from '../engine';
 
-export type Translate = (key: string, args?: MessageArgs) => string;
+export type { Translate };
 
 function lookup(messages: unknown, key: string): unknown {
   let node: any = messages;

@@ -10,7 +10,8 @@ import type {
 import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
 import { describeObject, label } from '../fields';
-import { LABELS, nodeRefName } from '../objects';
+import { nodeRefName } from '../objects';
+import { LABELS } from '../vocabulary';
 import type { RuleContext, RuleHit } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, sh, step

@@ -8,7 +8,8 @@
  * sentence saying what it showed. The diagnosis applies them after the rule has fired, so a rule's own
  * check never depends on a host report being there.
  */
-import type { Evidence, MessageArgs, NodeRecord } from '../types';
+import type { Evidence, NodeRecord } from '../types';
+import type { MessageArgs } from '../vocabulary';
 import type { HostReport, HostSignature, HostSignatureId } from '../host-report';
 import { findSignature, hostLabel } from '../host-report';
 import { parseTime } from '../fields';

@@ -6,7 +6,7 @@ import type { ActionId, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
-import { ANNOTATIONS } from '../objects';
+import { ANNOTATIONS } from '../vocabulary';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, step
 } from './rule';

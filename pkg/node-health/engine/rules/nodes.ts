@@ -8,9 +8,8 @@ import { conditions, findUnhealthyCondition, getCondition, nodeReadyCondition } 
 import {
   annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
-import {
-  ANNOTATIONS, LABELS, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
-} from '../objects';
+import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
+import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';

@@ -6,7 +6,7 @@
 import type { Evidence, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import { annotation } from '../fields';
-import { ANNOTATIONS } from '../objects';
+import { ANNOTATIONS } from '../vocabulary';
 import { agentEverActed, planApplyFailure, planSecretValue } from '../plan-status';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import {

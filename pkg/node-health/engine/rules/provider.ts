@@ -9,7 +9,8 @@ import { nodeReadyCondition } from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, metadata, nameOf, specOf
 } from '../fields';
-import { ANNOTATIONS, LABELS, nodeRefName } from '../objects';
+import { nodeRefName } from '../objects';
+import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { expectedNodeName } from '../expected-name';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step

@@ -4,13 +4,14 @@
  * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
  */
 import type {
-  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, MessageArgs, NodeRecord, Severity
+  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity
 } from '../types';
+import type { MessageArgs } from '../vocabulary';
 import type { JoinContext } from '../join';
 import type { Condition } from '../conditions';
 import { conditionPath } from '../conditions';
-import { describeObject, parseTime } from '../fields';
-import { formatDuration } from '../time';
+import { describeObject } from '../fields';
+import { elapsedMs, formatDuration } from '../time';
 import { quotePosix } from '../shell-quote';
 
 export interface RuleContext extends JoinContext {
@@ -135,9 +136,7 @@ export function conditionEvidence(object: string, c: Condition): Evidence[] {
 
 /** Milliseconds since a timestamp, or null when it is unknown. */
 export function age(ctx: RuleContext, iso: string | null | undefined): number | null {
-  const t = parseTime(iso);
-
-  return t === null ? null : ctx.now - t;
+  return elapsedMs(iso, ctx.now);
 }
 
 export function duration(ms: number | null): string {

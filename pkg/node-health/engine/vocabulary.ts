@@ -1,0 +1,53 @@
+/**
+ * The words every layer shares, defined once: Rancher's label and annotation keys, node roles, the arguments of
+ * a translated message and the translator that renders them, and the format names of what the extension writes.
+ */
+
+export const LABELS = {
+  capiClusterName:   'cluster.x-k8s.io/cluster-name',
+  rkeClusterName:    'rke.cattle.io/cluster-name',
+  machineName:       'rke.cattle.io/machine-name',
+  machineUid:        'rke.cattle.io/machine',
+  machineId:         'rke.cattle.io/machine-id',
+  nodeName:          'rke.cattle.io/node-name',
+  etcdRole:          'rke.cattle.io/etcd-role',
+  controlPlaneRole:  'rke.cattle.io/control-plane-role',
+  workerRole:        'rke.cattle.io/worker-role',
+  os:                'cattle.io/os',
+  mgmtNodeName:      'management.cattle.io/nodename',
+  kubernetesOs:      'kubernetes.io/os',
+  initNode:          'rke.cattle.io/init-node',
+} as const;
+
+export const ANNOTATIONS = {
+  capiMachine:          'cluster.x-k8s.io/machine',
+  capiClusterName:      'cluster.x-k8s.io/cluster-name',
+  capiClusterNamespace: 'cluster.x-k8s.io/cluster-namespace',
+  address:              'rke.cattle.io/address',
+  internalAddress:      'rke.cattle.io/internal-address',
+  joinedTo:             'rke.cattle.io/joined-to',
+  joinUrl:              'rke.cattle.io/join-url',
+  planLastUpdated:      'rke.cattle.io/plan-last-updated',
+  etcdHook:             'pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup',
+  etcdForceRemove:      'rke.cattle.io/etcd-force-remove',
+  /** the node labels and taints a custom node was registered with (rancher pkg/controllers/capr/unmanaged) */
+  registeredLabels:     'rke.cattle.io/labels',
+  registeredTaints:     'rke.cattle.io/taints',
+} as const;
+
+/** kubectl apply's copy of the whole object: it repeats every field, secrets' data included. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The diagnostics bundle's format, written by the export and read by the command line. */
+export const BUNDLE_FORMAT = 'node-health-bundle/v1';
+
+export type Role = 'etcd' | 'controlplane' | 'worker';
+
+/** Roles in the order Rancher shows them and its own Registration tab emits their flags. */
+export const ROLE_ORDER: readonly Role[] = ['etcd', 'controlplane', 'worker'];
+
+/** The arguments of a translated message. */
+export type MessageArgs = Record<string, string | number>;
+
+/** Renders a translation key with its arguments in the reader's language. */
+export type Translate = (key: string, args?: MessageArgs) => string;
