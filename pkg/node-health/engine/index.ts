@@ -5,6 +5,9 @@ export {
   inputOfObject, join, settleAvailability
 } from './join';
 export { linkChain } from './chain';
+export {
+  isHostname, isIPv4, isIPv6, parseIPv4, parseIPv6
+} from './addresses';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey

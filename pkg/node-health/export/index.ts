@@ -10,9 +10,8 @@ export {
 export type {
   LeftOutValue, RedactedObjects, RedactionKind, RedactionSummary
 } from './redact';
-export {
-  createObfuscator, parseIPv4, parseIPv6
-} from './obfuscate';
+export { createObfuscator } from './obfuscate';
+export { parseIPv4, parseIPv6 } from '../engine';
 export type { Obfuscator } from './obfuscate';
 export { BUNDLE_FORMAT } from '../engine';
 export {

@@ -20,7 +20,9 @@
  * The pseudonyms are numbered in sorted order of the originals, so the same objects give the same bundle.
  * The mapping itself never goes into an export.
  */
-import { classify, isPlainObject } from '../engine';
+import {
+  classify, isHostname, isPlainObject, parseIPv4, parseIPv6
+} from '../engine';
 import { REDACTED } from './redact';
 
 export interface Obfuscator {
@@ -38,7 +40,6 @@ const IPV4_OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![\\w.])${ IPV4_OCTET }(?:\\.${ IPV4_OCTET }){3}(?!\\w|\\.\\d)`, 'g');
 // Candidates only; parseIPv6 decides. Times (12:30:45) and MAC addresses fail that test.
 const IPV6_CANDIDATE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])/g;
-const HOSTNAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 /** Words that name roles and states rather than a host; replacing them in messages would garble them. */
 const NOT_HOSTNAMES = new Set([
   'localhost', 'node', 'nodes', 'host', 'worker', 'master', 'server', 'agent', 'etcd', 'controlplane', 'control-plane',
@@ -60,61 +61,6 @@ const FQDN_CANDIDATE = /(?:(?<=:\/\/|@)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\
 const NOT_HOST_DOMAIN = /(^|\.)(cattle\.io|x-k8s\.io|k8s\.io|kubernetes\.io|invalid)$/i;
 /** Endings of file names and of words that only look like names */
 const NOT_TLD = /^(ya?ml|json|toml|conf|cfg|ini|log|txt|sh|ps1|go|py|js|ts|exe|dll|sock|crt|pem|key|csr|tar|gz|tgz|zip|service|socket|d|local|svc|lan|internal|home|localdomain)$/i;
-
-export function parseIPv4(s: string): number | null {
-  const parts = s.split('.');
-
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) {
-    return null;
-  }
-
-  return parts.reduce((acc, p) => acc * 256 + Number(p), 0);
-}
-
-/** The eight 16-bit groups of an IPv6 address (also with an IPv4 tail, ::ffff:10.0.0.1), or null. */
-export function parseIPv6(s: string): number[] | null {
-  let text = s.toLowerCase();
-  let tail: number[] = [];
-  const v4 = /(?:^|:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
-
-  if (v4) {
-    const n = parseIPv4(v4[1]);
-
-    if (n === null) {
-      return null;
-    }
-    tail = [Math.floor(n / 65536), n % 65536];
-    text = text.slice(0, text.length - v4[1].length);
-    if (!text.endsWith('::')) {
-      if (!text.endsWith(':')) {
-        return null;
-      }
-      text = text.slice(0, -1);
-    }
-  }
-  const halves = text.split('::');
-
-  if (halves.length > 2) {
-    return null;
-  }
-  const head = halves[0] === '' ? [] : halves[0].split(':');
-  const rest = halves.length === 2 && halves[1] !== '' ? halves[1].split(':') : [];
-
-  if ([...head, ...rest].some((g) => !/^[0-9a-f]{1,4}$/.test(g))) {
-    return null;
-  }
-  const wanted = 8 - tail.length;
-  const hex = (groups: string[]) => groups.map((g) => parseInt(g, 16));
-
-  if (halves.length === 1) {
-    return head.length === wanted ? [...hex(head), ...tail] : null;
-  }
-  if (head.length + rest.length >= wanted) {
-    return null;
-  }
-
-  return [...hex(head), ...new Array(wanted - head.length - rest.length).fill(0), ...hex(rest), ...tail];
-}
 
 function ipv6Key(groups: number[]): string {
   return groups.map((g) => g.toString(16)).join(':');
@@ -288,7 +234,7 @@ export function createObfuscator(objects: unknown[]): Obfuscator {
   for (const raw of learned.hosts) {
     const h = raw.toLowerCase();
 
-    if (!HOSTNAME.test(h) || parseIPv4(h) !== null || learned.keep.has(h) || NOT_HOSTNAMES.has(h) || h.length < 3 || /^\d+$/.test(h)) {
+    if (!isHostname(h) || learned.keep.has(h) || NOT_HOSTNAMES.has(h) || h.length < 3 || /^\d+$/.test(h)) {
       continue;
     }
     const dot = h.indexOf('.');

@@ -11,8 +11,9 @@
  * (rancher pkg/controllers/dashboard/clusterregistrationtoken). The values are read by splitting the
  * command into words, not by position, so extra spaces or quoting do not matter.
  */
-import { asObject, decodeBase64 } from '../engine';
-import { isHostname, isIPv4, isIPv6 } from './syntax';
+import {
+  asObject, decodeBase64, isHostname, isIPv4, isIPv6
+} from '../engine';
 import type { MessageArgs } from '../engine';
 import type { EnvVar, RegistrationToken, TokenReadError } from './types';
 

@@ -5,12 +5,14 @@
  */
 import { hasControlCharacter } from '../engine/shell-quote';
 import {
-  checkLabelValue, checkQualifiedName, checkSubdomain, isHostname, isIPv4, isIPv6, suggestSubdomain,
+  checkLabelValue, checkQualifiedName, checkSubdomain, suggestSubdomain,
   DNS_LABEL_MAX, LABEL_VALUE_MAX
 } from './syntax';
 import type { ProblemField, RegistrationOptions, ValidationProblem } from './types';
 import { TAINT_EFFECTS } from './types';
-import { LABELS, ROLE_ORDER } from '../engine';
+import {
+  LABELS, ROLE_ORDER, isHostname, isIPv4, isIPv6
+} from '../engine';
 import type { MessageArgs, Role } from '../engine';
 
 export const VALIDATION_KEY_PREFIX = 'nodeHealth.registration.validation';
