@@ -279,7 +279,7 @@ describe('recheckEtcdRelease', () => {
 describe('stuckFacts', () => {
   it('states how long the deletion is pending, that the Node is gone and that it is an etcd member', () => {
     expect(stuckFacts(stuckRecord({ etcd: true }), NOW_MS)).toEqual([
-      { key: 'nodeHealth.actions.fact.deleting', args: { duration: '2h', since: '2024-05-02T10:00:00Z' } },
+      { key: 'nodeHealth.actions.fact.deleting', args: { duration: 2 * 60 * 60 * 1000, since: '2024-05-02T10:00:00Z' } },
       { key: 'nodeHealth.actions.fact.nodeGone', args: { node: 'node-1' } },
       { key: 'nodeHealth.actions.fact.etcdMember' },
     ]);

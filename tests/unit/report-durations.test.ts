@@ -1,7 +1,12 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
-import { durationParts, formatDuration, parseDuration } from '../../pkg/node-health/engine';
+import { diagnose, durationParts, formatDuration } from '../../pkg/node-health/engine';
+import { csvRows } from '../../pkg/node-health/export/csv';
+import { buildRows } from '../../pkg/node-health/data/rows';
+import { findingToJson, renderMarkdown, renderText } from '../../pkg/node-health/report/render';
+import { buildScenario, DRAINING_MACHINE } from '../../scenarios/catalog';
+import { clusterObjects } from './engine/helpers';
 import { localizeDurations, sayDurationMs } from '../../pkg/node-health/report/durations';
 import { createTranslator } from '../../pkg/node-health/report/translate';
 import type { Translate } from '../../pkg/node-health/report/translate';
@@ -25,15 +30,6 @@ describe('durations', () => {
     expect(durationParts(DAY)).toEqual([{ value: 1, unit: 'd' }]);
   });
 
-  it('read back only what formatDuration writes', () => {
-    for (const ms of [0, 59_000, 5 * MIN, 3 * HOUR + MIN, 400 * DAY + 23 * HOUR]) {
-      expect(parseDuration(formatDuration(ms))).toEqual(durationParts(ms));
-    }
-    for (const text of ['', '?', '5', '2h 3d', '1d 2h 3m', 'node-5m', '5m ', '3 h']) {
-      expect(parseDuration(text)).toBeNull();
-    }
-  });
-
   it('are said in the language the user chose', () => {
     const en = translator('en-us');
     const zh = translator('zh-hans');
@@ -45,13 +41,52 @@ describe('durations', () => {
     expect(zh('nodeHealth.tab.header.updated', { ago: sayDurationMs(12_000, zh) })).toBe('12秒前更新');
   });
 
-  it('replace only the duration argument of an engine message, and only when it is one', () => {
+  it('replace only the duration arguments of an engine message, and only when they hold milliseconds', () => {
     const zh = translator('zh-hans');
 
-    expect(localizeDurations({ duration: '2h 5m', since: '2024-05-02T10:00:00Z' }, zh)).toEqual({ duration: '2小时5分钟', since: '2024-05-02T10:00:00Z' });
-    // A machine could be called "5m"; only the argument the engine fills with a duration is read as one.
-    expect(localizeDurations({ machine: '5m' }, zh)).toEqual({ machine: '5m' });
+    expect(localizeDurations({ duration: 2 * HOUR + 5 * MIN, since: '2024-05-02T10:00:00Z' }, zh)).toEqual({ duration: '2小时5分钟', since: '2024-05-02T10:00:00Z' });
+    expect(localizeDurations({ age: 3 * DAY, probes: 'kubelet' }, zh)).toEqual({ age: '3天', probes: 'kubelet' });
+    // A count is no duration, and a duration the engine could not tell stays as it is.
+    expect(localizeDurations({ count: 5 * MIN }, zh)).toEqual({ count: 5 * MIN });
     expect(localizeDurations({ duration: '?' }, zh)).toEqual({ duration: '?' });
     expect(localizeDurations(undefined, zh)).toBeUndefined();
+  });
+});
+
+describe('durations in findings', () => {
+  // drain-stuck: the worker has drained for five hours.
+  const s = buildScenario('drain-stuck');
+  const report = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now });
+  const record = report.records.find((r) => r.machineName === DRAINING_MACHINE)!;
+  const finding = record.findings.find((f) => f.rule === 'drain-stuck')!;
+  const zh = translator('zh-hans');
+  const said = zh(finding.causeKey, { ...finding.args, duration: '5小时' });
+
+  it('are milliseconds in the finding, not text', () => {
+    expect(finding.args.duration).toBe(5 * HOUR);
+  });
+
+  // No title says a duration today; one that did would be said in the reader's language in the table and the CSV too.
+  const titled: Translate = (key, args) => (key === finding.titleKey ? `drained ${ args?.duration }` : zh(key, args));
+
+  it('are said in the reader\'s language by the text, Markdown and CSV renderings', () => {
+    expect(said).toContain('5小时');
+    expect(renderText(report, zh)).toContain(said);
+    expect(renderMarkdown(report, zh)).toContain(said);
+    expect(csvRows({ ...report, records: [{ ...record, findings: [finding] }] }, titled)[0]).toContain('drained 5小时');
+  });
+
+  it('are said in the reader\'s language in the tab\'s rows', () => {
+    const row = buildRows({ ...report, records: [{ ...record, findings: [finding] }] }, titled)[0];
+
+    expect(row.searchText).toContain('drained 5小时');
+    expect(row.findingArgs.duration).toBe(5 * HOUR);
+  });
+
+  it('are a number next to their compact form in the JSON report', () => {
+    const json = findingToJson(finding, zh);
+
+    expect(json.durations).toEqual({ duration: { ms: 5 * HOUR, text: '5h' } });
+    expect(json.cause).toBe(said);
   });
 });

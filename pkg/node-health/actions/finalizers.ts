@@ -6,7 +6,7 @@
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
 import {
-  ANNOTATIONS, annotationsOf, asObject, formatDuration, linkChain, metadata, STEVE_TYPES
+  ANNOTATIONS, annotationsOf, asObject, linkChain, metadata, STEVE_TYPES
 } from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
@@ -239,7 +239,7 @@ export function stuckFacts(record: NodeRecord, nowMs: number): Message[] {
   const since = record?.deleting ? Date.parse(record.deleting) : NaN;
 
   if (!Number.isNaN(since)) {
-    facts.push({ key: `${ KEY }.fact.deleting`, args: { duration: formatDuration(nowMs - since), since: record.deleting as string } });
+    facts.push({ key: `${ KEY }.fact.deleting`, args: { duration: Math.max(0, nowMs - since), since: record.deleting as string } });
   }
   if (record?.plan?.state === 'waiting-for-agent') {
     facts.push({ key: `${ KEY }.fact.agentNeverCheckedIn` });

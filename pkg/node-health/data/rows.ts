@@ -8,6 +8,7 @@ import type {
   DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
 import type { NodeRow, RowFilters } from './types';
+import { localizeDurations } from '../report/durations';
 
 export const STATUS_COLORS: Record<RecordStatus, string> = {
   error:   'bg-error',
@@ -48,7 +49,8 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     record.os,
     record.status,
     roleList.join(' '),
-    ...record.findings.map((f) => (t ? t(f.titleKey, f.args) : f.rule)),
+    // Durations in finding titles are milliseconds until a translator says them.
+    ...record.findings.map((f) => (t ? t(f.titleKey, localizeDurations(f.args, t)) : f.rule)),
   ];
 
   return {

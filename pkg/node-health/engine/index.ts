@@ -20,7 +20,7 @@ export {
   PLAN_SECRET_STATUS_KEYS, derivePlanStatus, splitPlanSecretData
 } from './plan-status';
 export {
-  durationParts, elapsedMs, formatDuration, parseDuration, toEpochMs
+  durationParts, elapsedMs, formatDuration, toEpochMs
 } from './time';
 export {
   annotation, annotationsOf, asArray, asNumber, asObject, asString, decodeBase64, isPlainObject, label, labelsOf, metadata, nameOf,

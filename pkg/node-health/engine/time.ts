@@ -1,6 +1,6 @@
 /**
- * Durations for messages. Findings carry them compactly ("2h 5m"), as the command line prints them by
- * default; the tab and the reports say them in the reader's language from their parts (report/durations.ts).
+ * Durations. Findings carry them as milliseconds (DURATION_ARGS); the tab and the reports say them in the
+ * reader's language from their parts (report/durations.ts), and the JSON report also in the compact form.
  */
 import { parseTime } from './fields';
 
@@ -44,28 +44,6 @@ export function durationParts(ms: number): DurationPart[] {
 /** A duration in the compact form of the command line and the report: 2d 4h, 3h 58m, 40m, 12s. */
 export function formatDuration(ms: number): string {
   return durationParts(ms).map((p) => `${ p.value }${ p.unit }`).join(' ');
-}
-
-const COMPACT_DURATION = /^(\d+)([dhms])(?: (\d+)([hm]))?$/;
-
-/**
- * Reads formatDuration's output back into its parts, or null for any other text. Findings carry their
- * durations as text (the command line prints them as they are); the tab reads them back to say them in
- * the user's language.
- */
-export function parseDuration(text: string): DurationPart[] | null {
-  const m = COMPACT_DURATION.exec(text);
-
-  if (!m) {
-    return null;
-  }
-  const parts: DurationPart[] = [{ value: Number(m[1]), unit: m[2] as DurationUnit }];
-
-  if (m[3] !== undefined) {
-    parts.push({ value: Number(m[3]), unit: m[4] as DurationUnit });
-  }
-
-  return parts;
 }
 
 export function toEpochMs(value: string | number | Date): number {

@@ -49,5 +49,11 @@ export const ROLE_ORDER: readonly Role[] = ['etcd', 'controlplane', 'worker'];
 /** The arguments of a translated message. */
 export type MessageArgs = Record<string, string | number>;
 
+/**
+ * Message arguments that hold a duration, in milliseconds (or "?" when it is unknown). The engine leaves them as
+ * numbers; each renderer says them in its reader's language.
+ */
+export const DURATION_ARGS: readonly string[] = ['duration', 'age'];
+
 /** Renders a translation key with its arguments in the reader's language. */
 export type Translate = (key: string, args?: MessageArgs) => string;

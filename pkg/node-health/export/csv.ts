@@ -6,6 +6,7 @@ import { unparse } from 'papaparse';
 import type { DiagnosisReport } from '../engine';
 import { sortRecords } from '../report/render';
 import type { Translate } from '../report/translate';
+import { withLocalDurations } from '../report/durations';
 
 export const CSV_COLUMNS = [
   'cluster', 'machine', 'node', 'status', 'roles', 'os', 'phase', 'planState', 'topFindingRule', 'topFindingTitle', 'findingCount', 'since',
@@ -27,7 +28,9 @@ export function csvCell(value: string | number | null | undefined): string | num
   return FORMULA_START.test(value) ? `'${ value }` : value;
 }
 
-export function csvRows(report: DiagnosisReport, t: Translate): (string | number)[][] {
+export function csvRows(report: DiagnosisReport, translate: Translate): (string | number)[][] {
+  const t = withLocalDurations(translate);
+
   return sortRecords(report.records).map((r) => {
     const top = r.findings[0];
     const row: Record<CsvColumn, string | number | null> = {

@@ -1,8 +1,8 @@
 /**
- * Durations in the reader's language. The engine writes them compactly into findings (2d 4h); the tab,
- * the reports and the command line say them with the units of the chosen language (2天4小时).
+ * Durations in the reader's language. The engine writes them into findings as milliseconds; the tab, the
+ * reports and the command line say them with the units of the chosen language (2d 4h, 2天4小时).
  */
-import { durationParts, parseDuration } from '../engine';
+import { DURATION_ARGS, durationParts } from '../engine';
 import type { DurationPart, MessageArgs } from '../engine';
 import type { Translate } from './translate';
 
@@ -16,12 +16,19 @@ export function sayDurationMs(ms: number, t: Translate): string {
   return sayDuration(durationParts(ms), t);
 }
 
-/** The arguments of a message, with a `duration` the engine wrote said in the user's language. */
+/** The arguments of a message, with the durations the engine wrote (DURATION_ARGS) said in the user's language. */
 export function localizeDurations(args: MessageArgs | undefined, t: Translate): MessageArgs | undefined {
-  const text = args?.duration;
-  const parts = typeof text === 'string' ? parseDuration(text) : null;
+  let out = args;
 
-  return parts ? { ...args, duration: sayDuration(parts, t) } : args;
+  for (const key of DURATION_ARGS) {
+    const ms = args?.[key];
+
+    if (typeof ms === 'number') {
+      out = { ...out, [key]: sayDurationMs(ms, t) };
+    }
+  }
+
+  return out;
 }
 
 /** A translator that also says the durations in its messages' arguments in its own language. */

@@ -2,8 +2,10 @@
  * Readable renderings of a diagnosis: plain text for a terminal, Markdown for a support ticket, and the
  * stable JSON report format. All text comes from the translator; cluster text is passed through as data.
  */
-import type { DiagnosisReport, Finding, NodeRecord, RecordStatus } from '../engine';
-import { STATUS_ORDER } from '../engine';
+import type {
+  DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus
+} from '../engine';
+import { DURATION_ARGS, STATUS_ORDER, formatDuration } from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 import { hostFacts, hostReportName } from './host-facts';
@@ -22,6 +24,8 @@ export interface JsonFinding {
   confirmed?: true;
   /** What the host showed, in words */
   confirmation?: string;
+  /** The durations the title and cause say, as numbers (milliseconds) and in the compact form (2d 4h) */
+  durations?: Record<string, { ms: number; text: string }>;
 }
 
 /** A host report given to the diagnosis, and the record it was joined to. */
@@ -89,6 +93,26 @@ export function findingToJson(f: Finding, translate: Translate): JsonFinding {
   }
   if (f.confirmation) {
     out.confirmation = t(f.confirmation.key, f.confirmation.args);
+  }
+  const durations = durationsOf(f.args);
+
+  if (durations) {
+    out.durations = durations;
+  }
+
+  return out;
+}
+
+function durationsOf(args: MessageArgs | undefined): JsonFinding['durations'] | null {
+  let out: NonNullable<JsonFinding['durations']> | null = null;
+
+  for (const key of DURATION_ARGS) {
+    const ms = args?.[key];
+
+    if (typeof ms === 'number') {
+      out ??= {};
+      out[key] = { ms, text: formatDuration(ms) };
+    }
   }
 
   return out;

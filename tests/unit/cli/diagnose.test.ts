@@ -107,7 +107,13 @@ describe('node-health diagnose', () => {
 
     expect(json.clusters[0].findings.map((f: any) => f.rule)).toStrictEqual(['cluster-agent-disconnected']);
     // The same shape as a record's finding.
-    expect(Object.keys(json.clusters[0].findings[0])).toStrictEqual(['rule', 'severity', 'title', 'cause', 'since', 'evidence', 'fix']);
+    expect(Object.keys(json.clusters[0].findings[0])).toStrictEqual(['rule', 'severity', 'title', 'cause', 'since', 'evidence', 'fix', 'durations']);
+    // A duration is a number for programs, next to the compact form people read.
+    const { ms, text: readable } = json.clusters[0].findings[0].durations.duration;
+
+    expect(typeof ms).toBe('number');
+    expect(readable).toMatch(/^\d+[dhms]( \d+[hm])?$/);
+    expect(json.clusters[0].findings[0].cause).toContain(`for ${ readable }.`);
     expect(json.clusters[0].findings[0].cause).toMatch(/may be stale/);
     const text = (await run('diagnose', '--now', s.now, file)).stdout;
 

@@ -164,7 +164,7 @@ describe('drain-stuck', () => {
     const f = finding(run(s, objects), DRAINING_MACHINE, 'drain-stuck')!;
 
     expect(f.severity).toBe('warning');
-    expect(f.args).toMatchObject({ node: 'dr-worker-02', duration: '5h' });
+    expect(f.args).toMatchObject({ node: 'dr-worker-02', duration: 5 * 60 * 60 * 1000 });
     expect(f.fix.map((x) => x.command)).toContain('kubectl uncordon dr-worker-02');
   });
 

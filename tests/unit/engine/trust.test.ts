@@ -44,7 +44,7 @@ describe('the safety net', () => {
     expect(record.status).toBe('warning');
     expect(String(net.args.signals)).toContain('InfrastructureReady False (ProviderQuotaExceeded): quota exceeded for instance family');
     expect(net.since).toBe('2026-05-01T09:00:00Z');
-    expect(net.args.duration).toBe('1h');
+    expect(net.args.duration).toBe(60 * 60 * 1000);
   });
 
   it('waits for the start-up threshold, and fires exactly at it', () => {

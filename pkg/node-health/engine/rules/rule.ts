@@ -11,7 +11,7 @@ import type { JoinContext } from '../join';
 import type { Condition } from '../conditions';
 import { conditionPath } from '../conditions';
 import { describeObject } from '../fields';
-import { elapsedMs, formatDuration } from '../time';
+import { elapsedMs } from '../time';
 import { quotePosix } from '../shell-quote';
 
 export interface RuleContext extends JoinContext {
@@ -139,8 +139,9 @@ export function age(ctx: RuleContext, iso: string | null | undefined): number | 
   return elapsedMs(iso, ctx.now);
 }
 
-export function duration(ms: number | null): string {
-  return ms === null ? '?' : formatDuration(ms);
+/** A duration argument (see DURATION_ARGS): milliseconds, never negative, or "?" when unknown. */
+export function duration(ms: number | null): number | string {
+  return ms === null ? '?' : Math.max(0, ms);
 }
 
 /**
