@@ -294,75 +294,100 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   }
 }
 
-export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string): JoinResult {
-  const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : []);
-  const availability = effectiveAvailability(buckets, availabilityIn);
+/** Clusters, addressable by namespace/name and by management id; a machine or Node naming an unknown one adds it. */
+interface ClusterIndex {
+  clusters: ClusterInfo[];
+  byNsName: ScopedIndex<ClusterInfo>;
+  byMgmtId: Map<string, ClusterInfo>;
+  objects: Map<ClusterInfo, KubeObject>;
+  forMachine(ns: string | null, clusterName: string | null): ClusterInfo | null;
+  forMgmtId(id: string | null): ClusterInfo | null;
+  /** the cluster objects without one belong to: the one asked for, or the only one there is */
+  fallback(): ClusterInfo | null;
+}
 
-  // Clusters, addressable by namespace/name and by management id.
-  const clustersByNsName = new ScopedIndex<ClusterInfo>();
-  const clustersByMgmtId = new Map<string, ClusterInfo>();
-  const clusterObjects = new Map<ClusterInfo, KubeObject>();
+function clusterKey(c: ClusterInfo | null): string {
+  return c?.mgmtId ?? c?.name ?? '';
+}
+
+function indexClusters(clusterObjects: KubeObject[], defaultCluster: string | undefined): ClusterIndex {
   const clusters: ClusterInfo[] = [];
+  const byNsName = new ScopedIndex<ClusterInfo>();
+  const byMgmtId = new Map<string, ClusterInfo>();
+  const objects = new Map<ClusterInfo, KubeObject>();
 
-  const addCluster = (info: ClusterInfo, obj?: KubeObject) => {
+  const add = (info: ClusterInfo, obj?: KubeObject) => {
     clusters.push(info);
     if (info.namespace !== null) {
-      clustersByNsName.set(info.namespace, info.name, info);
+      byNsName.set(info.namespace, info.name, info);
     }
     if (info.mgmtId) {
-      clustersByMgmtId.set(info.mgmtId, info);
+      byMgmtId.set(info.mgmtId, info);
     }
     if (obj) {
-      clusterObjects.set(info, obj);
+      objects.set(info, obj);
     }
 
     return info;
   };
 
-  for (const c of buckets.cluster) {
-    addCluster(readClusterInfo(c), c);
+  for (const c of clusterObjects) {
+    add(readClusterInfo(c), c);
   }
 
-  const clusterForMachine = (ns: string | null, clusterName: string | null): ClusterInfo | null => {
+  const forMachine = (ns: string | null, clusterName: string | null): ClusterInfo | null => {
     if (!clusterName) {
       return null;
     }
 
-    return clustersByNsName.get(ns, clusterName) ?? addCluster({
+    return byNsName.get(ns, clusterName) ?? add({
       ...unknownCluster(clusterName, null), namespace: ns, kind: 'provisioned'
     });
   };
 
-  const clusterForMgmtId = (id: string | null): ClusterInfo | null => {
+  const forMgmtId = (id: string | null): ClusterInfo | null => {
     if (!id) {
       return null;
     }
 
-    return clustersByMgmtId.get(id) ?? addCluster(unknownCluster(id, id));
+    return byMgmtId.get(id) ?? add(unknownCluster(id, id));
   };
 
-  const fallbackCluster = (): ClusterInfo | null => {
+  const fallback = (): ClusterInfo | null => {
     if (defaultCluster) {
-      return clustersByMgmtId.get(defaultCluster) ?? clusters.find((c) => c.name === defaultCluster) ?? clusterForMgmtId(defaultCluster);
+      return byMgmtId.get(defaultCluster) ?? clusters.find((c) => c.name === defaultCluster) ?? forMgmtId(defaultCluster);
     }
 
     return clusters.length === 1 ? clusters[0] : null;
   };
 
-  const clusterKey = (c: ClusterInfo | null) => c?.mgmtId ?? c?.name ?? '';
+  return {
+    clusters, byNsName, byMgmtId, objects, forMachine, forMgmtId, fallback
+  };
+}
 
-  // Machines. Each object is read once into an entry; the passes below fill the entries in, rather than
-  // keep one map per relation keyed by object.
+/** Machines, each read once into an entry that the later passes fill in, and the keys Nodes find them by. */
+interface MachineIndex {
+  machines: MachineEntry[];
+  byUid: Map<string, MachineEntry>;
+  clustersWithMachines: Set<ClusterInfo>;
+  byNsName: () => ScopedIndex<MachineEntry>;
+  byClusterNodeName: () => ScopedIndex<MachineEntry>;
+  /** A Node whose cluster nothing tells (kubectl output of several clusters) by the one machine of any cluster naming it. */
+  byNodeRefAnywhere: () => Map<string, MachineEntry | null>;
+}
+
+function indexMachines(machineObjects: KubeObject[], clusters: ClusterIndex): MachineIndex {
   const machines: MachineEntry[] = [];
-  const machineByUid = new Map<string, MachineEntry>();
+  const byUid = new Map<string, MachineEntry>();
   const clustersWithMachines = new Set<ClusterInfo>();
 
-  for (let i = 0; i < buckets.machine.length; i++) {
-    const m = buckets.machine[i];
+  for (let i = 0; i < machineObjects.length; i++) {
+    const m = machineObjects[i];
     const ns = namespaceOf(m);
     const name = nameOf(m) as string;
     const uid = asString(metadata(m).uid);
-    const cluster = clusterForMachine(ns, machineClusterName(m)) ?? fallbackCluster();
+    const cluster = clusters.forMachine(ns, machineClusterName(m)) ?? clusters.fallback();
     const entry: MachineEntry = {
       obj: m, namespace: ns, name, cluster, node: null, nodeStrength: 0, mgmtNode: undefined
     };
@@ -372,48 +397,62 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       clustersWithMachines.add(cluster);
     }
     if (uid) {
-      machineByUid.set(uid, entry);
+      byUid.set(uid, entry);
     }
   }
+
   // Nodes nearly always carry their machine's uid; the weaker keys are indexed only when one does not.
-  const machineByNsName = lazily(() => {
-    const index = new ScopedIndex<MachineEntry>();
+  return {
+    machines,
+    byUid,
+    clustersWithMachines,
+    byNsName: lazily(() => {
+      const index = new ScopedIndex<MachineEntry>();
 
-    for (const entry of machines) {
-      index.set(entry.namespace, entry.name, entry);
-    }
-
-    return index;
-  });
-  const machineByClusterNodeName = lazily(() => {
-    const index = new ScopedIndex<MachineEntry>();
-
-    for (const entry of machines) {
-      const refName = nodeRefName(entry.obj);
-
-      if (refName) {
-        index.set(clusterKey(entry.cluster), refName, entry);
+      for (const entry of machines) {
+        index.set(entry.namespace, entry.name, entry);
       }
-    }
 
-    return index;
-  });
-  // A Node whose cluster nothing tells (kubectl output of several clusters) by the one machine of any cluster naming it.
-  const machineByNodeRefAnywhere = lazily(() => {
-    const index = new Map<string, MachineEntry | null>();
+      return index;
+    }),
+    byClusterNodeName: lazily(() => {
+      const index = new ScopedIndex<MachineEntry>();
 
-    for (const entry of machines) {
-      const refName = nodeRefName(entry.obj);
+      for (const entry of machines) {
+        const refName = nodeRefName(entry.obj);
 
-      if (refName) {
-        index.set(refName, index.has(refName) ? null : entry);
+        if (refName) {
+          index.set(clusterKey(entry.cluster), refName, entry);
+        }
       }
-    }
 
-    return index;
-  });
+      return index;
+    }),
+    byNodeRefAnywhere: lazily(() => {
+      const index = new Map<string, MachineEntry | null>();
 
-  // Plan secrets, bootstraps and infrastructure machines, by namespace and machine name.
+      for (const entry of machines) {
+        const refName = nodeRefName(entry.obj);
+
+        if (refName) {
+          index.set(refName, index.has(refName) ? null : entry);
+        }
+      }
+
+      return index;
+    }),
+  };
+}
+
+/** Plan secrets, bootstraps and infrastructure machines, by namespace and the machine they belong to. */
+interface MachinePartIndex {
+  secrets: SecretEntry[];
+  secretByMachine: ScopedIndex<SecretEntry>;
+  bootstrapByNsName: ScopedIndex<KubeObject>;
+  infraFor(ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined;
+}
+
+function indexPlanSecrets(buckets: Buckets): MachinePartIndex {
   const secrets: SecretEntry[] = [];
   const secretByMachine = new ScopedIndex<SecretEntry>();
 
@@ -458,36 +497,48 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     return candidates.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates[0];
   };
 
-  // Downstream Nodes: which cluster each belongs to, and which machine, by the strongest key.
-  const nodes: NodeEntry[] = [];
-  const nodeByClusterName = new ScopedIndex<NodeEntry>();
+  return {
+    secrets, secretByMachine, bootstrapByNsName, infraFor
+  };
+}
 
-  for (let i = 0; i < buckets.node.length; i++) {
-    const n = buckets.node[i];
+/** Downstream Nodes and what they were joined to. */
+interface NodeIndex {
+  nodes: NodeEntry[];
+  byClusterName: ScopedIndex<NodeEntry>;
+}
+
+/** Downstream Nodes: which cluster each belongs to, and which machine, by the strongest key. */
+function attachNodes(nodeObjects: KubeObject[], clusters: ClusterIndex, machines: MachineIndex): NodeIndex {
+  const nodes: NodeEntry[] = [];
+  const byClusterName = new ScopedIndex<NodeEntry>();
+
+  for (let i = 0; i < nodeObjects.length; i++) {
+    const n = nodeObjects[i];
     const annotatedCluster = annotation(n, ANNOTATIONS.capiClusterName);
-    const cluster = clusterForMgmtId(downstreamClusterIdFromLinks(n)) ??
-      (annotatedCluster ? clustersByNsName.get(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster) ?? null : null) ??
-      fallbackCluster();
+    const cluster = clusters.forMgmtId(downstreamClusterIdFromLinks(n)) ??
+      (annotatedCluster ? clusters.byNsName.get(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster) ?? null : null) ??
+      clusters.fallback();
     const name = nameOf(n) as string;
     const entry: NodeEntry = {
       obj: n, name, cluster, mgmtNode: undefined, takenBy: null
     };
 
     nodes.push(entry);
-    nodeByClusterName.set(clusterKey(cluster), name, entry);
+    byClusterName.set(clusterKey(cluster), name, entry);
 
     const uid = label(n, LABELS.machineUid);
-    let machine = uid ? machineByUid.get(uid) : undefined;
+    let machine = uid ? machines.byUid.get(uid) : undefined;
     let strength = 3;
 
     if (!machine) {
-      machine = machineByClusterNodeName().get(clusterKey(cluster), name) ?? (cluster ? undefined : machineByNodeRefAnywhere().get(name) ?? undefined);
+      machine = machines.byClusterNodeName().get(clusterKey(cluster), name) ?? (cluster ? undefined : machines.byNodeRefAnywhere().get(name) ?? undefined);
       strength = 2;
     }
     if (!machine) {
       const annotated = annotation(n, ANNOTATIONS.capiMachine);
 
-      machine = annotated ? machineByNsName().get(annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null, annotated) : undefined;
+      machine = annotated ? machines.byNsName().get(annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null, annotated) : undefined;
       strength = 1;
     }
     if (machine && machine.nodeStrength < strength) {
@@ -495,23 +546,29 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       machine.nodeStrength = strength;
     }
   }
-  for (let i = 0; i < machines.length; i++) {
-    const node = machines[i].node;
+  for (let i = 0; i < machines.machines.length; i++) {
+    const node = machines.machines[i].node;
 
     if (node) {
-      node.takenBy = machines[i].name;
+      node.takenBy = machines.machines[i].name;
       // kubectl output of several clusters does not say whose a Node is; the machine it belongs to does.
-      if (!node.cluster && machines[i].cluster) {
-        node.cluster = machines[i].cluster;
-        nodeByClusterName.set(clusterKey(node.cluster), node.name, node);
+      if (!node.cluster && machines.machines[i].cluster) {
+        node.cluster = machines.machines[i].cluster;
+        byClusterName.set(clusterKey(node.cluster), node.name, node);
       }
     }
   }
+
+  return { nodes, byClusterName };
+}
+
+/** Management nodes: to their downstream Node by name, else to a machine by the mirrored annotation; the rest are alone. */
+function attachMgmtNodes(mgmtNodeObjects: KubeObject[], clusters: ClusterIndex, machines: MachineIndex, nodes: NodeIndex): KubeObject[] {
   // Nodes whose cluster nothing has told yet, by name: a management Node of one cluster naming one of them tells.
   const unattributed = lazily(() => {
     const byName = new Map<string, NodeEntry | null>();
 
-    for (const entry of nodes) {
+    for (const entry of nodes.nodes) {
       if (!entry.cluster) {
         byName.set(entry.name, byName.has(entry.name) ? null : entry);
       }
@@ -519,22 +576,20 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
 
     return byName;
   });
+  const lonely: KubeObject[] = [];
 
-  // Management nodes: to their downstream Node by name, else to a machine by the mirrored annotation.
-  const lonelyMgmtNodes: KubeObject[] = [];
-
-  for (let i = 0; i < buckets.mgmtNode.length; i++) {
-    const mn = buckets.mgmtNode[i];
-    const cluster = clusterForMgmtId(namespaceOf(mn));
+  for (let i = 0; i < mgmtNodeObjects.length; i++) {
+    const mn = mgmtNodeObjects[i];
+    const cluster = clusters.forMgmtId(namespaceOf(mn));
     const nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName);
-    let node = nodeName ? nodeByClusterName.get(clusterKey(cluster), nodeName) : undefined;
+    let node = nodeName ? nodes.byClusterName.get(clusterKey(cluster), nodeName) : undefined;
 
-    if (!node && nodeName && cluster && clusters.length > 1) {
+    if (!node && nodeName && cluster && clusters.clusters.length > 1) {
       const named = unattributed().get(nodeName);
 
       if (named && !named.cluster && !named.mgmtNode) {
         named.cluster = cluster;
-        nodeByClusterName.set(clusterKey(cluster), named.name, named);
+        nodes.byClusterName.set(clusterKey(cluster), named.name, named);
         node = named;
       }
     }
@@ -543,33 +598,54 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       continue;
     }
     const machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
-    const machine = machineName ? machineByNsName().get(cluster?.namespace ?? null, machineName) : undefined;
+    const machine = machineName ? machines.byNsName().get(cluster?.namespace ?? null, machineName) : undefined;
 
     if (machine && !machine.mgmtNode) {
       machine.mgmtNode = mn;
     } else {
-      lonelyMgmtNodes.push(mn);
+      lonely.push(mn);
     }
   }
 
+  return lonely;
+}
+
+/** One record per machine, then per Node, management Node and plan secret that no machine took. */
+function buildRecords(
+  clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, nodes: NodeIndex, lonelyMgmtNodes: KubeObject[],
+  availability: InputAvailability
+): NodeRecord[] {
   const records: NodeRecord[] = [];
 
-  for (let i = 0; i < machines.length; i++) {
+  addMachineRecords(records, clusters, machines, parts, availability);
+  addNodeRecords(records, clusters, machines, nodes, availability);
+  addMgmtNodeRecords(records, clusters, machines, lonelyMgmtNodes, availability);
+  addPlanSecretRecords(records, clusters, parts, availability);
+
+  return records;
+}
+
+function addMachineRecords(
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, availability: InputAvailability
+): void {
+  const { secretByMachine, bootstrapByNsName, infraFor } = parts;
+
+  for (let i = 0; i < machines.machines.length; i++) {
     const {
       obj: m, namespace: ns, name, cluster
-    } = machines[i];
-    const nodeEntry = machines[i].node;
+    } = machines.machines[i];
+    const nodeEntry = machines.machines[i].node;
     const node = nodeEntry?.obj;
     const secret = secretByMachine.get(ns, name);
     const planSecret = secret?.obj;
     const bRef = bootstrapRef(m);
     const objects: JoinedObjects = {
-      cluster:      cluster ? clusterObjects.get(cluster) : undefined,
+      cluster:      cluster ? clusters.objects.get(cluster) : undefined,
       machine:      m,
       planSecret,
       bootstrap:    bootstrapByNsName.get(ns, bRef?.name ?? name),
       infraMachine: infraFor(ns, infrastructureRef(m)),
-      mgmtNode:     nodeEntry?.mgmtNode ?? machines[i].mgmtNode,
+      mgmtNode:     nodeEntry?.mgmtNode ?? machines.machines[i].mgmtNode,
       node,
     };
 
@@ -599,19 +675,22 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.finalizers = finalizers(m);
     records.push(r);
   }
+}
 
-  for (let i = 0; i < nodes.length; i++) {
+/** Nodes no machine took: registered by other means, or left behind by a deleted machine. */
+function addNodeRecords(records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, nodes: NodeIndex, availability: InputAvailability): void {
+  for (let i = 0; i < nodes.nodes.length; i++) {
     const {
       obj: n, name, cluster, takenBy
-    } = nodes[i];
+    } = nodes.nodes[i];
 
     if (takenBy) {
       continue;
     }
     const objects: JoinedObjects = {
-      cluster:  cluster ? clusterObjects.get(cluster) : undefined,
+      cluster:  cluster ? clusters.objects.get(cluster) : undefined,
       node:     n,
-      mgmtNode: nodes[i].mgmtNode,
+      mgmtNode: nodes.nodes[i].mgmtNode,
     };
     const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects, availability);
 
@@ -625,13 +704,17 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.finalizers = finalizers(n);
     r.machineName = annotation(n, ANNOTATIONS.capiMachine);
     r.machineNamespace = r.machineName ? (annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null) : null;
-    r.machineManaged = !!cluster && clustersWithMachines.has(cluster);
+    r.machineManaged = !!cluster && machines.clustersWithMachines.has(cluster);
     records.push(r);
   }
+}
 
+function addMgmtNodeRecords(
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, lonelyMgmtNodes: KubeObject[], availability: InputAvailability
+): void {
   for (const mn of lonelyMgmtNodes) {
-    const cluster = clusterForMgmtId(namespaceOf(mn));
-    const objects: JoinedObjects = { cluster: cluster ? clusterObjects.get(cluster) : undefined, mgmtNode: mn };
+    const cluster = clusters.forMgmtId(namespaceOf(mn));
+    const objects: JoinedObjects = { cluster: cluster ? clusters.objects.get(cluster) : undefined, mgmtNode: mn };
     const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects, availability);
 
     r.nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName) ?? asString(specOf(mn).requestedHostname);
@@ -641,22 +724,25 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.created = asString(metadata(mn).creationTimestamp);
     r.machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
     r.machineNamespace = r.machineName ? cluster?.namespace ?? null : null;
-    r.machineManaged = !!cluster && clustersWithMachines.has(cluster);
+    r.machineManaged = !!cluster && machines.clustersWithMachines.has(cluster);
     records.push(r);
   }
+}
 
-  for (let i = 0; i < secrets.length; i++) {
-    const { obj: s, machineName, used } = secrets[i];
+/** Plan secrets no machine took: their machine is gone, or was never read. */
+function addPlanSecretRecords(records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability): void {
+  for (let i = 0; i < parts.secrets.length; i++) {
+    const { obj: s, machineName, used } = parts.secrets[i];
 
     if (used) {
       continue;
     }
     const ns = namespaceOf(s);
-    const cluster = clusterForMachine(ns, label(s, LABELS.rkeClusterName) ?? label(s, LABELS.capiClusterName)) ?? fallbackCluster();
+    const cluster = clusters.forMachine(ns, label(s, LABELS.rkeClusterName) ?? label(s, LABELS.capiClusterName)) ?? clusters.fallback();
     const objects: JoinedObjects = {
-      cluster:    cluster ? clusterObjects.get(cluster) : undefined,
+      cluster:    cluster ? clusters.objects.get(cluster) : undefined,
       planSecret: s,
-      bootstrap:  bootstrapByNsName.get(ns, machineName),
+      bootstrap:  parts.bootstrapByNsName.get(ns, machineName),
     };
     const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects, availability);
 
@@ -669,29 +755,20 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     r.created = asString(metadata(s).creationTimestamp);
     records.push(r);
   }
+}
 
-  // A management cluster only adds to a cluster already known: a dump of every management cluster makes no records.
-  const mgmtClusters = new Map<ClusterInfo, KubeObject>();
-
-  for (const mc of buckets.mgmtCluster) {
-    const info = clustersByMgmtId.get(nameOf(mc) ?? '');
-
-    if (info) {
-      mgmtClusters.set(info, mc);
-    }
-  }
-
-  // Bootstraps and infrastructure machines no machine refers to still show their cluster's list was read.
+/** Each record's inputs as its cluster's: bootstraps and infrastructure machines no machine refers to still show their cluster's list was read. */
+function settleRecordInputs(records: NodeRecord[], buckets: Buckets, availabilityIn: InputAvailability, clusters: ClusterIndex): void {
   const byCluster = availabilityByCluster(records, availabilityIn, (lacking) => {
     const found: [ClusterInfo | null, InputName][] = [];
     const clusterOf = (obj: KubeObject) => {
       const name = label(obj, LABELS.capiClusterName);
 
-      return (name ? clustersByNsName.get(namespaceOf(obj), name) : undefined) ?? fallbackCluster();
+      return (name ? clusters.byNsName.get(namespaceOf(obj), name) : undefined) ?? clusters.fallback();
     };
 
     for (const [input, list] of [['bootstraps', buckets.bootstrap], ['infraMachines', buckets.infraMachine]] as [InputName, KubeObject[]][]) {
-      if (list.length && [...clusters, null].some((c) => lacking(c, input))) {
+      if (list.length && [...clusters.clusters, null].some((c) => lacking(c, input))) {
         for (let i = 0; i < list.length; i++) {
           found.push([clusterOf(list[i]), input]);
         }
@@ -704,29 +781,52 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   for (let i = 0; i < records.length; i++) {
     records[i].inputs = byCluster.get(records[i].cluster) ?? records[i].inputs;
   }
+}
 
-  for (const info of clusters) {
-    if (info.blockingMessage) {
-      resolveBlockingMachines(info, machines.filter((m) => m.cluster === info).map((m) => m.name));
+export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string): JoinResult {
+  const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : []);
+  const availability = effectiveAvailability(buckets, availabilityIn);
+  const clusters = indexClusters(buckets.cluster, defaultCluster);
+  const machines = indexMachines(buckets.machine, clusters);
+  const parts = indexPlanSecrets(buckets);
+  const nodes = attachNodes(buckets.node, clusters, machines);
+  const lonelyMgmtNodes = attachMgmtNodes(buckets.mgmtNode, clusters, machines, nodes);
+  const records = buildRecords(clusters, machines, parts, nodes, lonelyMgmtNodes, availability);
+
+  // A management cluster only adds to a cluster already known: a dump of every management cluster makes no records.
+  const mgmtClusters = new Map<ClusterInfo, KubeObject>();
+
+  for (const mc of buckets.mgmtCluster) {
+    const info = clusters.byMgmtId.get(nameOf(mc) ?? '');
+
+    if (info) {
+      mgmtClusters.set(info, mc);
     }
-    if (clustersWithMachines.has(info)) {
+  }
+  settleRecordInputs(records, buckets, availabilityIn, clusters);
+
+  for (const info of clusters.clusters) {
+    if (info.blockingMessage) {
+      resolveBlockingMachines(info, machines.machines.filter((m) => m.cluster === info).map((m) => m.name));
+    }
+    if (machines.clustersWithMachines.has(info)) {
       info.kind = 'provisioned';
     }
   }
 
   return {
-    clusters,
+    clusters: clusters.clusters,
     records,
     skipped,
-    context: {
+    context:  {
       availability,
-      clustersWithMachines,
-      nodesNamedLike:   lazyNodesByLowerName(nodes),
-      machinesJoinedTo: lazyJoinedTo(secrets),
-      hasMachine:       (namespace, machineName) => !!machineByNsName().get(namespace, machineName),
-      clusterObjectsOf: (info) => ({ cluster: clusterObjects.get(info), mgmtCluster: mgmtClusters.get(info) }),
-      machineOfNode:    (cluster, nodeName) => nodeByClusterName.get(clusterKey(cluster), nodeName)?.takenBy ?? null,
-      expectedNames:    expectedNamesOfUnlinkedMachines(records),
+      clustersWithMachines: machines.clustersWithMachines,
+      nodesNamedLike:       lazyNodesByLowerName(nodes.nodes),
+      machinesJoinedTo:     lazyJoinedTo(parts.secrets),
+      hasMachine:           (namespace, machineName) => !!machines.byNsName().get(namespace, machineName),
+      clusterObjectsOf:     (info) => ({ cluster: clusters.objects.get(info), mgmtCluster: mgmtClusters.get(info) }),
+      machineOfNode:        (cluster, nodeName) => nodes.byClusterName.get(clusterKey(cluster), nodeName)?.takenBy ?? null,
+      expectedNames:        expectedNamesOfUnlinkedMachines(records),
     },
   };
 }
