@@ -6,7 +6,7 @@
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
 import {
-  ANNOTATIONS, annotationsOf, asObject, linkChain, metadata, STEVE_TYPES
+  ANNOTATIONS, annotationsOf, asObject, isPlainObject, linkChain, metadata, STEVE_TYPES
 } from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
@@ -114,7 +114,7 @@ export function buildEtcdForceRemovePatch(bootstrap: KubeObject): JsonPatchOpera
     throw new Error('the RKEBootstrap has no metadata.resourceVersion to guard the patch with');
   }
   const annotations = metadata(bootstrap).annotations;
-  const hasAnnotations = annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations);
+  const hasAnnotations = isPlainObject(annotations);
 
   return [
     {

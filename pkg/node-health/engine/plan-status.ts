@@ -7,7 +7,7 @@
 import type { KubeObject, PlanStatus } from './types';
 import { getCondition } from './conditions';
 import {
-  asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, parseUnixDate
+  asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, isPlainObject, parseUnixDate
 } from './fields';
 import { ANNOTATIONS } from './vocabulary';
 
@@ -121,7 +121,7 @@ export function splitPlanSecretData(data: unknown): {
   const dropped: string[] = [];
   const malformed: { key: string; reason: string }[] = [];
 
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+  if (isPlainObject(data)) {
     for (const [key, value] of Object.entries(data)) {
       if (!STATUS_KEYS.has(key)) {
         dropped.push(key);
