@@ -13,7 +13,8 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef, nodeRefName
+  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef, machineClusterName,
+  nodeRefName
 } from './objects';
 export * from './vocabulary';
 export {

@@ -3,7 +3,9 @@
  * nodes by status; on the Machines lists, each machine's status and top finding. Both read the fleet's one
  * diagnosis (source.ts) and are drawn by the formatters in ../formatters.
  */
-import { STATUS_ORDER } from '../engine';
+import {
+  STATUS_ORDER, STEVE_TYPES, machineClusterName, nameOf, namespaceOf
+} from '../engine';
 import type { RecordStatus } from '../engine';
 import { STATUS_COLORS } from '../data/rows';
 import type { ClusterHealth, MachineHealth } from './diagnosis';
@@ -102,21 +104,20 @@ export function clusterCellView(health: ClusterHealth | undefined, phase: FleetP
 
 /** The provisioning cluster a cluster-list row stands for. */
 export function clusterKeyOfRow(row: any): string {
-  return clusterKeyOf(row?.metadata?.namespace, row?.metadata?.name);
+  return clusterKeyOf(namespaceOf(row), nameOf(row));
 }
 
 /** The machine a Machines-list row stands for, and its cluster. */
 export function machineOfRow(row: any): { key: string; namespace: string; cluster: string | null } | null {
-  const ns = row?.metadata?.namespace;
-  const name = row?.metadata?.name;
+  const ns = namespaceOf(row);
+  const name = nameOf(row);
 
-  if (typeof ns !== 'string' || typeof name !== 'string' || row?.type !== 'cluster.x-k8s.io.machine') {
+  if (ns === null || name === null || row?.type !== STEVE_TYPES.machine) {
     return null;
   }
-  const cluster = row?.spec?.clusterName ?? row?.metadata?.labels?.['cluster.x-k8s.io/cluster-name'];
 
   return {
-    key: `${ ns }/${ name }`, namespace: ns, cluster: typeof cluster === 'string' ? cluster : null
+    key: `${ ns }/${ name }`, namespace: ns, cluster: machineClusterName(row)
   };
 }
 

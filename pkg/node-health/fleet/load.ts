@@ -9,7 +9,7 @@
  * number of reviews follows the workspaces, never the clusters). A list the user may see only part of is
  * `partial`: no finding rests on an object missing from it, as in the tab.
  */
-import { PLAN_SECRET_TYPE } from '../engine';
+import { PLAN_SECRET_TYPE, namespaceOf } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
 import { fetchCollection, judgeAnswer, settle, worse } from '../data/load';
 import type { Settled } from '../data/load';
@@ -92,7 +92,7 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
   };
   const initial = fleetInitialRequests(options.form).map((request) => ({ request, result: run(request) }));
   const clustersAnswer = initial.find((f) => f.request.input === 'clusters')?.result;
-  const workspaces: Promise<string[]> = clustersAnswer ? clustersAnswer.then((r) => (r.ok ? [...new Set(r.value.map((c) => c?.metadata?.namespace).filter((ns): ns is string => typeof ns === 'string' && !!ns))] : [])) : Promise.resolve([]);
+  const workspaces: Promise<string[]> = clustersAnswer ? clustersAnswer.then((r) => (r.ok ? [...new Set(r.value.map(namespaceOf).filter((ns): ns is string => !!ns))] : [])) : Promise.resolve([]);
   const mayListAll = async(request: FleetRequest): Promise<boolean> => {
     const reviews = options.reviews;
 

@@ -6,14 +6,11 @@
  * copied them. The copy says which management Node it
  * came from, so that evidence and reports can tell it from the Node itself.
  */
+import { asObject, metadata, specOf, statusOf } from '../engine';
 import type { KubeObject } from '../engine';
 
 /** Annotation on a Node built from a management Node's copy: `<namespace>/<name>` of that management Node. */
 export const COPIED_FROM_ANNOTATION = 'node-health.cattle.io/copied-from-management-node';
-
-function record(value: unknown): Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, any> : {};
-}
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value ? value : null;
@@ -22,7 +19,7 @@ function text(value: unknown): string | null {
 function strings(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
 
-  for (const [k, v] of Object.entries(record(value))) {
+  for (const [k, v] of Object.entries(asObject(value))) {
     if (typeof v === 'string') {
       out[k] = v;
     }
@@ -37,12 +34,11 @@ function strings(value: unknown): Record<string, string> {
  * about the Node may be claimed.
  */
 export function nodeCopyOf(mgmtNode: unknown): KubeObject | null {
-  const mn = record(mgmtNode);
-  const meta = record(mn.metadata);
-  const status = record(mn.status);
+  const meta = metadata(mgmtNode);
+  const status = statusOf(mgmtNode);
   const nodeName = text(status.nodeName);
   const clusterId = text(meta.namespace);
-  const copied = record(status.internalNodeStatus);
+  const copied = asObject(status.internalNodeStatus);
 
   if (!nodeName || !clusterId || !Array.isArray(copied.conditions)) {
     return null;
@@ -61,7 +57,7 @@ export function nodeCopyOf(mgmtNode: unknown): KubeObject | null {
       labels:            strings(status.nodeLabels),
       annotations:       { ...strings(status.nodeAnnotations), [COPIED_FROM_ANNOTATION]: `${ clusterId }/${ text(meta.name) ?? '' }` },
     },
-    spec:   { ...record(record(mn.spec).internalNodeSpec) },
+    spec:   { ...asObject(specOf(mgmtNode).internalNodeSpec) },
     status: copied,
   };
 }
