@@ -1,13 +1,17 @@
 /**
- * Turns a failed write into something the dialog can say. The dashboard store rejects with the
- * response body decorated with `_status` (shell/plugins/steve/actions.js), or with the axios error
- * itself when no response arrived; both shapes, and a Kubernetes Status or Steve error body, are read.
+ * Turns a failed write into something the dialog can say; the rejection itself is read by ../data/errors,
+ * as the tab's loads read theirs.
  *
  * A JSON Patch whose `test` operation fails comes back from the API server as 422 ("the server rejected
  * our request due to an error in our request"); an update racing another one as 409 Conflict. Either
  * way nothing was written, so both mean "the object changed meanwhile: review it again".
  */
+import {
+  clipMessage, failureStatus, failureText, isNetworkFailure
+} from '../data/errors';
 import type { ActionResult, Message } from './types';
+
+export { failureStatus };
 
 export type FailureKind =
   | 'unauthorized'
@@ -38,55 +42,15 @@ export interface ActionFailure {
   countsAsDone: boolean;
 }
 
-const NETWORK_CODES = ['ERR_NETWORK', 'ECONNABORTED', 'ETIMEDOUT', 'ECONNRESET', 'ECONNREFUSED', 'EAI_AGAIN'];
-const MAX_SERVER_MESSAGE = 500;
-
-type Obj = Record<string, any>;
-
-function asObject(value: unknown): Obj {
-  return value !== null && typeof value === 'object' ? value as Obj : {};
-}
-
-function httpStatus(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599 ? value : null;
-}
-
-/** The HTTP status of a rejected store request, wherever the shape keeps it. */
-export function failureStatus(err: unknown): number | null {
-  const e = asObject(err);
-
-  return httpStatus(e._status) ??
-    httpStatus(asObject(e.response).status) ??
-    // A Steve error body ({ type: 'error', status, code, message }) or a Kubernetes Status ({ code })
-    httpStatus(e.status) ??
-    httpStatus(e.code);
-}
-
 function serverMessageOf(err: unknown): string | null {
-  const e = asObject(err);
-  const body = asObject(asObject(e.response).data);
-  const candidates = [e.message, body.message, typeof e.data === 'string' ? '' : asObject(e.data).message];
-  const text = candidates.find((m): m is string => typeof m === 'string' && m.trim() !== '');
+  const text = failureText(err);
 
   if (!text || /^\s*</.test(text)) {
     // No message, or an HTML error page from a proxy: the status says more than its markup.
     return null;
   }
-  const flat = text.replace(/\s+/g, ' ').trim();
 
-  return flat.length > MAX_SERVER_MESSAGE ? `${ flat.slice(0, MAX_SERVER_MESSAGE) }…` : flat;
-}
-
-function isNetworkFailure(err: unknown): boolean {
-  const e = asObject(err);
-
-  if (e.response && httpStatus(asObject(e.response).status)) {
-    return false;
-  }
-
-  return e.message === 'Network Error' ||
-    (typeof e.code === 'string' && NETWORK_CODES.includes(e.code)) ||
-    (err instanceof TypeError && /fetch|network/i.test(String(e.message)));
+  return clipMessage(text.replace(/\s+/g, ' ').trim());
 }
 
 function kindOf(status: number | null, serverMessage: string | null, err: unknown): FailureKind {
