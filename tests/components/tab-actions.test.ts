@@ -1,4 +1,5 @@
 import { etcdHook, ghostEtcd, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../scenarios/catalog';
+import { ACTION_CATALOGUE } from '../../pkg/node-health/actions';
 import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
@@ -72,6 +73,26 @@ describe('actions', () => {
     });
     expect(forCluster.component).toBe('RegistrationCommandDialog');
     expect(forCluster.resources[0]).toMatchObject({ cluster: { mgmtId: 'c-m-4qj7x2vd' }, record: null });
+  });
+
+  it('a finding\'s action opens through its entry in the action catalogue', async() => {
+    const entry = ACTION_CATALOGUE['remove-finalizers'];
+    const open = jest.spyOn(entry, 'open').mockResolvedValue(undefined);
+
+    try {
+      tab = mountTab(ghostEtcd());
+      await tab.show();
+      const detail = await openRow(tab, GHOST_MACHINE);
+
+      await detail.find('[data-testid="node-health-action-remove-finalizers"]').trigger('click');
+      expect(open).toHaveBeenCalledTimes(1);
+      expect(open.mock.calls[0][1]).toMatchObject({
+        record: { machineName: GHOST_MACHINE }, context: { clusterId: 'c-m-4qj7x2vd' }, cluster: { name: 'dev-k3s' }
+      });
+      expect(modals(tab)).toEqual([]);
+    } finally {
+      open.mockRestore();
+    }
   });
 
   it('the registration command is offered only for custom clusters', async() => {

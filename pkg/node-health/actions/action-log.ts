@@ -6,14 +6,16 @@
  * It never holds a secret: entries are built from a fixed set of fields, the detail is one short line,
  * and anything in it that looks like a token or a registration command is replaced before it is kept.
  */
-import type { ActionName, ActionResult } from './types';
+import { ACTION_LOG_NAMES } from './catalogue';
+import type { ActionLogName } from './catalogue';
+import type { ActionResult } from './types';
 
 export interface ActionLogEntry {
   /** RFC3339 */
   at: string;
   user: string;
   cluster: string;
-  action: ActionName;
+  action: ActionLogName;
   /** e.g. "Machine fleet-default/custom-1" */
   target: string;
   result: ActionResult;
@@ -27,7 +29,6 @@ export const ACTION_LOG_STORAGE_PREFIX = 'nodeHealth.actionLog.v1:';
 const MAX_FIELD = 300;
 const REDACTED = '[redacted]';
 
-const ACTIONS: ActionName[] = ['remove-finalizers', 'etcd-force-remove', 'copy-registration-command'];
 const RESULTS: ActionResult[] = ['succeeded', 'failed', 'already-gone', 'conflict', 'cancelled'];
 
 const memory = new Map<string, ActionLogEntry[]>();
@@ -112,7 +113,7 @@ function write(clusterId: string, entries: ActionLogEntry[]): void {
 
 /** Adds an entry (oldest entries drop out beyond the limit) and returns what was kept. */
 export function recordAction(input: ActionLogInput): ActionLogEntry {
-  if (!ACTIONS.includes(input.action)) {
+  if (!ACTION_LOG_NAMES.includes(input.action)) {
     throw new Error(`unknown action ${ String(input.action) }`);
   }
   if (!RESULTS.includes(input.result)) {

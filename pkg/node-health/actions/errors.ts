@@ -6,9 +6,7 @@
  * our request due to an error in our request"); an update racing another one as 409 Conflict. Either
  * way nothing was written, so both mean "the object changed meanwhile: review it again".
  */
-import {
-  clipMessage, failureStatus, failureText, isNetworkFailure
-} from '../data/errors';
+import { clipMessage, failureStatus, failureText, isNetworkFailure } from '../data/errors';
 import type { ActionResult, Message } from './types';
 
 export { failureStatus };

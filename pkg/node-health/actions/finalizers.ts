@@ -1,29 +1,28 @@
 /**
- * The finalizer cleanup and the etcd release as JSON Patches, and who may be offered them.
+ * The finalizer cleanup as a JSON Patch and who may be offered it, and what the guarded writes share: reading
+ * an object's identity, whether the user may update it, what changed since the review.
  *
- * Both patches begin with `test` operations on what the user reviewed. The API server applies a JSON
+ * The patches begin with `test` operations on what the user reviewed. The API server applies a JSON
  * Patch atomically: if the Machine (or RKEBootstrap) changed after the dialog read it, a test fails,
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
 import {
-  ANNOTATIONS, annotationsOf, asObject, isPlainObject, linkChain, metadata, STEVE_TYPES
+  ANNOTATIONS, annotationsOf, asObject, linkChain, metadata, STEVE_TYPES
 } from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
 
 export const CAPI_MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
-export const ETCD_FORCE_REMOVE_ANNOTATION = ANNOTATIONS.etcdForceRemove;
-export const ETCD_HOOK_ANNOTATION = ANNOTATIONS.etcdHook;
 
-const KEY = 'nodeHealth.actions';
+export const KEY = 'nodeHealth.actions';
 
-function resourceVersionOf(obj: unknown): string | null {
+export function resourceVersionOf(obj: unknown): string | null {
   const rv = metadata(obj).resourceVersion;
 
   return typeof rv === 'string' && rv !== '' ? rv : null;
 }
 
-function metadataString(obj: unknown, field: 'uid' | 'deletionTimestamp'): string | null {
+export function metadataString(obj: unknown, field: 'uid' | 'deletionTimestamp'): string | null {
   const value = metadata(obj)[field];
 
   return typeof value === 'string' && value !== '' ? value : null;
@@ -103,32 +102,6 @@ export function buildFinalizerRemovalPatch(machine: KubeObject): JsonPatchOperat
 }
 
 /**
- * Rancher's designed release for an etcd machine held by the rke-bootstrap-cleanup hook: the
- * RKEBootstrap annotated `rke.cattle.io/etcd-force-remove: "true"`. JSON Patch cannot add a key to a
- * map that does not exist, so an object without annotations gets the whole map.
- */
-export function buildEtcdForceRemovePatch(bootstrap: KubeObject): JsonPatchOperation[] {
-  const resourceVersion = resourceVersionOf(bootstrap);
-
-  if (!resourceVersion) {
-    throw new Error('the RKEBootstrap has no metadata.resourceVersion to guard the patch with');
-  }
-  const annotations = metadata(bootstrap).annotations;
-  const hasAnnotations = isPlainObject(annotations);
-
-  return [
-    {
-      op: 'test', path: '/metadata/resourceVersion', value: resourceVersion
-    },
-    hasAnnotations ? {
-      op: 'add', path: `/metadata/annotations/${ escapeJsonPointer(ETCD_FORCE_REMOVE_ANNOTATION) }`, value: 'true'
-    } : {
-      op: 'add', path: '/metadata/annotations', value: { [ETCD_FORCE_REMOVE_ANNOTATION]: 'true' }
-    },
-  ];
-}
-
-/**
  * Whether the tab shows an action's button: `offered` says whether the engine proposes the action for
  * this record at all (if not, nothing is shown); `allowed` whether this user may run it (if not, the
  * reason is shown instead of the button).
@@ -139,23 +112,23 @@ export interface Eligibility {
   reason: Message | null;
 }
 
-function offeredBy(record: NodeRecord, action: ActionId): boolean {
+export function offeredBy(record: NodeRecord, action: ActionId): boolean {
   return (record?.findings ?? []).some((f) => (f.actions ?? []).includes(action));
 }
 
-function notOffered(reason: string): Eligibility {
+export function notOffered(reason: string): Eligibility {
   return {
     offered: false, allowed: false, reason: { key: `${ KEY }.reason.${ reason }` }
   };
 }
 
-function refused(reason: string, args: Message['args'] = {}): Eligibility {
+export function refused(reason: string, args: Message['args'] = {}): Eligibility {
   return {
     offered: true, allowed: false, reason: { key: `${ KEY }.reason.${ reason }`, args }
   };
 }
 
-const ALLOWED: Eligibility = {
+export const ALLOWED: Eligibility = {
   offered: true, allowed: true, reason: null
 };
 
@@ -183,34 +156,6 @@ export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
   }
   if (!finalizersOf(machine).length) {
     return refused('noFinalizers', { object: target });
-  }
-
-  return ALLOWED;
-}
-
-/**
- * The etcd release: where the engine offers it, the Machine (as last read) is still being deleted, and the
- * RKEBootstrap is not already annotated.
- */
-export function etcdForceRemoveEligibility(record: NodeRecord): Eligibility {
-  const bootstrap = record?.objects?.bootstrap;
-
-  if (!bootstrap || !offeredBy(record, 'etcd-force-remove')) {
-    return notOffered('notEtcdHook');
-  }
-  if (record.objects.machine && !metadataString(record.objects.machine, 'deletionTimestamp')) {
-    return notOffered('notDeleting');
-  }
-  const target = describeTarget('RKEBootstrap', bootstrap);
-
-  if (annotationsOf(bootstrap)[ETCD_FORCE_REMOVE_ANNOTATION] === 'true') {
-    return refused('etcdAlreadyReleased', { object: target });
-  }
-  if (!canUpdate(bootstrap)) {
-    return refused('noUpdatePermission', { object: target });
-  }
-  if (!resourceVersionOf(bootstrap)) {
-    return refused('noResourceVersion', { object: target });
   }
 
   return ALLOWED;
@@ -280,7 +225,7 @@ export function isReplacement(before: unknown, after: unknown): boolean {
   return !!uidBefore && metadataString(after, 'uid') !== uidBefore;
 }
 
-function deletionChange(before: unknown, after: unknown): Message[] {
+export function deletionChange(before: unknown, after: unknown): Message[] {
   const deletingBefore = metadataString(before, 'deletionTimestamp');
   const deletingAfter = metadataString(after, 'deletionTimestamp');
 
@@ -294,8 +239,8 @@ export function objectChanges(before: unknown, after: unknown): Message[] {
   const rvAfter = resourceVersionOf(after) ?? '-';
   const finBefore = finalizersOf(before);
   const finAfter = finalizersOf(after);
-  const annBefore = annotationsOf(before)[ETCD_FORCE_REMOVE_ANNOTATION];
-  const annAfter = annotationsOf(after)[ETCD_FORCE_REMOVE_ANNOTATION];
+  const annBefore = annotationsOf(before)[ANNOTATIONS.etcdForceRemove];
+  const annAfter = annotationsOf(after)[ANNOTATIONS.etcdForceRemove];
 
   if (finBefore.join('\n') !== finAfter.join('\n')) {
     changes.push({ key: `${ KEY }.change.finalizers`, args: { before: finBefore.join(', ') || '-', after: finAfter.join(', ') || '-' } });
@@ -326,15 +271,15 @@ export type Recheck =
   /** `changes` says in words what differs; an empty list when only the user's permission did */
   | { verdict: 'changed'; changes: Message[] };
 
-function withFresh(record: NodeRecord, fresh: Partial<Record<'machine' | 'bootstrap', KubeObject>>): NodeRecord {
+export function withFresh(record: NodeRecord, fresh: Partial<Record<'machine' | 'bootstrap', KubeObject>>): NodeRecord {
   return { ...record, objects: { ...record?.objects, ...fresh } };
 }
 
-function changedVerdict(changes: Message[]): Recheck {
+export function changedVerdict(changes: Message[]): Recheck {
   return { verdict: 'changed', changes: changes.filter((c) => c.key !== `${ KEY }.change.none`) };
 }
 
-function sameUid(before: unknown, after: unknown): boolean {
+export function sameUid(before: unknown, after: unknown): boolean {
   const uidBefore = metadataString(before, 'uid');
 
   return !uidBefore || metadataString(after, 'uid') === uidBefore;
@@ -349,30 +294,4 @@ export function recheckFinalizerRemoval(record: NodeRecord, reviewed: KubeObject
   const sameFinalizers = finalizersOf(reviewed).join('\n') === finalizersOf(fresh).join('\n');
 
   return eligibility.allowed && sameDeletion && sameFinalizers ? { verdict: 'unchanged' } : changedVerdict(objectChanges(reviewed, fresh));
-}
-
-/**
- * The etcd release judged on the Machine and the RKEBootstrap read again: the Machine must be the one
- * reviewed and still deleting since the same moment (a released bootstrap of a machine registered again
- * would skip its etcd member's removal at its next deletion), the RKEBootstrap the one reviewed.
- */
-export function recheckEtcdRelease(
-  record: NodeRecord, reviewed: { machine: KubeObject | null; bootstrap: KubeObject }, fresh: { machine: KubeObject | null; bootstrap: KubeObject }
-): Recheck {
-  if (reviewed.machine && isReplacement(reviewed.machine, fresh.machine)) {
-    return { verdict: 'replaced' };
-  }
-  const machineChanges = reviewed.machine ? deletionChange(reviewed.machine, fresh.machine) : [];
-  const bootstrapReplaced = !sameUid(reviewed.bootstrap, fresh.bootstrap);
-  const eligibility = etcdForceRemoveEligibility(withFresh(record, { machine: fresh.machine ?? undefined, bootstrap: fresh.bootstrap }));
-
-  if (eligibility.allowed && !machineChanges.length && !bootstrapReplaced) {
-    return { verdict: 'unchanged' };
-  }
-
-  return changedVerdict([
-    ...machineChanges,
-    ...(bootstrapReplaced ? [{ key: `${ KEY }.change.replacedObject`, args: { object: describeTarget('RKEBootstrap', fresh.bootstrap) } }] : []),
-    ...objectChanges(reviewed.bootstrap, fresh.bootstrap),
-  ]);
 }

@@ -1,12 +1,22 @@
-/** Guarded actions: patches, eligibility, error classes, the action log, and the dialogs' openers. */
+/** Guarded actions: their catalogue, patches, eligibility, error classes, the action log, and the dialogs' openers. */
 export * from './types';
 export {
-  buildFinalizerRemovalPatch, buildEtcdForceRemovePatch, finalizerRemovalEligibility, etcdForceRemoveEligibility,
+  ACTION_CATALOGUE, ACTION_IDS, ACTION_LOG_NAMES, actionEntry, actionOffers, openAction
+} from './catalogue';
+export type {
+  ActionEntry, ActionInvocation, ActionLogName, ActionOffer, ActionTarget
+} from './catalogue';
+export {
+  buildFinalizerRemovalPatch, finalizerRemovalEligibility,
   canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
-  isReplacement, recheckFinalizerRemoval, recheckEtcdRelease,
-  CAPI_MACHINE_FINALIZER, ETCD_FORCE_REMOVE_ANNOTATION, ETCD_HOOK_ANNOTATION, MACHINE_TYPE, BOOTSTRAP_TYPE
+  isReplacement, recheckFinalizerRemoval,
+  CAPI_MACHINE_FINALIZER, MACHINE_TYPE, BOOTSTRAP_TYPE
 } from './finalizers';
 export type { Eligibility, Recheck } from './finalizers';
+export {
+  buildEtcdForceRemovePatch, etcdForceRemoveEligibility, recheckEtcdRelease, releaseEtcdMember, releaseEtcdMemberIfUnchanged,
+  ETCD_FORCE_REMOVE_ANNOTATION, ETCD_HOOK_ANNOTATION
+} from './etcd-release';
 export {
   describeActionError, failureStatus, failureDetail
 } from './errors';
@@ -16,8 +26,7 @@ export {
 } from './action-log';
 export type { ActionLogEntry, ActionLogInput } from './action-log';
 export {
-  sendJsonPatch, removeMachineFinalizers, releaseEtcdMember, reloadObject, loadRegistrationToken, recordRegistrationCopy,
-  removeFinalizersIfUnchanged, releaseEtcdMemberIfUnchanged,
+  sendJsonPatch, removeMachineFinalizers, reloadObject, loadRegistrationToken, recordRegistrationCopy, removeFinalizersIfUnchanged,
   JSON_PATCH_CONTENT_TYPE, REGISTRATION_TOKENS_URL
 } from './requests';
 export type {

@@ -2,16 +2,16 @@
  * The writes and reads behind the dialogs, through the dashboard store (never a bare HTTP client), with
  * the outcome recorded in the action log. No Vue: the dialogs present what these return.
  */
-import type { KubeObject, NodeRecord } from '../engine';
+import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import { readRegistrationToken, isTokenError } from '../registration';
 import type { RegistrationOptions, RegistrationToken, TokenReadError } from '../registration';
 import { recordAction } from './action-log';
+import { ACTION_CATALOGUE } from './catalogue';
 import type { ActionLogEntry } from './action-log';
 import { describeActionError, failureDetail } from './errors';
 import type { ActionFailure } from './errors';
 import {
-  buildEtcdForceRemovePatch, buildFinalizerRemovalPatch, describeTarget, finalizersOf, objectUrls, recheckEtcdRelease, recheckFinalizerRemoval,
-  BOOTSTRAP_TYPE, MACHINE_TYPE
+  buildFinalizerRemovalPatch, describeTarget, finalizersOf, objectUrls, recheckFinalizerRemoval, MACHINE_TYPE
 } from './finalizers';
 import type { Recheck } from './finalizers';
 import type {
@@ -45,8 +45,8 @@ export interface ActionOutcome {
   updated: KubeObject | null;
 }
 
-async function runPatch(
-  store: StoreLike, context: ActionContext, action: 'remove-finalizers' | 'etcd-force-remove', target: string,
+export async function runPatch(
+  store: StoreLike, context: ActionContext, action: WriteAction, target: string,
   url: string, patch: JsonPatchOperation[], successDetail: string
 ): Promise<ActionOutcome> {
   let failure: ActionFailure | null = null;
@@ -63,7 +63,7 @@ async function runPatch(
   const entry = recordAction({
     user:    context.user,
     cluster: context.clusterId,
-    action,
+    action:  ACTION_CATALOGUE[action].logName,
     target,
     result,
     detail:  failure ? failureDetail(failure) : successDetail,
@@ -86,21 +86,13 @@ export function removeMachineFinalizers(store: StoreLike, machine: KubeObject, c
     `removed ${ finalizersOf(machine).join(', ') }`);
 }
 
-/** Annotates the RKEBootstrap so Rancher stops waiting for the etcd member's removal. */
-export function releaseEtcdMember(store: StoreLike, bootstrap: KubeObject, context: ActionContext): Promise<ActionOutcome> {
-  const patch = buildEtcdForceRemovePatch(bootstrap);
-
-  return runPatch(store, context, 'etcd-force-remove', describeTarget('RKEBootstrap', bootstrap), objectUrls(bootstrap, BOOTSTRAP_TYPE).write, patch,
-    'rke.cattle.io/etcd-force-remove=true');
-}
-
 export type ReloadResult =
   | { state: 'found'; object: KubeObject }
   | { state: 'gone' }
   | { state: 'failed'; failure: ActionFailure };
 
 /** Reads an object again through its Steve link; the dashboard store's request, never a bare HTTP client. */
-async function readAgain(store: StoreLike, obj: KubeObject, steveType: string): Promise<{ object: KubeObject } | { failure: ActionFailure }> {
+export async function readAgain(store: StoreLike, obj: KubeObject, steveType: string): Promise<{ object: KubeObject } | { failure: ActionFailure }> {
   try {
     const object = await store.dispatch('management/request', {
       url: objectUrls(obj, steveType).read, method: 'GET', redirectUnauthorized: false
@@ -136,11 +128,12 @@ export type ConfirmedWrite =
   | { state: 'changed'; changes: Message[]; machine: KubeObject | null; bootstrap: KubeObject | null; entry: ActionLogEntry }
   | { state: 'unreadable'; failure: ActionFailure; entry: ActionLogEntry };
 
-type WriteAction = 'remove-finalizers' | 'etcd-force-remove';
+/** The actions that write to the cluster. */
+export type WriteAction = Exclude<ActionId, 're-register'>;
 
 function logUnwritten(context: ActionContext, action: WriteAction, target: string, result: ActionResult, detail: string): ActionLogEntry {
   return recordAction({
-    user: context.user, cluster: context.clusterId, action, target, result, detail
+    user: context.user, cluster: context.clusterId, action: ACTION_CATALOGUE[action].logName, target, result, detail
   });
 }
 
@@ -148,7 +141,7 @@ function logUnwritten(context: ActionContext, action: WriteAction, target: strin
  * A read that failed before the write: nothing was sent, whatever the status, so the message says so
  * rather than the write's "not certain whether the change was applied".
  */
-function unreadable(context: ActionContext, action: WriteAction, target: string, failure: ActionFailure): ConfirmedWrite {
+export function unreadable(context: ActionContext, action: WriteAction, target: string, failure: ActionFailure): ConfirmedWrite {
   const group = failure.kind === 'unauthorized' || failure.kind === 'forbidden' || failure.kind === 'network' ? failure.kind : 'failed';
 
   return {
@@ -164,7 +157,7 @@ function unreadable(context: ActionContext, action: WriteAction, target: string,
   };
 }
 
-function gone(context: ActionContext, action: WriteAction, target: string, which: 'machine' | 'bootstrap', failure: ActionFailure): ConfirmedWrite {
+export function gone(context: ActionContext, action: WriteAction, target: string, which: 'machine' | 'bootstrap', failure: ActionFailure): ConfirmedWrite {
   const entry = logUnwritten(context, action, target, 'already-gone', `${ failureDetail(failure) } reading it again; nothing sent`);
 
   context.onDone();
@@ -174,7 +167,7 @@ function gone(context: ActionContext, action: WriteAction, target: string, which
   };
 }
 
-function notWritten(
+export function notWritten(
   context: ActionContext, action: WriteAction, target: string, recheck: Exclude<Recheck, { verdict: 'unchanged' }>,
   fresh: { machine: KubeObject | null; bootstrap: KubeObject | null }
 ): ConfirmedWrite {
@@ -211,38 +204,6 @@ export async function removeFinalizersIfUnchanged(
   }
 
   return { state: 'written', outcome: await removeMachineFinalizers(store, read.object, context) };
-}
-
-/** The etcd release as confirmed in the dialog: the Machine and the RKEBootstrap are read again first. */
-export async function releaseEtcdMemberIfUnchanged(
-  store: StoreLike, record: NodeRecord, reviewed: { machine: KubeObject | null; bootstrap: KubeObject }, context: ActionContext
-): Promise<ConfirmedWrite> {
-  const action = 'etcd-force-remove';
-  const target = describeTarget('RKEBootstrap', reviewed.bootstrap);
-  let machine: KubeObject | null = null;
-
-  if (reviewed.machine) {
-    const read = await readAgain(store, reviewed.machine, MACHINE_TYPE);
-
-    if ('failure' in read) {
-      const machineTarget = describeTarget('Machine', reviewed.machine);
-
-      return read.failure.kind === 'gone' ? gone(context, action, target, 'machine', read.failure) : unreadable(context, action, machineTarget, read.failure);
-    }
-    machine = read.object;
-  }
-  const read = await readAgain(store, reviewed.bootstrap, BOOTSTRAP_TYPE);
-
-  if ('failure' in read) {
-    return read.failure.kind === 'gone' ? gone(context, action, target, 'bootstrap', read.failure) : unreadable(context, action, target, read.failure);
-  }
-  const recheck = recheckEtcdRelease(record, reviewed, { machine, bootstrap: read.object });
-
-  if (recheck.verdict !== 'unchanged') {
-    return notWritten(context, action, target, recheck, { machine, bootstrap: read.object });
-  }
-
-  return { state: 'written', outcome: await releaseEtcdMember(store, read.object, context) };
 }
 
 export type TokenLoad =
@@ -302,7 +263,7 @@ export function recordRegistrationCopy(
   return recordAction({
     user:    context.user,
     cluster: context.clusterId,
-    action:  'copy-registration-command',
+    action:  ACTION_CATALOGUE['re-register'].logName,
     target:  `Cluster ${ mgmtId }`,
     result:  'succeeded',
     detail:  parts.join(' '),

@@ -4,8 +4,6 @@
  */
 import type { MessageArgs } from '../engine';
 
-export type ActionName = 'remove-finalizers' | 'etcd-force-remove' | 'copy-registration-command';
-
 export type ActionResult = 'succeeded' | 'failed' | 'already-gone' | 'conflict' | 'cancelled';
 
 /** One JSON Patch (RFC 6902) operation, the kinds these actions send. */
