@@ -1,6 +1,6 @@
 /**
  * node-health: the diagnosis engine on the command line, for support staff and scripts.
- *   node-health diagnose [--now T] [--format text|json|markdown] PATH...
+ *   node-health diagnose [--now T] [--format text|markdown|json|csv] PATH...
  *   node-health diagnose --server URL --token-file FILE (--cluster NAME | --all-clusters) [--ca-file F | --insecure]
  *   node-health register-command --token FILE --os linux|windows [options]
  *   node-health host-check --os linux|windows

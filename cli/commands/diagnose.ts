@@ -1,6 +1,6 @@
 import { diagnose } from '../../pkg/node-health/engine';
 import { redactObjects } from '../../pkg/node-health/export';
-import { renderMarkdown, renderText, toJsonReport } from '../../pkg/node-health/report/render';
+import { isReportFormat, renderReport, REPORT_FORMAT_NAMES } from '../../pkg/node-health/report/formats';
 import { InputError, loadInputs } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
@@ -9,7 +9,7 @@ import {
   diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
 } from '../rancher';
 
-export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format text|json|markdown] [--lang en-us|zh-hans] (PATH... | ${ RANCHER_USAGE }); PATH: kubectl output, bundles, host reports`;
+export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format ${ REPORT_FORMAT_NAMES.join('|') }] [--lang en-us|zh-hans] (PATH... | ${ RANCHER_USAGE }); PATH: kubectl output, bundles, host reports`;
 
 /** Exit 0 when nothing is wrong, 1 when any error finding, 2 for input that cannot be used. */
 export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
@@ -24,10 +24,10 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  const format = values.format as string;
+  const format = values.format;
 
-  if (!['text', 'json', 'markdown'].includes(format)) {
-    io.stderr(`node-health diagnose: --format must be text, json or markdown, not ${ JSON.stringify(format) }`);
+  if (!isReportFormat(format)) {
+    io.stderr(`node-health diagnose: --format must be text, json or markdown for a report, or csv for a table of the nodes, not ${ JSON.stringify(format) }`);
 
     return 2;
   }
@@ -50,13 +50,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
       now, availability: fromRancher?.availability ?? input?.availability, defaultCluster: fromRancher?.defaultCluster, hostReports: input?.hostReports
     });
 
-    if (format === 'json') {
-      io.stdout(`${ JSON.stringify(toJsonReport(report, t), null, 2) }\n`);
-    } else if (format === 'markdown') {
-      io.stdout(renderMarkdown(report, t));
-    } else {
-      io.stdout(renderText(report, t));
-    }
+    io.stdout(renderReport(format, report, t));
 
     return [...report.records, ...report.clusters].some((x) => x.findings.some((f) => f.severity === 'error')) ? 1 : 0;
   } catch (e: any) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
 import { diagnose, durationParts, formatDuration } from '../../pkg/node-health/engine';
-import { csvRows } from '../../pkg/node-health/export/csv';
+import { csvRows } from '../../pkg/node-health/report/csv';
 import { buildRows } from '../../pkg/node-health/data/rows';
 import { findingToJson, renderMarkdown, renderText } from '../../pkg/node-health/report/render';
 import { buildScenario, DRAINING_MACHINE } from '../../scenarios/catalog';

@@ -1,8 +1,10 @@
-/** The diagnostics export: redaction, pseudonyms, the bundle, Markdown and CSV. Pure TypeScript. */
-import { renderMarkdown } from '../report/render';
+/**
+ * The diagnostics export: redaction, pseudonyms and the bundle; the Markdown and CSV of the sanitized diagnosis
+ * in the formats of ../report/formats. Pure TypeScript.
+ */
+import { renderReport } from '../report/formats';
 import type { Translate } from '../report/translate';
 import type { SanitizedDiagnosis } from './bundle';
-import { toCsv } from './csv';
 
 export {
   REDACTED, REDACTION_KINDS, redactObjects, redactObject, redactString, redactValue, isSecretKey, emptySummary
@@ -20,17 +22,15 @@ export {
 export type {
   BundleFinding, BundleOptions, BundleRecord, NodeHealthBundle, SanitizeOptions, SanitizedDiagnosis, UnreadableInput
 } from './bundle';
-export {
-  CSV_COLUMNS, csvCell, csvRows, toCsv
-} from './csv';
 
 /** The ticket text: Markdown of the sanitized diagnosis. */
 export function exportMarkdown(sanitized: SanitizedDiagnosis, t: Translate): string {
-  return renderMarkdown(sanitized.report, t);
+  return renderReport('markdown', sanitized.report, t);
 }
 
+/** The spreadsheet: CSV of the sanitized diagnosis. */
 export function exportCsv(sanitized: SanitizedDiagnosis, t: Translate): string {
-  return toCsv(sanitized.report, t);
+  return renderReport('csv', sanitized.report, t);
 }
 
 /** node-health-<cluster>-<time>.<ext>, with only characters every file system accepts. */

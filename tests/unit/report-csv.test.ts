@@ -1,9 +1,8 @@
 import { parse } from 'papaparse';
 import { diagnose } from '../../pkg/node-health/engine';
 import type { KubeObject } from '../../pkg/node-health/engine';
-import {
-  CSV_COLUMNS, csvCell, sanitizeDiagnosis, exportCsv, toCsv
-} from '../../pkg/node-health/export';
+import { sanitizeDiagnosis, exportCsv } from '../../pkg/node-health/export';
+import { CSV_COLUMNS, csvCell, toCsv } from '../../pkg/node-health/report/csv';
 import { cliTranslator } from '../../cli/l10n';
 import { kubectlObjects, scenario } from './export-fixtures';
 

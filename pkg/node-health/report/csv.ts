@@ -4,9 +4,9 @@
  */
 import { unparse } from 'papaparse';
 import type { DiagnosisReport } from '../engine';
-import { sortRecords } from '../report/render';
-import type { Translate } from '../report/translate';
-import { withLocalDurations } from '../report/durations';
+import { sortRecords } from './render';
+import type { Translate } from './translate';
+import { withLocalDurations } from './durations';
 
 export const CSV_COLUMNS = [
   'cluster', 'machine', 'node', 'status', 'roles', 'os', 'phase', 'planState', 'topFindingRule', 'topFindingTitle', 'findingCount', 'since',
