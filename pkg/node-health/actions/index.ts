@@ -34,7 +34,7 @@ export type {
 } from './requests';
 export {
   openRemoveFinalizers, openEtcdForceRemove, openRegistrationCommand, currentUserName, toClusterRef,
-  REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
+  DIALOG_PROPS, REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
 } from './open';
 export type {
   RemoveFinalizersRequest, RegistrationCommandRequest, RegistrationClusterRef

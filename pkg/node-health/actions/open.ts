@@ -3,11 +3,26 @@
  * component by file name among the extension's dialog/ folder. Everything a dialog needs goes in
  * `resources`, the one channel every Rancher version's PromptModal passes on.
  */
+import type { PropType } from 'vue';
 import type { ClusterInfo, NodeRecord } from '../engine';
 import type { ActionContext, StoreLike } from './types';
 
 export const REMOVE_FINALIZERS_DIALOG = 'RemoveFinalizersDialog';
 export const REGISTRATION_COMMAND_DIALOG = 'RegistrationCommandDialog';
+
+/** The props the shell's PromptModal gives every dialog: the request as `resources[0]`, and a close hook. */
+export const DIALOG_PROPS = {
+  /** [the dialog's request], as PromptModal passes the modal's resources */
+  resources: {
+    type:    Array as PropType<unknown[]>,
+    default: () => []
+  },
+  /** Lets the dialog hear about a close by Escape or a click outside */
+  registerBackgroundClosing: {
+    type:    Function as PropType<(fn: () => void) => void>,
+    default: null
+  },
+} as const;
 
 /** What RemoveFinalizersDialog receives as `resources[0]`. */
 export interface RemoveFinalizersRequest {
