@@ -3,7 +3,7 @@ import { IPlugin, TabLocation, TableColumnLocation } from '@shell/core/types';
 import { _DETAIL, _LIST } from '@shell/config/query-params';
 import { CAPI } from '@shell/config/types';
 import { NODE_HEALTH_TAB_NAME } from './tab-name';
-import { CLUSTER_COLUMN_FORMATTER, CLUSTER_COLUMN_SORT, MACHINE_COLUMN_FORMATTER } from './fleet/columns';
+import { CLUSTER_COLUMN, MACHINE_COLUMN } from './config/table-headers';
 import { FLEET_ROUTE_NAME, FLEET_ROUTE_PATH } from './fleet/links';
 import { MANAGER_PRODUCT } from './fleet/product';
 
@@ -28,27 +28,7 @@ export function registerNodeHealthTab(plugin: Pick<IPlugin, 'addTab'>): void {
   plugin.addTab(TabLocation.RESOURCE_DETAIL, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
 }
 
-/** The cluster list's column: each cluster's unhealthy nodes by status, sorted worst first. */
-export const CLUSTER_COLUMN = {
-  name:      'node-health',
-  labelKey:  'nodeHealth.fleet.column.label',
-  value:     'id',
-  formatter: CLUSTER_COLUMN_FORMATTER,
-  sort:      CLUSTER_COLUMN_SORT,
-  search:    false,
-  width:     170,
-};
-
-/** The Machines lists' column: each machine's status and top finding. */
-export const MACHINE_COLUMN = {
-  name:      'node-health',
-  labelKey:  'nodeHealth.fleet.column.label',
-  value:     'id',
-  formatter: MACHINE_COLUMN_FORMATTER,
-  sort:      false,
-  search:    false,
-  width:     230,
-};
+export { CLUSTER_COLUMN, MACHINE_COLUMN };
 
 /**
  * The columns on Rancher's lists and the fleet page in Cluster Management. Columns are matched by the page's

@@ -11,16 +11,12 @@ import { STATUS_COLORS } from '../data/rows';
 import type { ClusterHealth, MachineHealth } from './diagnosis';
 import { clusterKeyOf } from './diagnosis';
 import type { FleetPhase } from './source';
+import { SORT_PROPERTY } from '../config/table-headers';
 
-export const CLUSTER_COLUMN_FORMATTER = 'NodeHealthClusterCell';
-export const MACHINE_COLUMN_FORMATTER = 'NodeHealthMachineCell';
-
-/**
- * ResourceTable sorts by property paths of its rows (shell utils/sort sortBy), and a cluster model has no
- * property for a value kept outside it. The cluster cell adds this one read-only property to the cluster
- * model's class (see installSortProperty), read from the fleet's diagnosis.
- */
-export const SORT_PROPERTY = 'nodeHealthSort';
+// The columns themselves (formatter, sort) are in ../config/table-headers with the extension's other headers.
+export {
+  CLUSTER_COLUMN_FORMATTER, CLUSTER_COLUMN_SORT, MACHINE_COLUMN_FORMATTER, SORT_PROPERTY
+} from '../config/table-headers';
 
 export interface ClusterSortKey {
   /** 0 error, 1 warning, 2 unknown, 3 healthy, 4 not known yet */
@@ -29,8 +25,6 @@ export interface ClusterSortKey {
   warning: number;
   unknown: number;
 }
-
-export const CLUSTER_COLUMN_SORT = [`${ SORT_PROPERTY }.rank`, `${ SORT_PROPERTY }.error:desc`, `${ SORT_PROPERTY }.warning:desc`, `${ SORT_PROPERTY }.unknown:desc`, 'nameSort'];
 
 const NOT_KNOWN: ClusterSortKey = {
   rank: STATUS_ORDER.length, error: 0, warning: 0, unknown: 0
