@@ -6,13 +6,12 @@
 import { createBundle, REDACTION_KINDS } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import extensionPackage from '../../pkg/node-health/package.json';
-import { InputError, loadInputs } from '../input';
+import { InputError } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseCommandArgs, parseNow } from '../io';
-import {
-  diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
-} from '../rancher';
+import { parseCommandArgs } from '../io';
+import { RANCHER_OPTIONS, RANCHER_USAGE, RancherError } from '../rancher';
+import { readCommandInput } from './command-input';
 
 export const BUNDLE_USAGE = `node-health bundle [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file|-> (PATH... | ${ RANCHER_USAGE })`;
 
@@ -48,27 +47,20 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const t = cliTranslator(values.lang as string);
-    const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
-    const fromRancher = await diagnoseFromRancher(values, positionals, io.readFile);
-    const input = fromRancher ? null : loadInputs(positionals);
-
-    input?.skipped.forEach((file) => io.stderr(`node-health bundle: skipped ${ file }: not Kubernetes data`));
-    input?.warnings.forEach((line) => io.stderr(`node-health bundle: ${ line }`));
-    fromRancher?.partial.forEach((issue) => io.stderr(`node-health bundle: ${ partialLine(issue) }`));
-    const now = givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString());
+    const input = await readCommandInput('bundle', values, positionals, io);
     const bundle = createBundle({
-      objects:          fromRancher?.objects ?? input?.objects ?? [],
-      now,
+      objects:          input.objects,
+      now:              input.now,
       t,
-      availability:     fromRancher?.availability ?? input?.availability,
-      defaultCluster:   fromRancher?.defaultCluster,
-      diagnoseWith:     fromRancher?.diagnoseWith,
+      availability:     input.availability,
+      defaultCluster:   input.defaultCluster,
+      diagnoseWith:     input.diagnoseWith,
       obfuscate:        !!values.obfuscate,
       rancherVersion:   null,
       extensionVersion: extensionPackage.version ?? null,
       actionLog:        [],
-      hostReports:      input?.hostReports ?? [],
-      unreadable:       (fromRancher?.partial ?? []).map((i) => ({
+      hostReports:      input.hostReports,
+      unreadable:       (input.fromRancher?.partial ?? []).map((i) => ({
         input: i.input, reason: i.kind, status: i.status
       })),
     });

@@ -1,13 +1,12 @@
 import { diagnose } from '../../pkg/node-health/engine';
 import { redactObjects } from '../../pkg/node-health/export';
 import { isReportFormat, renderReport, REPORT_FORMAT_NAMES } from '../../pkg/node-health/report/formats';
-import { InputError, loadInputs } from '../input';
+import { InputError } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseCommandArgs, parseNow } from '../io';
-import {
-  diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RANCHER_USAGE, RancherError
-} from '../rancher';
+import { parseCommandArgs } from '../io';
+import { RANCHER_OPTIONS, RANCHER_USAGE, RancherError } from '../rancher';
+import { readCommandInput } from './command-input';
 
 export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format ${ REPORT_FORMAT_NAMES.join('|') }] [--lang en-us|zh-hans] (PATH... | ${ RANCHER_USAGE }); PATH: kubectl output, bundles, host reports`;
 
@@ -33,21 +32,13 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const t = cliTranslator(values.lang as string);
-    const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
-    const fromRancher = await diagnoseFromRancher(values, positionals, io.readFile);
-    const input = fromRancher ? null : loadInputs(positionals);
-
-    input?.skipped.forEach((file) => io.stderr(`node-health diagnose: skipped ${ file }: not Kubernetes data`));
-    input?.warnings.forEach((line) => io.stderr(`node-health diagnose: ${ line }`));
-    input?.partial.forEach((file) => io.stderr(`node-health diagnose: ${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
-    fromRancher?.partial.forEach((issue) => io.stderr(`node-health diagnose: ${ partialLine(issue) }`));
-    const now = givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString());
+    const input = await readCommandInput('diagnose', values, positionals, io);
     // The same objects a bundle would hold: what the diagnosis prints (evidence too) is only what a bundle may show.
-    const sanitized = redactObjects(fromRancher?.objects ?? input?.objects ?? []);
+    const sanitized = redactObjects(input.objects);
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
-    const report = (fromRancher?.diagnoseWith ?? diagnose)(sanitized.objects, {
-      now, availability: fromRancher?.availability ?? input?.availability, defaultCluster: fromRancher?.defaultCluster, hostReports: input?.hostReports
+    const report = (input.diagnoseWith ?? diagnose)(sanitized.objects, {
+      now: input.now, availability: input.availability, defaultCluster: input.defaultCluster, hostReports: input.hostReports
     });
 
     io.stdout(renderReport(format, report, t));

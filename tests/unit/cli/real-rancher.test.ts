@@ -99,6 +99,11 @@ describe.each([['with the SQL cache', true], ['without it', false]])('collection
     const noSecret = report.records.find((x: any) => x.machine === NO_SECRET);
 
     expect(noSecret.status).toBe('unknown');
+
+    const bundled = await runCli(['bundle', '-o', '-', '--now', every.now, into]);
+
+    expect(bundled.stderr).toMatch(/^node-health bundle: \S*secrets\.json is one page of a longer list/m);
+    expect(JSON.stringify(JSON.parse(bundled.stdout).records)).not.toContain('plan-secret-missing');
   });
 });
 
