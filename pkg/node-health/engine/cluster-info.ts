@@ -20,18 +20,7 @@ export function readClusterInfo(cluster: KubeObject): ClusterInfo {
   const name = nameOf(cluster) ?? '?';
   const spec = specOf(cluster);
   const status = statusOf(cluster);
-  const info: ClusterInfo = {
-    name,
-    namespace:                  namespaceOf(cluster),
-    mgmtId:                     asString(status.clusterName),
-    kind:                       spec.rkeConfig && typeof spec.rkeConfig === 'object' ? 'provisioned' : 'imported',
-    blockingMessage:            null,
-    blockingCondition:          null,
-    blockingSince:              null,
-    blockingMachines:           [],
-    certificateRotationPending: false,
-    findings:                   [],
-  };
+  const info = clusterWithNothingKnown(name, namespaceOf(cluster), asString(status.clusterName), spec.rkeConfig && typeof spec.rkeConfig === 'object' ? 'provisioned' : 'imported');
 
   for (const type of BLOCKING_CONDITIONS) {
     const c = getCondition(cluster, type);
@@ -70,11 +59,15 @@ export function resolveBlockingMachines(info: ClusterInfo, machineNames: Iterabl
 }
 
 export function unknownCluster(idOrName: string, mgmtId: string | null): ClusterInfo {
+  return clusterWithNothingKnown(idOrName, null, mgmtId, 'unknown');
+}
+
+function clusterWithNothingKnown(name: string, namespace: string | null, mgmtId: string | null, kind: ClusterInfo['kind']): ClusterInfo {
   return {
-    name:                       idOrName,
-    namespace:                  null,
+    name,
+    namespace,
     mgmtId,
-    kind:                       'unknown',
+    kind,
     blockingMessage:            null,
     blockingCondition:          null,
     blockingSince:              null,
