@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 import { createHash } from 'crypto';
 import { gzip } from 'zlib';
+import type { TrafficMeter } from './traffic';
 import { ApiError } from './store';
 import type { MockUser } from './users';
 
@@ -24,6 +25,8 @@ export interface RequestContext {
   rawBody: string;
   flavour: Flavour;
   status?: number;
+  /** counts what is sent, for the benchmark */
+  traffic?: TrafficMeter;
 }
 
 export function baseUrlOf(req: IncomingMessage): string {
@@ -134,6 +137,8 @@ function acceptsGzip(req: IncomingMessage): boolean {
 export function sendRawJson(ctx: RequestContext, status: number, text: string | Buffer, headers: Record<string, string | string[]> = {}): void {
   const body = typeof text === 'string' ? Buffer.from(text) : text;
   const compress = body.length >= GZIP_MIN_BYTES && acceptsGzip(ctx.req);
+
+  ctx.traffic?.record('http', ctx.req.url || ctx.path, body.length);
 
   ctx.status = status;
   ctx.res.writeHead(status, {

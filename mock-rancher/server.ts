@@ -25,6 +25,7 @@ import {
   buildWorld, KUBERNETES_VERSION, RANCHER_VERSION, World, WorldOptions
 } from './world';
 import type { KubeObject } from '../scenarios/types';
+import { TrafficMeter } from './traffic';
 
 export interface MockRancherOptions extends WorldOptions {
   host?: string;
@@ -55,6 +56,8 @@ export interface MockRancher {
   store: ObjectStore;
   world: World;
   faults: FaultQueue;
+  /** uncompressed bytes sent, for the benchmark */
+  traffic: TrafficMeter;
   requests(): RequestRecord[];
   reset(): void;
   close(): Promise<void>;
@@ -129,7 +132,8 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   let seq = 0;
   let store = new ObjectStore();
   let world = buildWorld(store, options);
-  let hub = new SubscribeHub(store, () => defaultUser);
+  const traffic = new TrafficMeter();
+  let hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
 
   world.warnings.forEach((w) => log(`[mock-rancher] ${ w }`));
 
@@ -137,7 +141,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     hub.close();
     store = new ObjectStore();
     world = buildWorld(store, options);
-    hub = new SubscribeHub(store, () => defaultUser);
+    hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
     faults.clear();
     preferences.clear();
   }
@@ -500,6 +504,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
       user:    identity.user,
       rawBody: '',
       flavour: 'steve',
+      traffic,
     };
     let route: Route = { kind: 'other', segments: [] };
 
@@ -625,6 +630,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
       return world;
     },
     faults,
+    traffic,
     requests: () => [...requestLog],
     reset,
     close:    () => new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { steveOptions } from './resources';
 import { ObjectStore, WatchEvent } from './store';
 import { identify, MockUser } from './users';
 import { RANCHER_VERSION } from './world';
+import type { TrafficMeter } from './traffic';
 
 interface Watch {
   resourceType: string;
@@ -54,7 +55,7 @@ export class SubscribeHub {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly store: ObjectStore, private readonly defaultUser: () => string, pingMs = 30000) {
+  constructor(private readonly store: ObjectStore, private readonly defaultUser: () => string, pingMs = 30000, private readonly traffic?: TrafficMeter) {
     this.unsubscribe = store.onEvent((e) => this.broadcast(e));
     this.pingTimer = setInterval(() => this.ping(), pingMs);
     // Under a browser-like test environment (the tab's component tests) timers are plain numbers.
@@ -92,7 +93,10 @@ export class SubscribeHub {
 
   private send(session: Session, msg: unknown): void {
     if (session.socket.readyState === WebSocket.OPEN) {
-      session.socket.send(JSON.stringify(msg));
+      const text = JSON.stringify(msg);
+
+      this.traffic?.record('ws', session.scope ?? 'local', Buffer.byteLength(text));
+      session.socket.send(text);
     }
   }
 

@@ -1381,13 +1381,17 @@ export type ScenarioName = keyof typeof SCENARIOS;
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 
-/** Any named scenario, or `large-<n>` (e.g. large-20000; plain `large` is 500 nodes). */
+/** The cluster the tab must stay smooth on: 10,000 nodes, for the benchmark and a browser test. */
+export const HUGE_SCENARIO = 'huge-10000';
+
+/** Any named scenario, `huge-10000`, or `large-<n>` (e.g. large-20000; plain `large` is 500 nodes). */
 export function buildScenario(name: string, o: LargeOptions = {}): Scenario {
   if (name in SCENARIOS) return SCENARIOS[name as ScenarioName](o);
+  if (name === HUGE_SCENARIO) return { ...large(10000, o), name: HUGE_SCENARIO };
   const m = /^large(?:-(\d+))?$/.exec(name);
 
   if (m) return large(m[1] ? Number(m[1]) : 500, o);
-  throw new Error(`unknown scenario "${ name }" (known: ${ [...SCENARIO_NAMES, 'large-<n>'].join(', ') })`);
+  throw new Error(`unknown scenario "${ name }" (known: ${ [...SCENARIO_NAMES, HUGE_SCENARIO, 'large-<n>'].join(', ') })`);
 }
 
 /** Every object of a scenario with where it lives: 'local' (Rancher) or a management cluster id. */

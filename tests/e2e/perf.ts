@@ -1,10 +1,16 @@
 /**
- * `yarn -s e2e:perf`: Rancher's own Machines tab against the Node Health tab on the 2,000-node cluster,
- * in one browser session of the real dashboard per Steve mode: with its SQL cache (ui-sql-cache on, the
- * default from Rancher 2.12) and without. Each try navigates inside the app (no reload) from Home
- * to the cluster's page opened on one tab, and times from that navigation to the tab's first table row
- * being on screen; tries alternate between the two tabs, and the median of each is reported, one line per mode:
- *   ui-perf mode=<sql-cache|no-sql-cache> nodes=2000 node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab>
+ * `yarn -s e2e:perf`: Rancher's own Machines tab against the Node Health tab on the 2,000-node cluster and the
+ * 10,000-node one (huge-10000), in one browser session of the real dashboard per cluster and Steve mode: with
+ * its SQL cache (ui-sql-cache on, the default from Rancher 2.12) and, at 2,000 nodes, without. Each try
+ * navigates inside the app (no reload) from Home to the cluster's page opened on one tab, and times from that
+ * navigation to the tab's first table row being on screen; tries alternate between the two tabs, and the
+ * median of each is reported. Then, on the open Node Health tab, five refreshes with nothing changed and one
+ * after a Machine changed. Lines on stdout (the mode only where it is not the default, sql-cache):
+ *   ui-perf [mode=no-sql-cache] nodes=<n> node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab> bytes=<first load> [heap_mb=<page JS heap after it>]
+ *   ui-refresh [mode=no-sql-cache] nodes=<n> blocked_ms=<median long-task time of a refresh> bytes_changed=<after one Machine changed> bytes_unchanged=<nothing changed>
+ * Bytes are what the embedded API sent, uncompressed: the bodies of the tab's list requests (they alone ask
+ * for `include` fields) and every websocket frame in the window (the dashboard's own socket too: an upper bound).
+ * The heap (after a garbage collection) is printed at 10,000 nodes.
  * Then Rancher's own cluster list against the Node Health fleet page on a fleet of 200 clusters of 50 nodes,
  * with Steve's SQL cache (the default from Rancher 2.12), one line:
  *   fleet-perf clusters=200 nodes=10000 fleet_ms=<median> cluster_list_ms=<median> ratio=<fleet/cluster_list>
@@ -12,20 +18,21 @@
  * Home page: both views load their data from Rancher, none is left in the page from the try before.
  * Progress goes to stderr, with a breakdown: when the cluster page had drawn its tabs (Rancher draws all of
  * them at once, after loading its own data), and how much of the Node Health time came after that.
- * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts;
- * E2E_PERF_TRIES sets the number of tries per tab (default 5); E2E_PERF_MODES the modes (default sql-cache,no-sql-cache;
- * `none` for the fleet's line alone).
- * The embedded API is restarted on the same port for each mode; the dashboard reloads, reading the feature again.
+ * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts; E2E_PERF_TRIES sets the number of tries
+ * per tab (default 5, 3 at 10,000 nodes); E2E_PERF_RUNS the runs (default
+ * 2000:sql-cache,2000:no-sql-cache,10000:sql-cache; `none` for the fleet's line alone).
+ * The embedded API is restarted on the same port for each run; the dashboard reloads, reading the feature again.
  */
 import type { Browser, Page } from 'playwright-core';
 import { startMockRancher } from '../../mock-rancher/server';
 import type { MockRancher } from '../../mock-rancher/server';
+import type { TrafficEntry } from '../../mock-rancher/traffic';
+import { HUGE_SCENARIO } from '../../scenarios/catalog';
 import { clusterPath, gotoHome, waitForShell } from './dashboard';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
 } from './harness';
 
-const NODES = 2000;
 const FLEET = { clusters: 200, nodesPerCluster: 50 };
 const FLEET_ROW = {
   'cluster-list': '[data-testid="cluster-list"] tbody tr.main-row',
@@ -41,6 +48,8 @@ const ROW = {
   'machine-pools': 'section#machine-pools [data-testid$="-row"]',
   'node-health':   '[data-testid="node-health-tab"] [data-testid^="node-health-table-"][data-testid$="-row"]',
 };
+const REFRESH_BUTTON = '[data-testid="node-health-refresh"]';
+const REFRESHES = 5;
 
 type TabName = keyof typeof ROW;
 
@@ -60,7 +69,7 @@ async function timeNavigation(page: Page, path: string, selector: string): Promi
   return page.evaluate(`new Promise((resolve, reject) => {
     const selector = ${ JSON.stringify(selector) };
     const started = performance.now();
-    const deadline = started + 180000;
+    const deadline = started + 300000;
     let pageDrawn = null;
     function tick() {
       const el = document.querySelector(selector);
@@ -70,7 +79,7 @@ async function timeNavigation(page: Page, path: string, selector: string): Promi
       if (el && el.offsetParent !== null && el.getBoundingClientRect().height > 0) {
         resolve({ rows: performance.now() - started, pageDrawn: pageDrawn ?? performance.now() - started });
       } else if (performance.now() > deadline) {
-        reject(new Error('nothing matched ' + selector + ' within 180 s'));
+        reject(new Error('nothing matched ' + selector + ' within 300 s'));
       } else {
         requestAnimationFrame(tick);
       }
@@ -80,45 +89,140 @@ async function timeNavigation(page: Page, path: string, selector: string): Promi
   })`) as Promise<{ rows: number, pageDrawn: number }>;
 }
 
+/** Bytes of the tab's own requests (its lists ask for `include` fields) and of every websocket frame. */
+function tabBytes(entries: TrafficEntry[]): number {
+  return entries.filter((e) => e.kind === 'ws' || e.path.includes('include=')).reduce((sum, e) => sum + e.bytes, 0);
+}
+
+/**
+ * One refresh by the tab's button: the long-task time on the page's main thread from the click until the tab
+ * is idle again (plus half a second for what the update draws), and the bytes the API sent meanwhile.
+ */
+async function timeRefresh(page: Page, mock: MockRancher): Promise<{ blockedMs: number, bytes: number }> {
+  mock.traffic.take();
+  await page.evaluate(`(() => {
+    window.__nhLongTasks = [];
+    window.__nhLongTaskObserver?.disconnect();
+    window.__nhLongTaskObserver = new PerformanceObserver((list) => window.__nhLongTasks.push(...list.getEntries().map((e) => e.duration)));
+    window.__nhLongTaskObserver.observe({ type: 'longtask' });
+  })()`);
+  await page.locator(REFRESH_BUTTON).click();
+  await page.waitForFunction(`(() => { const b = document.querySelector(${ JSON.stringify(REFRESH_BUTTON) }); return b && !b.disabled; })()`,
+    undefined, { timeout: 300000, polling: 50 });
+  await page.waitForTimeout(500);
+  const blockedMs = await page.evaluate(`(() => {
+    window.__nhLongTaskObserver.disconnect();
+    return window.__nhLongTasks.reduce((a, b) => a + b, 0);
+  })()`) as number;
+
+  return { blockedMs, bytes: tabBytes(mock.traffic.take()) };
+}
+
+/** The page's JS heap after a garbage collection, in MB. */
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+
+    return Math.round(usedSize / 1048576);
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/** A controller's status write to one Machine of the cluster: the only change of the next refresh. */
+function changeOneMachine(mock: MockRancher): void {
+  const scope = mock.store.scope('local');
+  const info = scope?.types.fromSteveName('cluster.x-k8s.io.machine');
+  const machine = info ? mock.store.list('local', info.id, CLUSTER.namespace)[0] : undefined;
+
+  if (!info || !machine) {
+    throw new Error('no Machine to change');
+  }
+  mock.store.touch('local', info, CLUSTER.namespace, machine.metadata.name);
+}
+
 const MODES = { 'sql-cache': true, 'no-sql-cache': false } as const;
 
 type Mode = keyof typeof MODES;
 
-/** One mode's tries in a fresh browser context (the dashboard reads ui-sql-cache when it loads). */
-async function measure(browser: Browser, devUrl: string, mode: Mode, tries: number): Promise<void> {
+interface Run {
+  nodes: number;
+  mode: Mode;
+}
+
+function scenarioOf(nodes: number): string {
+  return nodes === 10000 ? HUGE_SCENARIO : `large-${ nodes }`;
+}
+
+/** One run's tries in a fresh browser context (the dashboard reads ui-sql-cache when it loads). */
+async function measure(browser: Browser, devUrl: string, mock: MockRancher, run: Run, tries: number): Promise<void> {
   const { page } = await openPage(await openContext(browser, devUrl));
+  const label = `${ run.mode } nodes=${ run.nodes }`;
+  const modeField = run.mode === 'sql-cache' ? '' : `mode=${ run.mode } `;
 
   try {
     const times: Record<TabName, number[]> = { 'machine-pools': [], 'node-health': [] };
     const pageDrawn: Record<TabName, number[]> = { 'machine-pools': [], 'node-health': [] };
+    let firstLoadBytes = 0;
 
-    await gotoHome(page, devUrl);
+    await page.goto(`${ devUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 300000 });
+    await waitForShell(page, 300000);
     for (let i = 0; i < tries; i++) {
       for (const tab of ['machine-pools', 'node-health'] as TabName[]) {
         await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
         await waitForShell(page);
         await page.waitForTimeout(1000);
+        mock.traffic.take();
         const timed = await timeNavigation(page, `${ clusterPath(CLUSTER.namespace, CLUSTER.name) }#${ tab }`, ROW[tab]).catch(async(e) => {
-          await screenshot(page, `perf-${ mode }-${ tab }-FAILED`).catch(() => undefined);
+          await screenshot(page, `perf-${ run.mode }-${ run.nodes }-${ tab }-FAILED`).catch(() => undefined);
           throw e;
         });
 
+        if (tab === 'node-health') {
+          firstLoadBytes = Math.max(firstLoadBytes, tabBytes(mock.traffic.take()));
+        }
         times[tab].push(timed.rows);
         pageDrawn[tab].push(timed.pageDrawn);
-        log(`${ mode } try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(timed.rows) } ms (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
+        log(`${ label } try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(timed.rows) } ms (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
         if (i === 0) {
-          await screenshot(page, `perf-${ mode }-${ tab }`);
+          await screenshot(page, `perf-${ run.mode }-${ run.nodes }-${ tab }`);
         }
       }
     }
     const nodeHealth = Math.round(median(times['node-health']));
     const machines = Math.round(median(times['machine-pools']));
-
     const nhPage = Math.round(median(pageDrawn['node-health']));
 
-    log(`${ mode } breakdown: in the Node Health tries the cluster page had drawn its tabs after ${ nhPage } ms (median); ` +
+    log(`${ label } breakdown: in the Node Health tries the cluster page had drawn its tabs after ${ nhPage } ms (median); ` +
       `the tab's own load, diagnosis and first rows took ${ nodeHealth - nhPage } ms after that`);
-    process.stdout.write(`ui-perf mode=${ mode } nodes=${ NODES } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ (nodeHealth / machines).toFixed(2) }\n`);
+    // The page is on the Node Health tab now: its heap holds what the tab keeps after a load.
+    const heap = run.nodes >= 10000 ? ` heap_mb=${ await heapMb(page) }` : '';
+
+    process.stdout.write(`ui-perf ${ modeField }nodes=${ run.nodes } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ` +
+      `ratio=${ (nodeHealth / machines).toFixed(2) } bytes=${ firstLoadBytes }${ heap }\n`);
+
+    // Refreshes: the tab has loaded; let the dashboard settle first.
+    await page.waitForTimeout(2000);
+    const blocked: number[] = [];
+    const unchanged: number[] = [];
+
+    for (let i = 0; i < REFRESHES; i++) {
+      const timed = await timeRefresh(page, mock);
+
+      blocked.push(timed.blockedMs);
+      unchanged.push(timed.bytes);
+      log(`${ label } refresh ${ i + 1 }/${ REFRESHES }: blocked ${ Math.round(timed.blockedMs) } ms, ${ timed.bytes } bytes`);
+    }
+    changeOneMachine(mock);
+    await page.waitForTimeout(1500);
+    const changed = await timeRefresh(page, mock);
+
+    log(`${ label } refresh after one Machine changed: blocked ${ Math.round(changed.blockedMs) } ms, ${ changed.bytes } bytes`);
+    process.stdout.write(`ui-refresh ${ modeField }nodes=${ run.nodes } blocked_ms=${ Math.round(median(blocked)) } ` +
+      `bytes_changed=${ changed.bytes } bytes_unchanged=${ Math.round(median(unchanged)) }\n`);
   } finally {
     await page.context().close().catch(() => undefined);
   }
@@ -163,30 +267,41 @@ async function measureFleet(browser: Browser, devUrl: string, tries: number): Pr
   }
 }
 
-async function main(): Promise<void> {
-  const tries = Number(process.env.E2E_PERF_TRIES || 5);
+function parseRuns(spec: string): Run[] {
   // `none`: only the fleet's line.
-  const modes = (process.env.E2E_PERF_MODES || Object.keys(MODES).join(',')).split(',').map((m) => m.trim()).filter((m) => m && m !== 'none') as Mode[];
-  const unknown = modes.filter((m) => !(m in MODES));
+  return spec.split(',').filter((part) => part.trim() && part.trim() !== 'none').map((part) => {
+    const [nodes, mode = 'sql-cache'] = part.trim().split(':');
 
-  if (unknown.length) {
-    throw new Error(`unknown E2E_PERF_MODES ${ unknown.join(', ') } (modes: ${ Object.keys(MODES).join(', ') })`);
-  }
+    if (!/^\d+$/.test(nodes) || !(mode in MODES)) {
+      throw new Error(`bad E2E_PERF_RUNS entry ${ part } (nodes:mode, modes: ${ Object.keys(MODES).join(', ') })`);
+    }
+
+    return { nodes: Number(nodes), mode: mode as Mode };
+  });
+}
+
+async function main(): Promise<void> {
+  const runs = parseRuns(process.env.E2E_PERF_RUNS || '2000:sql-cache,2000:no-sql-cache,10000:sql-cache');
   let port = process.env.E2E_MOCK_PORT ? Number(process.env.E2E_MOCK_PORT) : 0;
   let mock: MockRancher | undefined;
   let dev: Awaited<ReturnType<typeof startDevServer>> | undefined;
   let browser: Browser | undefined;
 
   try {
-    for (const mode of modes) {
+    for (const run of runs) {
       await mock?.close();
-      mock = await startMockRancher({
-        scenarios: [`large-${ NODES }`], port, log, logRequests: 'problems', sqlCache: MODES[mode]
+      mock = undefined;
+      const started = await startMockRancher({
+        scenarios: [scenarioOf(run.nodes)], port, log, logRequests: 'problems', sqlCache: MODES[run.mode]
       });
-      port = mock.port;
-      dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
+
+      mock = started;
+      port = started.port;
+      dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(started.url);
       browser ??= await launchBrowser();
-      await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), mode, tries);
+      const tries = Number(process.env.E2E_PERF_TRIES || (run.nodes >= 10000 ? 3 : 5));
+
+      await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), started, run, tries);
     }
     await mock?.close();
     mock = await startMockRancher({
@@ -195,7 +310,7 @@ async function main(): Promise<void> {
     port = mock.port;
     dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
     browser ??= await launchBrowser();
-    await measureFleet(browser, process.env.E2E_DEV_URL || (dev?.url as string), tries);
+    await measureFleet(browser, process.env.E2E_DEV_URL || (dev?.url as string), Number(process.env.E2E_PERF_TRIES || 5));
   } finally {
     await browser?.close().catch(() => undefined);
     await dev?.stop().catch(() => undefined);
