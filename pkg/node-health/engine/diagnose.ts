@@ -5,8 +5,10 @@
 import type {
   DiagnoseOptions, DiagnosisReport, Finding, InputAvailability, NodeRecord, RecordStatus, Severity
 } from './types';
+import type { HostReport } from './host-report';
 import { resolveConfig } from './config';
 import { join, unreadableInput } from './join';
+import type { JoinResult } from './join';
 import { HOST_CONFIRMATIONS, RULES } from './rules';
 import { findingOf } from './rules/rule';
 import type { Rule, RuleContext } from './rules';
@@ -157,9 +159,13 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
 }
 
 export function diagnose(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
+  return judgeJoined(join(objects, options.availability, options.defaultCluster), options);
+}
+
+/** The judging half of a diagnosis, on the records as the join left them. */
+function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisReport {
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
-  const joined = join(objects, options.availability, options.defaultCluster);
   const ctx: RuleContext = {
     ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records)
   };
@@ -190,4 +196,30 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
     skipped:  joined.skipped,
     hosts,
   };
+}
+
+/** Judges the same objects again at another time or with other host reports; the previous report's records are reused. */
+export type Rejudge = (now: DiagnoseOptions['now'], hostReports?: HostReport[]) => DiagnosisReport;
+
+/**
+ * A diagnosis whose join is kept: when the objects have not changed, only the rules run again (thresholds
+ * are judged against the new time), without joining thousands of objects anew. Each call resets what the
+ * previous judging added to the records (findings, notes after the join's own, the host report).
+ */
+export function diagnoseAgainLater(objects: unknown[], options: DiagnoseOptions): { report: DiagnosisReport, rejudge: Rejudge } {
+  const joined = join(objects, options.availability, options.defaultCluster);
+  const joinNotes = joined.records.map((r) => r.notes.length);
+  const report = judgeJoined(joined, options);
+  const rejudge: Rejudge = (now, hostReports = options.hostReports) => {
+    joined.records.forEach((r, i) => {
+      r.notes.length = joinNotes[i];
+      r.hostReport = null;
+    });
+
+    return judgeJoined(joined, {
+      ...options, now, hostReports
+    });
+  };
+
+  return { report, rejudge };
 }

@@ -1,6 +1,9 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
-export { diagnose, STATUS_ORDER } from './diagnose';
+export {
+  diagnose, diagnoseAgainLater, STATUS_ORDER
+} from './diagnose';
+export type { Rejudge } from './diagnose';
 export {
   inputOfObject, join, settleAvailability
 } from './join';
