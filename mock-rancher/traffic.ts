@@ -16,7 +16,9 @@ export class TrafficMeter {
   private entries: TrafficEntry[] = [];
 
   record(kind: TrafficEntry['kind'], path: string, bytes: number): void {
-    this.entries.push({ kind, path, bytes });
+    this.entries.push({
+      kind, path, bytes
+    });
     if (this.entries.length > MAX_ENTRIES) {
       this.entries.splice(0, this.entries.length - MAX_ENTRIES);
     }

@@ -1,3 +1,4 @@
 const { withHostCheckScripts } = require('./host-check/raw-text');
+const { withWorkers } = require('./worker-build');
 
-module.exports = withHostCheckScripts(require('./.shell/pkg/vue.config')(__dirname));
+module.exports = withWorkers(withHostCheckScripts(require('./.shell/pkg/vue.config')(__dirname)));

@@ -1,3 +1,4 @@
+import { flushPromises } from '@vue/test-utils';
 import { etcdHook, ghostEtcd, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../scenarios/catalog';
 import { ACTION_CATALOGUE } from '../../pkg/node-health/actions';
 import { mountTab } from './tab-harness';
@@ -16,6 +17,7 @@ async function openRow(t: MountedTab, machine: string) {
   const key = `machine:fleet-default/${ machine }`;
 
   await t.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+  await flushPromises();
 
   return t.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`);
 }
@@ -116,6 +118,7 @@ describe('actions', () => {
     await tab.show();
     expect(tab.wrapper.findComponent({ name: 'DiagnosticsExport' }).exists()).toBe(false);
     await tab.wrapper.find('[data-testid="node-health-export-toggle"]').trigger('click');
+    await flushPromises();
     const exporter = tab.wrapper.findComponent({ name: 'DiagnosticsExport' });
 
     expect(exporter.props('report').records).toHaveLength(18);

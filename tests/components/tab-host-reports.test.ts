@@ -2,6 +2,7 @@
  * Host reports in the tab: pasted or uploaded, kept in the browser session only, joined to their machine,
  * and the findings they confirm marked in the row detail; the row detail offers the host check to copy.
  */
+import { flushPromises } from '@vue/test-utils';
 import CopyToClipboard from '@shell/components/CopyToClipboard';
 import FileSelector from '@shell/components/form/FileSelector';
 import { ghostEtcd, windowsNodeRef, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '../../scenarios/catalog';
@@ -34,6 +35,7 @@ async function paste(t: MountedTab, text: string): Promise<void> {
 
 async function openRow(t: MountedTab, key: string) {
   await t.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+  await flushPromises();
 
   return t.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`);
 }

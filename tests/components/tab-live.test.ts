@@ -1,3 +1,4 @@
+import { flushPromises } from '@vue/test-utils';
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
 import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
@@ -47,6 +48,7 @@ describe('live updates', () => {
     await sortBy(tab, 'nodeHealth.tab.table.machine');
     await sortBy(tab, 'nodeHealth.tab.table.machine');
     await tab.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`).trigger('click');
+    await flushPromises();
     const before = rows(tab);
 
     expect(before.map((r) => r.machine)).toEqual(['custom-c0d4e9b81f62', 'custom-a1c55e0f2b37', MASTER, GHOST_MACHINE]);

@@ -1,3 +1,4 @@
+import { flushPromises } from '@vue/test-utils';
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
 import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
@@ -13,6 +14,7 @@ const GHOST_KEY = `machine:fleet-default/${ GHOST_MACHINE }`;
 
 async function openGhost(t: MountedTab) {
   await t.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`).trigger('click');
+  await flushPromises();
 
   return t.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`);
 }

@@ -3,6 +3,7 @@
  * partial lists as partial for a user granted only some plan secrets, takes a hidden schema (404) for what it is,
  * and reads a cluster whose Machines are served as Cluster API v1beta2.
  */
+import { flushPromises } from '@vue/test-utils';
 import {
   capiV1beta2, everyFailure, ghostEtcd, GHOST_MACHINE, V1BETA2_AGENT_MACHINE, V1BETA2_DELETING_MACHINE, V1BETA2_NO_NODE_MACHINE, V1BETA2_NODE_GONE_MACHINE
 } from '../../scenarios/catalog';
@@ -111,6 +112,7 @@ describe.each(MODES)('a Cluster API v1beta2 cluster (Rancher 2.14) on the embedd
     }
     expect(tab.wrapper.find('[data-testid="node-health-count-healthy"]').text()).toMatch(/^4/);
     await tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ V1BETA2_DELETING_MACHINE }"]`).trigger('click');
+    await flushPromises();
     const detail = tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ V1BETA2_DELETING_MACHINE }"]`);
 
     // The v1beta2 contract references still lead to the bootstrap and the infrastructure machine.
@@ -118,6 +120,7 @@ describe.each(MODES)('a Cluster API v1beta2 cluster (Rancher 2.14) on the embedd
     expect(detail.find('[data-testid="node-health-chain-infraMachine"] .badge-state').text()).toBe('%nodeHealth.chain.state.present%');
     expect(detail.find('[data-testid="node-health-action-remove-finalizers"]').exists()).toBe(true);
     await tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ V1BETA2_AGENT_MACHINE }"]`).trigger('click');
+    await flushPromises();
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ V1BETA2_AGENT_MACHINE }"] [data-testid="node-health-finding-agent-never-checked-in"]`).exists()).toBe(true);
   });
 });

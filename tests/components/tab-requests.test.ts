@@ -1,3 +1,4 @@
+import { flushPromises } from '@vue/test-utils';
 import { STEVE_TYPES, steveIncludePaths } from '@pkg/node-health/engine';
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
 import { steveType, toSteve } from '../../scenarios/steve';
@@ -158,6 +159,7 @@ describe('lists the cluster page already holds in the store', () => {
     const key = `machine:fleet-default/${ GHOST_MACHINE }`;
 
     await tab.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+    await flushPromises();
     await tab.wrapper.find(`[data-testid="node-health-detail-row-${ key }"] [data-testid="node-health-action-remove-finalizers"]`).trigger('click');
     const modal = tab.steve.actions.find((a) => a.type === 'management/promptModal')?.payload;
     const inputsOf = (from: number) => tab!.steve.urls.slice(from).map(inputOfUrl).sort();

@@ -1,4 +1,4 @@
-import { RouterLinkStub } from '@vue/test-utils';
+import { flushPromises, RouterLinkStub } from '@vue/test-utils';
 import {
   everyFailure, ghostEtcd, windowsNodeRef, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
@@ -18,6 +18,7 @@ function rowTexts(t: MountedTab): string[][] {
 
 async function openRow(t: MountedTab, key: string) {
   await t.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+  await flushPromises();
 
   return t.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`);
 }

@@ -1,7 +1,7 @@
 /** The Node Health tab's data layer: loading through the store, diagnosis, rows and filters. No Vue. */
 export * from './types';
 export { loadClusterData } from './load';
-export type { LoadOptions } from './load';
+export type { ListCache, LoadOptions } from './load';
 export {
   PLAN_SECRET_SENSITIVE_KEYS, initialRequests, expectedInfraKinds, infraKindsOf, infraMachinesRequest, infraType, machinesRequest, planSecretsRequest,
   bootstrapsRequest, mgmtNodesRequest, nodesRequest
@@ -13,14 +13,27 @@ export { accessReviews } from './access';
 export type { AccessReviews } from './access';
 export { listFormOf } from './steve-mode';
 export { sanitizePlanSecret } from './sanitize';
-export { storeLists } from './store-lists';
+export { storeChanges, storeLists } from './store-lists';
 export type {
-  StoreGetters, StoreInput, StoreLists
+  StoreChanges, StoreGetters, StoreInput, StoreLists
 } from './store-lists';
+export { TabSession } from './session';
+export type { RefreshRequest, TabView } from './session';
+export { openSession } from './session-client';
+export type {
+  OpenSessionOptions, SessionClient, WorkerLike
+} from './session-client';
+export { startNodeHealthWorker } from './worker-start';
+export { csrfFromCookies, fetchDispatch } from './fetch-dispatch';
+export type { FetchLike } from './fetch-dispatch';
+export { ChangeWatch, watchedListOf } from './changes';
+export type {
+  OpenSocket, SocketLike, WatchedList
+} from './changes';
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
 export {
-  buildRows, rowFor, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS
+  buildRows, rowFor, translatedSearch, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS
 } from './rows';
 export type { Translate } from '../engine';
 export {

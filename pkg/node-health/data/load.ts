@@ -36,6 +36,18 @@ export interface LoadOptions {
   form?: ListForm;
   /** whether the user may list each input in full; without it every list counts as complete */
   reviews?: AccessReviews;
+  /** lists read before that cannot have changed since (changes.ts): used instead of asking again */
+  cache?: ListCache;
+}
+
+/** The lists of earlier loads, by request. */
+export interface ListCache {
+  /** The objects last read for this request, when nothing of them can have changed since. */
+  get(request: PlannedRequest): KubeObject[] | undefined;
+  /** The request is about to be sent. */
+  reading(request: PlannedRequest): void;
+  /** Its answer, every page of it. */
+  set(request: PlannedRequest, items: KubeObject[]): void;
 }
 
 class UnexpectedAnswer extends Error {}
@@ -137,6 +149,25 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   const planned = initialRequests(target, form);
   const complete = (request: PlannedRequest): Promise<boolean> => (reviews ? reviews(request.access) : Promise.resolve(true));
   const completeness = new Map<PlannedRequest, Promise<boolean>>(planned.map((request) => [request, complete(request)]));
+  // A list of an earlier load that cannot have changed is used as it is; any other is read, and kept.
+  const fetchList = async(request: PlannedRequest, transform?: (item: unknown) => KubeObject): Promise<KubeObject[]> => {
+    const cache = options.cache;
+    const cached = cache?.get(request);
+
+    if (cached) {
+      requests.push({
+        input: request.input, url: request.url, reused: true
+      });
+
+      return cached;
+    }
+    cache?.reading(request);
+    const items = await fetchCollection(dispatch, request, requests, transform);
+
+    cache?.set(request, items);
+
+    return items;
+  };
   const fetches = planned.map((request) => {
     const stored = options.fromStore?.[request.input as keyof StoreLists];
 
@@ -145,7 +176,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
     }
     const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
 
-    return { request, result: settle(fetchCollection(dispatch, request, requests, transform)) };
+    return { request, result: settle(fetchList(request, transform)) };
   });
   const machinesFetch = fetches.find((f) => f.request.input === 'machines');
   const fetchInfra = (kind: InfraKind) => {
@@ -153,7 +184,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
 
     completeness.set(request, complete(request));
 
-    return settle(fetchCollection(dispatch, request, requests)).then((result) => ({ request, result }));
+    return settle(fetchList(request)).then((result) => ({ request, result }));
   };
   // The kinds the cluster's spec says its machines use are asked for at once, alongside the machines:
   // waiting for the machines first put a second round trip on every load.

@@ -71,9 +71,30 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     findingCount:    record.findings.length,
     since:           record.statusSince,
     sinceMs:         sinceMs(nowMs, record.statusSince),
+    findingTitles:   record.findings.map((f) => ({ key: f.titleKey, args: f.args })),
     searchText:      searchable.filter((s): s is string => !!s).join('\n').toLowerCase(),
-    record,
   };
+}
+
+/**
+ * Rows built without a translator (where the diagnosis runs, in a worker) search the rule ids; here the
+ * findings' titles in the user's language are added, each distinct title translated once.
+ */
+export function translatedSearch(rows: NodeRow[], t: Translate): NodeRow[] {
+  const titles = new Map<string, string>();
+  const title = (key: string, args: Record<string, string | number>) => {
+    const id = `${ key }\u0000${ JSON.stringify(args) }`;
+    let text = titles.get(id);
+
+    if (text === undefined) {
+      text = t(key, args).toLowerCase();
+      titles.set(id, text);
+    }
+
+    return text;
+  };
+
+  return rows.map((row) => (row.findingTitles.length ? { ...row, searchText: `${ row.searchText }\n${ row.findingTitles.map((f) => title(f.key, f.args)).join('\n') }` } : row));
 }
 
 /** Rows in the engine's order of importance: worst status first, then by machine or node name. */

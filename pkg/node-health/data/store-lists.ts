@@ -136,3 +136,44 @@ export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap:
 
   return out;
 }
+
+/** What changed in the store's lists since they were last sent to the session. */
+export interface StoreChanges {
+  /** The lists to send (those that changed) and the inputs whose last sent copy still holds. */
+  next(lists: StoreLists): { lists: StoreLists; unchanged: StoreInput[] };
+}
+
+/** Names and resource versions in order: equal when no object of the list was added, removed or written. */
+function fingerprint(list: KubeObject[]): string {
+  return `${ list.length }|${ list.map((o) => `${ o.metadata?.namespace ?? '' }/${ o.metadata?.name ?? '' }@${ o.metadata?.resourceVersion ?? '?' }`).join(',') }`;
+}
+
+export function storeChanges(): StoreChanges {
+  const sent = new Map<StoreInput, string>();
+
+  return {
+    next(lists) {
+      const out: StoreLists = {};
+      const unchanged: StoreInput[] = [];
+
+      for (const input of ['machines', 'mgmtNodes', 'mgmtCluster'] as StoreInput[]) {
+        const list = lists[input];
+
+        if (!list) {
+          sent.delete(input);
+          continue;
+        }
+        const print = fingerprint(list);
+
+        if (sent.get(input) === print) {
+          unchanged.push(input);
+        } else {
+          out[input] = list;
+          sent.set(input, print);
+        }
+      }
+
+      return { lists: out, unchanged };
+    },
+  };
+}

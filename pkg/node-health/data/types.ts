@@ -3,7 +3,7 @@
  * TypeScript, so the loading and row building run (and are tested and benchmarked) without Vue or the store.
  */
 import type {
-  Availability, InputAvailability, InputName, KubeObject, NodeRecord, OperatingSystem, RecordStatus, Role, Severity
+  Availability, InputAvailability, InputName, KubeObject, OperatingSystem, RecordStatus, Role, Severity
 } from '../engine';
 
 /**
@@ -57,6 +57,8 @@ export interface RequestRecord {
   /** the input it reads, or the management cluster (read for the cluster's own findings) */
   input: InputName | 'mgmtCluster';
   url: string;
+  /** not sent: the list of an earlier load was used, nothing of it having changed since */
+  reused?: true;
 }
 
 export interface LoadResult {
@@ -93,9 +95,10 @@ export interface NodeRow {
   /** when the current status started (RFC3339) and how long ago that was at the report's time */
   since: string | null;
   sinceMs: number | null;
+  /** every finding's title, for the search in the user's language (translatedSearch) */
+  findingTitles: { key: string; args: Record<string, string | number> }[];
   /** lower-cased text the search matches against */
   searchText: string;
-  record: NodeRecord;
 }
 
 export type StatusFilter = 'all' | RecordStatus;

@@ -1,0 +1,82 @@
+/**
+ * The messages between the tab and its session (session.ts) when the session runs in a Web Worker. Only plain
+ * data crosses: requests with plain copies of the store's lists; rows, counts and findings back; one record or
+ * the whole report when asked for.
+ */
+import type { DiagnosisReport, HostReport, NodeRecord } from '../engine';
+import type { RefreshRequest, TabSession, TabView } from './session';
+
+/** How the worker is set up: where the API is (a worker made from a Blob has no base URL of its own), the CSRF token. */
+export interface SessionInit {
+  origin: string;
+  csrf: string | null;
+  /** watch the lists over Steve's websocket and read only what changed */
+  watch: boolean;
+}
+
+export type SessionCall =
+  | { op: 'refresh'; request: RefreshRequest }
+  | { op: 'hostReports'; reports: HostReport[] }
+  | { op: 'record'; key: string }
+  | { op: 'report' };
+
+/** What each call answers. */
+export interface SessionAnswers {
+  refresh: TabView;
+  hostReports: TabView | null;
+  record: NodeRecord | null;
+  report: DiagnosisReport | null;
+}
+
+export type ToWorker = { id: number; init: SessionInit } | { id: number; call: SessionCall };
+
+export type FromWorker = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+/** Runs one call on a session. */
+export async function runCall(session: TabSession, call: SessionCall): Promise<SessionAnswers[SessionCall['op']]> {
+  switch (call.op) {
+  case 'refresh':
+    return session.refresh(call.request);
+  case 'hostReports':
+    return session.setHostReports(call.reports);
+  case 'record':
+    return session.record(call.key);
+  case 'report':
+    return session.fullReport();
+  }
+}
+
+/**
+ * The worker's side: the first message sets the session up, every other one is a call, answered by id. Calls
+ * run one after the other, in the order they came.
+ */
+export function serveSession(makeSession: (init: SessionInit) => TabSession, post: (answer: FromWorker) => void): (message: ToWorker) => void {
+  let session: TabSession | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  return (message) => {
+    queue = queue.then(async() => {
+      try {
+        if ('init' in message) {
+          session?.close();
+          session = makeSession(message.init);
+          post({
+            id: message.id, ok: true, value: null
+          });
+
+          return;
+        }
+        if (!session) {
+          throw new Error('the session is not set up');
+        }
+        post({
+          id: message.id, ok: true, value: await runCall(session, message.call)
+        });
+      } catch (e) {
+        post({
+          id: message.id, ok: false, error: e instanceof Error ? e.message : String(e)
+        });
+      }
+    });
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The tab's data for one cluster, kept where the lists are read: in a Web Worker (node-health.worker.ts), or on
+ * the page when no worker can start. Loads, joins and diagnoses, and hands the page only what it shows: rows,
+ * counts, the clusters' findings and banners, what could not be read. A record's objects (its chain and
+ * evidence) and the whole report (for the export) are handed out on demand.
+ *
+ * With a ChangeWatch, a refresh reads again only the lists Steve said changed; when nothing changed at all, the
+ * records joined last time are judged again against the clock, without reading or joining anything.
+ */
+import type {
+  ClusterInfo, DiagnosisReport, HostReport, KubeObject, NodeRecord, RecordStatus, Rejudge
+} from '../engine';
+import { loadClusterData } from './load';
+import type { ListCache } from './load';
+import type { ListForm, PlannedRequest } from './requests';
+import type { AccessReviews } from './access';
+import { accessReviews } from './access';
+import { watchedListOf } from './changes';
+import type { ChangeWatch } from './changes';
+import { diagnoseLoadAgainLater, fatalIssue } from './outcome';
+import { buildRows } from './rows';
+import type { StoreInput, StoreLists } from './store-lists';
+import type {
+  ClusterTarget, Dispatch, LoadIssue, LoadResult, NodeRow
+} from './types';
+
+export interface RefreshRequest {
+  target: ClusterTarget;
+  form: ListForm;
+  /** complete lists the dashboard store holds, as plain copies */
+  fromStore: StoreLists;
+  /** store lists that are the same as in the previous request: the copies sent then are used */
+  storeUnchanged?: StoreInput[];
+  /** read every list again (right after a write of ours, which the watch may not have reported yet) */
+  rereadAll?: boolean;
+}
+
+/** What the page shows of a load. */
+export interface TabView {
+  /** the load as a whole failed: the error state */
+  fatal: LoadIssue | null;
+  /** no request could be made: the cluster has no management id yet */
+  unregistered: boolean;
+  availability: LoadResult['availability'];
+  issues: LoadIssue[];
+  loadedAt: number;
+  /** the report's time (RFC3339) */
+  now: string;
+  counts: Record<RecordStatus, number>;
+  clusters: ClusterInfo[];
+  rows: NodeRow[];
+  /** per host report given, in order: the machine (or Node) it joined, or null */
+  hostsJoined: (string | null)[];
+  /** lists sent again by the API this time, and lists of the last load used as they were */
+  listsRead: number;
+  listsReused: number;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class TabSession {
+  private readonly lists = new Map<string, KubeObject[]>();
+  private readonly reviews: AccessReviews;
+  private storeLists: StoreLists = {};
+  private hostReports: HostReport[] = [];
+  private target: ClusterTarget | null = null;
+  private load: LoadResult | null = null;
+  private report: DiagnosisReport | null = null;
+  private rejudge: Rejudge | null = null;
+  private records = new Map<string, NodeRecord>();
+
+  constructor(private readonly dispatch: Dispatch, private readonly watch: ChangeWatch | null = null, private readonly now: () => number = Date.now) {
+    this.reviews = accessReviews(dispatch);
+  }
+
+  async refresh(request: RefreshRequest): Promise<TabView> {
+    const fromStore: StoreLists = { ...request.fromStore };
+
+    for (const input of request.storeUnchanged ?? []) {
+      if (this.storeLists[input]) {
+        fromStore[input] = this.storeLists[input];
+      }
+    }
+    const storeChanged = (Object.keys(fromStore) as StoreInput[]).some((input) => fromStore[input] !== this.storeLists[input]) ||
+      Object.keys(this.storeLists).length !== Object.keys(fromStore).length;
+
+    this.storeLists = fromStore;
+    const load = await loadClusterData(this.dispatch, request.target, {
+      fromStore, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
+    });
+    const unchanged = !!this.rejudge && !!this.load && !storeChanged && load.requests.length > 0 && load.requests.every((r) => r.reused) &&
+      sameJson(load.availability, this.load.availability) && sameJson(load.issues, this.load.issues) && sameJson(request.target, this.target);
+
+    this.target = request.target;
+    this.load = load;
+    if (fatalIssue(request.target, load)) {
+      this.rejudge = null;
+    } else if (unchanged && this.rejudge) {
+      // Nothing read again, nothing changed: the same objects, judged again at this time.
+      this.report = this.rejudge(load.loadedAt, this.hostReports);
+      this.indexRecords();
+    } else {
+      this.diagnose();
+    }
+
+    return this.view();
+  }
+
+  /** New host reports: the last load diagnosed again with them. */
+  setHostReports(reports: HostReport[]): TabView | null {
+    this.hostReports = reports;
+    if (!this.target || !this.load || !this.rejudge) {
+      return null;
+    }
+    this.report = this.rejudge(this.load.loadedAt, reports);
+    this.indexRecords();
+
+    return this.view();
+  }
+
+  /** One record with its objects and evidence, for the open detail and the actions. */
+  record(key: string): NodeRecord | null {
+    return this.records.get(key) ?? null;
+  }
+
+  /** The whole report, for the diagnostics export. */
+  fullReport(): DiagnosisReport | null {
+    return this.report;
+  }
+
+  close(): void {
+    this.watch?.close();
+  }
+
+  private diagnose(): void {
+    const { report, rejudge } = diagnoseLoadAgainLater(this.target as ClusterTarget, this.load as LoadResult, undefined, this.hostReports);
+
+    this.report = report;
+    this.rejudge = rejudge;
+    this.indexRecords();
+  }
+
+  private indexRecords(): void {
+    this.records = new Map((this.report?.records ?? []).map((r) => [r.key, r]));
+  }
+
+  private view(): TabView {
+    const load = this.load as LoadResult;
+    const target = this.target as ClusterTarget;
+    const fatal = fatalIssue(target, load);
+    const report = fatal ? null : this.report;
+
+    return {
+      fatal,
+      unregistered: load.requests.length === 0,
+      availability: load.availability,
+      issues:       load.issues,
+      loadedAt:     load.loadedAt,
+      now:          report?.now ?? new Date(load.loadedAt).toISOString(),
+      counts:       report?.counts ?? {
+        healthy: 0, warning: 0, error: 0, unknown: 0
+      },
+      clusters:    report?.clusters ?? [],
+      rows:        report ? buildRows(report) : [],
+      hostsJoined: this.hostReports.map((r) => this.joinedTitle(report?.hosts.find((h) => h.report === r)?.record ?? null)),
+      listsRead:   load.requests.filter((r) => !r.reused).length,
+      listsReused: load.requests.filter((r) => r.reused).length,
+    };
+  }
+
+  private joinedTitle(key: string | null): string | null {
+    const r = key ? this.records.get(key) : undefined;
+
+    return r ? (r.objects.machine ? r.machineName : (r.nodeName ?? r.machineName)) ?? r.key : key;
+  }
+
+  private listCache(rereadAll: boolean): ListCache | undefined {
+    const watch = this.watch;
+
+    if (!watch) {
+      return undefined;
+    }
+    const listOf = (request: PlannedRequest) => {
+      const list = watchedListOf(request.access);
+
+      watch.watch(list);
+
+      return list;
+    };
+
+    return {
+      get:     (request) => (rereadAll || watch.changed(listOf(request)) ? undefined : this.lists.get(request.url)),
+      reading: (request) => {
+        this.lists.delete(request.url);
+        watch.markRead(listOf(request));
+      },
+      set: (request, items) => {
+        this.lists.set(request.url, items);
+      },
+    };
+  }
+}
