@@ -1273,6 +1273,12 @@ function brokenWorker(family: LargeFamily, base: NodeSpec): NodeSpec {
   }
 }
 
+/** The cluster of the `large-<n>` scenarios. */
+export const LARGE_CLUSTER: NonNullable<LargeOptions['cluster']> = { name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big' };
+
+/** The cluster of `huge-10000`: a name of its own, so that it can be served beside a `large-<n>` one. */
+export const HUGE_CLUSTER: NonNullable<LargeOptions['cluster']> = { name: 'huge-rke2', mgmtId: 'c-m-hug3x10k', hostPrefix: 'huge' };
+
 /**
  * A synthetic custom cluster of `n` nodes with every object per node; about `brokenFraction` of the
  * workers carry a failure, chosen by a seeded generator (same seed, same cluster).
@@ -1287,9 +1293,7 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
   const specs: NodeSpec[] = [];
   const loose: LooseNodeSpec[] = [];
   const expected: Record<string, FailureFamily[]> = {};
-  const identity = o.cluster ?? {
-    name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big'
-  };
+  const identity = o.cluster ?? LARGE_CLUSTER;
   const ctx = { name: identity.name, kind: 'custom' as const };
 
   for (let i = 0; i < servers; i++) {
@@ -1387,7 +1391,7 @@ export const HUGE_SCENARIO = 'huge-10000';
 /** Any named scenario, `huge-10000`, or `large-<n>` (e.g. large-20000; plain `large` is 500 nodes). */
 export function buildScenario(name: string, o: LargeOptions = {}): Scenario {
   if (name in SCENARIOS) return SCENARIOS[name as ScenarioName](o);
-  if (name === HUGE_SCENARIO) return { ...large(10000, o), name: HUGE_SCENARIO };
+  if (name === HUGE_SCENARIO) return { ...large(10000, { cluster: HUGE_CLUSTER, ...o }), name: HUGE_SCENARIO };
   const m = /^large(?:-(\d+))?$/.exec(name);
 
   if (m) return large(m[1] ? Number(m[1]) : 500, o);

@@ -6,7 +6,9 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
-import { buildScenario, GHOST_MACHINE, WINDOWS_CASE_MACHINE, XSS_PAYLOAD } from '../../scenarios/catalog';
+import {
+  buildScenario, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, WINDOWS_CASE_MACHINE, XSS_PAYLOAD
+} from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
@@ -464,6 +466,82 @@ export const TESTS: E2eTest[] = [
       await page.locator('[data-testid="node-health-refresh"]').click();
       await notice.waitFor({ state: 'detached', timeout: 60000 });
       await t.shot(page, 'recovered');
+    },
+  },
+  {
+    name:      'at 10,000 nodes the tab opens, filters, pages and refreshes, diagnosing in a Web Worker',
+    scenarios: [HUGE_SCENARIO],
+    timeoutMs: 600000,
+    async run(t) {
+      const { page } = await t.session();
+      const notes: string[] = [];
+      const blobWorkers = () => page.workers().filter((w) => w.url().startsWith('blob:')).length;
+
+      page.on('console', (m) => {
+        if (m.text().startsWith('Node Health:')) {
+          notes.push(m.text());
+        }
+      });
+      await gotoCluster(page, t.dev.url, NS, HUGE_CLUSTER.name);
+      const workersBefore = blobWorkers();
+
+      await page.locator(NH.tabButton).click();
+      await page.locator(NH.summary).waitFor({ state: 'visible', timeout: 180000 });
+      await page.locator(NH.rows).first().waitFor({ state: 'visible', timeout: 60000 });
+      await t.shot(page, 'opened');
+      assert(blobWorkers() === workersBefore + 1, `the tab started no Web Worker (${ workersBefore } before, ${ blobWorkers() } after)`);
+      assert(notes.length === 0, `the tab fell back to the page: ${ notes.join('; ') }`);
+      const counts = await Promise.all(['error', 'warning', 'unknown', 'healthy'].map(async(s) => Number((await page.locator(NH.count(s)).innerText()).match(/\d+/)?.[0] ?? NaN)));
+      const total = counts.reduce((a, b) => a + b, 0);
+
+      // Every machine and the management Nodes left of machines gone: at least the 10,000 hosts.
+      assert(total >= 10000, `the summary counts ${ total } records`);
+
+      // Pages: the next page shows other rows.
+      const firstPage = await page.locator(NH.rows).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
+
+      await page.locator('[data-testid="pagination-next"]').click();
+      await page.waitForFunction(([selector, first]) => {
+        const now = Array.from(document.querySelectorAll(selector)).map((r) => r.getAttribute('data-testid'));
+
+        return now.length > 0 && now[0] !== first;
+      }, [NH.rows, firstPage[0]] as const, { timeout: 30000 });
+
+      // Filters: only errors, then a search that names one worker.
+      await chooseFilter(page, 'status', 'Error');
+      await page.waitForFunction((selector) => {
+        const badges = Array.from(document.querySelectorAll(`${ selector } .badge-state`));
+
+        return badges.length > 0 && badges.every((b) => b.textContent?.trim() === 'Error');
+      }, NH.rows, { timeout: 30000 });
+      const statuses = await page.locator(`${ NH.rows } .badge-state`).allInnerTexts();
+
+      assert(statuses.length > 0 && statuses.every((s) => s.trim() === 'Error'), `the status filter shows ${ [...new Set(statuses)].join(', ') }`);
+      await chooseFilter(page, 'status', 'All');
+      await page.locator(NH.search).fill('huge-wk-09876');
+      await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 1, NH.rows, { timeout: 30000 });
+      await t.shot(page, 'filtered');
+
+      // Refreshes: the same rows again. Lists read before Steve confirmed their watch are read once more; after
+      // that, with nothing changed, no list is sent again.
+      const refresh = async() => {
+        await page.locator('[data-testid="node-health-refresh"]').click();
+        await page.waitForFunction(() => {
+          const b = document.querySelector('[data-testid="node-health-refresh"]') as HTMLButtonElement | null;
+
+          return !!b && !b.disabled;
+        }, undefined, { timeout: 120000 });
+      };
+      const listBytes = () => t.mock.traffic.take().filter((e) => e.kind === 'http' && e.path.includes('include=')).reduce((n, e) => n + e.bytes, 0);
+      const firstLoad = listBytes();
+
+      await refresh();
+      t.mock.traffic.take();
+      await refresh();
+      const again = listBytes();
+
+      assert(firstLoad > 1000000 && again === 0, `a refresh with nothing changed read ${ again } bytes of lists (first load ${ firstLoad })`);
+      assert(await page.locator(NH.rows).count() === 1, 'the search lost its row on refresh');
     },
   },
 ];

@@ -27,7 +27,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startMockRancher } from '../../mock-rancher/server';
 import type { MockRancher } from '../../mock-rancher/server';
 import type { TrafficEntry } from '../../mock-rancher/traffic';
-import { HUGE_SCENARIO } from '../../scenarios/catalog';
+import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
 import { clusterPath, gotoHome, waitForShell } from './dashboard';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
@@ -41,7 +41,7 @@ const FLEET_ROW = {
 const FLEET_PATH = { 'cluster-list': '/c/_/manager/provisioning.cattle.io.cluster', fleet: '/c/_/manager/node-health' };
 
 type FleetView = keyof typeof FLEET_ROW;
-const CLUSTER = { namespace: 'fleet-default', name: 'big-rke2' };
+const NAMESPACE = 'fleet-default';
 /** The cluster page has drawn its tabs: every tab's panel is in the page, shown or not. */
 const PAGE_DRAWN = 'section#machine-pools';
 const ROW = {
@@ -133,15 +133,15 @@ async function heapMb(page: Page): Promise<number> {
 }
 
 /** A controller's status write to one Machine of the cluster: the only change of the next refresh. */
-function changeOneMachine(mock: MockRancher): void {
+function changeOneMachine(mock: MockRancher, cluster: string): void {
   const scope = mock.store.scope('local');
   const info = scope?.types.fromSteveName('cluster.x-k8s.io.machine');
-  const machine = info ? mock.store.list('local', info.id, CLUSTER.namespace)[0] : undefined;
+  const machine = info ? mock.store.list('local', info.id, NAMESPACE).find((m) => m.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === cluster) : undefined;
 
   if (!info || !machine) {
     throw new Error('no Machine to change');
   }
-  mock.store.touch('local', info, CLUSTER.namespace, machine.metadata.name);
+  mock.store.touch('local', info, NAMESPACE, machine.metadata.name);
 }
 
 const MODES = { 'sql-cache': true, 'no-sql-cache': false } as const;
@@ -153,8 +153,8 @@ interface Run {
   mode: Mode;
 }
 
-function scenarioOf(nodes: number): string {
-  return nodes === 10000 ? HUGE_SCENARIO : `large-${ nodes }`;
+function scenarioOf(nodes: number): { scenario: string, cluster: string } {
+  return nodes === 10000 ? { scenario: HUGE_SCENARIO, cluster: HUGE_CLUSTER.name } : { scenario: `large-${ nodes }`, cluster: LARGE_CLUSTER.name };
 }
 
 /** One run's tries in a fresh browser context (the dashboard reads ui-sql-cache when it loads). */
@@ -162,6 +162,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
   const { page } = await openPage(await openContext(browser, devUrl));
   const label = `${ run.mode } nodes=${ run.nodes }`;
   const modeField = run.mode === 'sql-cache' ? '' : `mode=${ run.mode } `;
+  const { cluster } = scenarioOf(run.nodes);
 
   try {
     const times: Record<TabName, number[]> = { 'machine-pools': [], 'node-health': [] };
@@ -176,7 +177,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
         await waitForShell(page);
         await page.waitForTimeout(1000);
         mock.traffic.take();
-        const timed = await timeNavigation(page, `${ clusterPath(CLUSTER.namespace, CLUSTER.name) }#${ tab }`, ROW[tab]).catch(async(e) => {
+        const timed = await timeNavigation(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab]).catch(async(e) => {
           await screenshot(page, `perf-${ run.mode }-${ run.nodes }-${ tab }-FAILED`).catch(() => undefined);
           throw e;
         });
@@ -216,7 +217,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
       unchanged.push(timed.bytes);
       log(`${ label } refresh ${ i + 1 }/${ REFRESHES }: blocked ${ Math.round(timed.blockedMs) } ms, ${ timed.bytes } bytes`);
     }
-    changeOneMachine(mock);
+    changeOneMachine(mock, cluster);
     await page.waitForTimeout(1500);
     const changed = await timeRefresh(page, mock);
 
@@ -292,7 +293,7 @@ async function main(): Promise<void> {
       await mock?.close();
       mock = undefined;
       const started = await startMockRancher({
-        scenarios: [scenarioOf(run.nodes)], port, log, logRequests: 'problems', sqlCache: MODES[run.mode]
+        scenarios: [scenarioOf(run.nodes).scenario], port, log, logRequests: 'problems', sqlCache: MODES[run.mode]
       });
 
       mock = started;

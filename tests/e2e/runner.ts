@@ -26,6 +26,8 @@ export interface E2eTest {
   name: string;
   /** a reason to skip, shown in the results; never a silent pass */
   skip?: string;
+  /** scenarios the embedded API serves for this test instead of the run's (it restarts on the same port) */
+  scenarios?: string[];
   timeoutMs?: number;
   run(t: TestContext): Promise<void>;
 }
@@ -82,12 +84,16 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
     }, null, 2) }\n`);
   };
 
+  const runScenarios = options.scenarios || DEFAULT_SCENARIOS;
+  let served = runScenarios;
+
   try {
     const runnable = selected.filter((t) => !t.skip);
 
     if (runnable.length) {
+      served = runnable[0].scenarios ?? runScenarios;
       mock = await startMockRancher({
-        scenarios: options.scenarios || DEFAULT_SCENARIOS, port: options.mockPort, log, logRequests: 'problems'
+        scenarios: served, port: options.mockPort, log, logRequests: 'problems'
       });
       if (!options.devUrl) {
         dev = await startDevServer(mock.url);
@@ -127,7 +133,19 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
       });
       continue;
     }
-    mock.reset();
+    const wanted = test.scenarios ?? runScenarios;
+
+    if (wanted.join() !== served.join()) {
+      const port = mock.port;
+
+      await mock.close();
+      mock = await startMockRancher({
+        scenarios: wanted, port, log, logRequests: 'problems'
+      });
+      served = wanted;
+    } else {
+      mock.reset();
+    }
     const sessions: Session[] = [];
     const ctx: TestContext = {
       mock,
