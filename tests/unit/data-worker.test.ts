@@ -58,6 +58,25 @@ describe('ChangeWatch', () => {
   };
   const nodes = { cluster: 'c-m-1', resourceType: 'node' };
 
+  /** Steve's message about the machines list of fleet-default */
+  const aboutMachines = (name: string, extra: Record<string, unknown> = {}) => ({
+    name, resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default', ...extra
+  });
+
+  /** A watch whose machines subscription Steve has started, and the list read since. */
+  function running() {
+    const { watch, sockets } = started();
+
+    watch.watch(machines);
+    sockets[0].open();
+    sockets[0].receive(aboutMachines('resource.start'));
+    watch.markRead(machines);
+
+    return {
+      watch, socket: sockets[0], sockets
+    };
+  }
+
   function started() {
     const sockets: FakeSocket[] = [];
     const watch = new ChangeWatch('https://rancher.example.com', (url) => {
@@ -104,40 +123,22 @@ describe('ChangeWatch', () => {
   });
 
   it('after resource.stop subscribes again; after resource.error does not, and reads the list every time', () => {
-    const { watch, sockets } = started();
+    const { watch, socket } = running();
 
-    watch.watch(machines);
-    sockets[0].open();
-    sockets[0].receive({
-      name: 'resource.start', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default'
-    });
-    watch.markRead(machines);
-    sockets[0].receive({
-      name: 'resource.stop', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default'
-    });
+    socket.receive(aboutMachines('resource.stop'));
     expect(watch.changed(machines)).toBe(true);
-    expect(sockets[0].sent).toHaveLength(2);
+    expect(socket.sent).toHaveLength(2);
 
-    sockets[0].receive({
-      name: 'resource.error', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default', data: { error: 'watch not allowed' }
-    });
-    sockets[0].receive({
-      name: 'resource.stop', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default'
-    });
-    expect(sockets[0].sent).toHaveLength(2);
+    socket.receive(aboutMachines('resource.error', { data: { error: 'watch not allowed' } }));
+    socket.receive(aboutMachines('resource.stop'));
+    expect(socket.sent).toHaveLength(2);
     watch.markRead(machines);
     expect(watch.changed(machines)).toBe(true);
   });
 
   it('when the socket drops, every list of its scope counts as changed and the next watch opens a new socket', () => {
-    const { watch, sockets } = started();
+    const { watch, sockets } = running();
 
-    watch.watch(machines);
-    sockets[0].open();
-    sockets[0].receive({
-      name: 'resource.start', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default'
-    });
-    watch.markRead(machines);
     expect(watch.changed(machines)).toBe(false);
     sockets[0].drop();
     expect(watch.changed(machines)).toBe(true);
@@ -146,17 +147,11 @@ describe('ChangeWatch', () => {
   });
 
   it('ignores what is not JSON or not about a watched list', () => {
-    const { watch, sockets } = started();
+    const { watch, socket } = running();
 
-    watch.watch(machines);
-    sockets[0].open();
-    sockets[0].receive({
-      name: 'resource.start', resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default'
-    });
-    watch.markRead(machines);
-    sockets[0].onmessage?.({ data: 'not json' });
-    sockets[0].receive({ name: 'ping', data: {} });
-    sockets[0].receive({
+    socket.onmessage?.({ data: 'not json' });
+    socket.receive({ name: 'ping', data: {} });
+    socket.receive({
       name: 'resource.changes', resourceType: 'secret', namespace: 'fleet-default'
     });
     expect(watch.changed(machines)).toBe(false);
