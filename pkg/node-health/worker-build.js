@@ -8,7 +8,10 @@
 const WORKER_RULE = {
   test:    /\.worker\.ts$/,
   loader:  'worker-loader',
-  options: { inline: 'no-fallback', filename: '[name].js' },
+  // Named, so that the browser's developer tools (and the browser tests) can tell it from the dashboard's own.
+  options: {
+    inline: 'no-fallback', filename: '[name].js', worker: { type: 'Worker', options: { name: 'node-health' } }
+  },
 };
 
 /** A vue.config whose webpack configuration also builds the workers. */

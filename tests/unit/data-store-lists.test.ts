@@ -103,6 +103,33 @@ describe('storeLists', () => {
   });
 });
 
+describe('storeLists with the copies of the last poll', () => {
+  it('copies a list again only when one of its objects was added, removed or written', () => {
+    const s = ghostEtcd();
+    const target = targetOf(s);
+    const { getters, lists } = dashboardStore(s.objects, BOTH);
+    const copies = new Map();
+    const first = storeLists(getters, target, toRaw, copies);
+
+    expect(storeLists(getters, target, toRaw, copies).machines).toBe(first.machines);
+    expect(storeLists(getters, target, toRaw, copies).mgmtNodes).toBe(first.mgmtNodes);
+
+    const machines = lists[STEVE_TYPES.machine];
+    const ghost = machines.find((m) => m.metadata.name === GHOST_MACHINE);
+
+    ghost.metadata.resourceVersion = `${ ghost.metadata.resourceVersion }1`;
+    ghost.status = { ...ghost.status, phase: 'Failed' };
+    const written = storeLists(getters, target, toRaw, copies);
+
+    expect(written.machines).not.toBe(first.machines);
+    expect(written.machines?.find((m) => m.metadata.name === GHOST_MACHINE)?.status?.phase).toBe('Failed');
+    expect(written.mgmtNodes).toBe(first.mgmtNodes);
+
+    machines.splice(machines.indexOf(ghost), 1);
+    expect(storeLists(getters, target, toRaw, copies).machines).toHaveLength((written.machines?.length ?? 0) - 1);
+  });
+});
+
 describe('loadClusterData with lists from the store', () => {
   it('does not ask Steve for them, and the diagnosis is the same as from its own requests', async() => {
     const s = ghostEtcd();

@@ -15,7 +15,7 @@ export { listFormOf } from './steve-mode';
 export { sanitizePlanSecret } from './sanitize';
 export { storeChanges, storeLists } from './store-lists';
 export type {
-  StoreChanges, StoreGetters, StoreInput, StoreLists
+  StoreChanges, StoreCopies, StoreGetters, StoreInput, StoreLists
 } from './store-lists';
 export { TabSession } from './session';
 export type { RefreshRequest, TabView } from './session';

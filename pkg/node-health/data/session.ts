@@ -48,7 +48,11 @@ export interface TabView {
   now: string;
   counts: Record<RecordStatus, number>;
   clusters: ClusterInfo[];
-  rows: NodeRow[];
+  /**
+   * null: the rows of the last view, unchanged but for how long each status has lasted (the page counts that
+   * from `since` and `now`), so that a refresh with nothing changed sends and redraws no row
+   */
+  rows: NodeRow[] | null;
   /** per host report given, in order: the machine (or Node) it joined, or null */
   hostsJoined: (string | null)[];
   /** lists sent again by the API this time, and lists of the last load used as they were */
@@ -70,6 +74,8 @@ export class TabSession {
   private report: DiagnosisReport | null = null;
   private rejudge: Rejudge | null = null;
   private records = new Map<string, NodeRecord>();
+  /** the rows of the last view, as text without the time-dependent part */
+  private rowsSent: string | null = null;
 
   constructor(private readonly dispatch: Dispatch, private readonly watch: ChangeWatch | null = null, private readonly now: () => number = Date.now) {
     this.reviews = accessReviews(dispatch);
@@ -163,11 +169,22 @@ export class TabSession {
         healthy: 0, warning: 0, error: 0, unknown: 0
       },
       clusters:    report?.clusters ?? [],
-      rows:        report ? buildRows(report) : [],
+      rows:        this.newRows(report ? buildRows(report) : []),
       hostsJoined: this.hostReports.map((r) => this.joinedTitle(report?.hosts.find((h) => h.report === r)?.record ?? null)),
       listsRead:   load.requests.filter((r) => !r.reused).length,
       listsReused: load.requests.filter((r) => r.reused).length,
     };
+  }
+
+  private newRows(rows: NodeRow[]): NodeRow[] | null {
+    const text = JSON.stringify(rows, (key, value) => (key === 'sinceMs' ? undefined : value));
+
+    if (text === this.rowsSent) {
+      return null;
+    }
+    this.rowsSent = text;
+
+    return rows;
   }
 
   private joinedTitle(key: string | null): string | null {

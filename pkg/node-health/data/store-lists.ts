@@ -104,25 +104,47 @@ export function storeCopies(
   return out;
 }
 
-function inNamespace(getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind): KubeObject[] | undefined {
-  const include = steveIncludePaths(kind);
+/** The copies made at the last poll, per type and namespace, with the fingerprint of the objects they copy. */
+export type StoreCopies = Map<string, { print: string; copies: KubeObject[] }>;
 
-  return storeCopies(getters, type, unwrap, (raw) => isPlainObject(raw.metadata) && raw.metadata.namespace === namespace, (raw) => plainCopy(raw, include));
+function inNamespace(
+  getters: StoreGetters, type: string, namespace: string, unwrap: Unwrap, kind: ObjectKind, copies?: StoreCopies
+): KubeObject[] | undefined {
+  // The namespace's models themselves first: they are copied only when they changed since the last poll.
+  const held = storeCopies(getters, type, unwrap, (raw) => isPlainObject(raw.metadata) && raw.metadata.namespace === namespace, (raw) => raw as KubeObject);
+
+  if (!held) {
+    return undefined;
+  }
+  // Unchanged since the last poll (no object added, removed or written): the same copies, not made again.
+  const key = `${ type }/${ namespace }`;
+  const print = fingerprint(held);
+  const last = copies?.get(key);
+
+  if (last && last.print === print) {
+    return last.copies;
+  }
+  const include = steveIncludePaths(kind);
+  const out = held.map((raw) => plainCopy(raw, include));
+
+  copies?.set(key, { print, copies: out });
+
+  return out;
 }
 
 /** What the store can give for one load of the target; the loader still checks every object belongs to it. */
-export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap: Unwrap = (m) => m): StoreLists {
+export function storeLists(getters: StoreGetters, target: ClusterTarget, unwrap: Unwrap = (m) => m, copies?: StoreCopies): StoreLists {
   const out: StoreLists = {};
 
   if (target.machineManaged) {
-    const machines = inNamespace(getters, STEVE_TYPES.machine, target.namespace, unwrap, 'machine');
+    const machines = inNamespace(getters, STEVE_TYPES.machine, target.namespace, unwrap, 'machine', copies);
 
     if (machines) {
       out.machines = machines;
     }
   }
   if (target.mgmtId) {
-    const mgmtNodes = inNamespace(getters, STEVE_TYPES.mgmtNode, target.mgmtId, unwrap, 'mgmtNode');
+    const mgmtNodes = inNamespace(getters, STEVE_TYPES.mgmtNode, target.mgmtId, unwrap, 'mgmtNode', copies);
 
     if (mgmtNodes) {
       out.mgmtNodes = mgmtNodes;
@@ -144,7 +166,7 @@ export interface StoreChanges {
 }
 
 /** Names and resource versions in order: equal when no object of the list was added, removed or written. */
-function fingerprint(list: KubeObject[]): string {
+function fingerprint(list: { metadata?: Record<string, any> }[]): string {
   return `${ list.length }|${ list.map((o) => `${ o.metadata?.namespace ?? '' }/${ o.metadata?.name ?? '' }@${ o.metadata?.resourceVersion ?? '?' }`).join(',') }`;
 }
 
