@@ -65,7 +65,8 @@ describe('the blocking banner', () => {
     await tab.settle();
     expect(visibleKeys(tab)).toContain(key);
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ key }"]`).exists()).toBe(true);
-  });
+    // 300 nodes loaded, sorted and paged in jsdom: more than jest's default 5 s on a busy machine.
+  }, 30000);
 
   it('is not there when nothing holds the cluster back', async() => {
     const s = ghostEtcd();

@@ -168,7 +168,8 @@ describe('every failure family', () => {
       }
     }
     expect(missing).toEqual([]);
-  });
+    // It opens some twenty rows, each record read from the session: more than jest's default 5 s on a busy machine.
+  }, 30000);
 
   it('renders HTML from the cluster as text', async() => {
     tab = mountTab(everyFailure());
