@@ -499,7 +499,7 @@ export const TESTS: E2eTest[] = [
       // Pages: the next page shows other rows.
       const firstPage = await page.locator(NH.rows).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
 
-      await page.locator('[data-testid="pagination-next"]').click();
+      await page.locator(`${ SHELL_NODE_HEALTH_PANE } [data-testid="pagination-next"]`).click();
       await page.waitForFunction(([selector, first]) => {
         const now = Array.from(document.querySelectorAll(selector)).map((r) => r.getAttribute('data-testid'));
 
