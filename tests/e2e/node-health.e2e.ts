@@ -497,14 +497,15 @@ export const TESTS: E2eTest[] = [
       assert(total >= 10000, `the summary counts ${ total } records`);
 
       // Pages: the next page shows other rows.
-      const firstPage = await page.locator(NH.rows).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
+      const mainRows = `${ SHELL_NODE_HEALTH_PANE } tr.main-row`;
+      const firstKey = await page.locator(mainRows).first().getAttribute('data-node-id');
 
       await page.locator(`${ SHELL_NODE_HEALTH_PANE } [data-testid="pagination-next"]`).click();
       await page.waitForFunction(([selector, first]) => {
-        const now = Array.from(document.querySelectorAll(selector)).map((r) => r.getAttribute('data-testid'));
+        const key = document.querySelector(selector)?.getAttribute('data-node-id');
 
-        return now.length > 0 && now[0] !== first;
-      }, [NH.rows, firstPage[0]] as const, { timeout: 30000 });
+        return !!key && key !== first;
+      }, [mainRows, firstKey] as const, { timeout: 30000 });
 
       // Filters: only errors, then a search that names one worker.
       await chooseFilter(page, 'status', 'Error');
