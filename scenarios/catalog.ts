@@ -1274,10 +1274,14 @@ function brokenWorker(family: LargeFamily, base: NodeSpec): NodeSpec {
 }
 
 /** The cluster of the `large-<n>` scenarios. */
-export const LARGE_CLUSTER: NonNullable<LargeOptions['cluster']> = { name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big' };
+export const LARGE_CLUSTER: NonNullable<LargeOptions['cluster']> = {
+  name: 'big-rke2', mgmtId: 'c-m-b1g9x7qz', hostPrefix: 'big'
+};
 
 /** The cluster of `huge-10000`: a name of its own, so that it can be served beside a `large-<n>` one. */
-export const HUGE_CLUSTER: NonNullable<LargeOptions['cluster']> = { name: 'huge-rke2', mgmtId: 'c-m-hug3x10k', hostPrefix: 'huge' };
+export const HUGE_CLUSTER: NonNullable<LargeOptions['cluster']> = {
+  name: 'huge-rke2', mgmtId: 'c-m-hug3x10k', hostPrefix: 'huge'
+};
 
 /**
  * A synthetic custom cluster of `n` nodes with every object per node; about `brokenFraction` of the
