@@ -1,7 +1,7 @@
 import { flushPromises, mount } from '@vue/test-utils';
 import AsyncButton from '@shell/components/AsyncButton';
 import CopyToClipboard from '@shell/components/CopyToClipboard';
-import CopyCommand from '../../pkg/node-health/components/CopyCommand.vue';
+import CopyCommand from '@pkg/node-health/components/CopyCommand.vue';
 
 jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn(() => Promise.resolve()) }));
 

@@ -1,10 +1,10 @@
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
-import RegistrationCommandDialog from '../../pkg/node-health/dialog/RegistrationCommandDialog.vue';
-import { getActionLog } from '../../pkg/node-health/actions';
-import type { RegistrationCommandRequest } from '../../pkg/node-health/actions';
-import type { NodeRecord } from '../../pkg/node-health/engine';
-import { TOKEN_MASK } from '../../pkg/node-health/registration';
-import { MACHINE, NS, stuckRecord } from '../unit/actions-fixtures';
+import RegistrationCommandDialog from '@pkg/node-health/dialog/RegistrationCommandDialog.vue';
+import { getActionLog } from '@pkg/node-health/actions';
+import type { RegistrationCommandRequest } from '@pkg/node-health/actions';
+import type { NodeRecord } from '@pkg/node-health/engine';
+import { TOKEN_MASK } from '@pkg/node-health/registration';
+import { MACHINE, NS, stuckRecord } from '../unit/actions/fixtures';
 import { dialogStore, httpError, missingExtensionKeys, translate } from './dialog-helpers';
 import type { Answer } from './dialog-helpers';
 

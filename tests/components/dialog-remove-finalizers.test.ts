@@ -1,11 +1,11 @@
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
-import RemoveFinalizersDialog from '../../pkg/node-health/dialog/RemoveFinalizersDialog.vue';
-import { getActionLog } from '../../pkg/node-health/actions';
-import type { RemoveFinalizersRequest } from '../../pkg/node-health/actions';
+import RemoveFinalizersDialog from '@pkg/node-health/dialog/RemoveFinalizersDialog.vue';
+import { getActionLog } from '@pkg/node-health/actions';
+import type { RemoveFinalizersRequest } from '@pkg/node-health/actions';
 import {
   MACHINE, NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
-} from '../unit/actions-fixtures';
-import type { StuckOptions } from '../unit/actions-fixtures';
+} from '../unit/actions/fixtures';
+import type { StuckOptions } from '../unit/actions/fixtures';
 import {
   dialogStore, httpError, missingExtensionKeys, networkError, translate
 } from './dialog-helpers';

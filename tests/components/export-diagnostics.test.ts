@@ -1,12 +1,12 @@
 import { mount, flushPromises } from '@vue/test-utils';
 import { downloadFile } from '@shell/utils/download';
 import { copyTextToClipboard } from '@shell/utils/clipboard';
-import DiagnosticsExport from '../../pkg/node-health/components/DiagnosticsExport.vue';
-import { diagnose } from '../../pkg/node-health/engine';
-import type { DiagnosisReport } from '../../pkg/node-health/engine';
-import { clearActionLog, recordAction } from '../../pkg/node-health/actions/action-log';
-import type { NodeHealthBundle } from '../../pkg/node-health/export';
-import { MARK, canaryFixture, leaks } from '../unit/export-fixtures';
+import DiagnosticsExport from '@pkg/node-health/components/DiagnosticsExport.vue';
+import { diagnose } from '@pkg/node-health/engine';
+import type { DiagnosisReport } from '@pkg/node-health/engine';
+import { clearActionLog, recordAction } from '@pkg/node-health/actions/action-log';
+import type { NodeHealthBundle } from '@pkg/node-health/export';
+import { MARK, canaryFixture, leaks } from '../unit/export/fixtures';
 
 jest.mock('@shell/utils/download', () => ({ downloadFile: jest.fn() }));
 jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn() }));

@@ -1,6 +1,6 @@
 import { flushPromises } from '@vue/test-utils';
 import { etcdHook, ghostEtcd, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../scenarios/catalog';
-import { ACTION_CATALOGUE } from '../../pkg/node-health/actions';
+import { ACTION_CATALOGUE } from '@pkg/node-health/actions';
 import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 

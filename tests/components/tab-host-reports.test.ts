@@ -7,8 +7,8 @@ import CopyToClipboard from '@shell/components/CopyToClipboard';
 import FileSelector from '@shell/components/form/FileSelector';
 import { ghostEtcd, windowsNodeRef, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '../../scenarios/catalog';
 import { ghostHostReport, linuxHostReport } from '../../scenarios/host-reports';
-import { HOST_CHECK_SCRIPTS } from '../../pkg/node-health/host-check/scripts';
-import HostReports from '../../pkg/node-health/components/HostReports.vue';
+import { HOST_CHECK_SCRIPTS } from '@pkg/node-health/host-check/scripts';
+import HostReports from '@pkg/node-health/components/HostReports.vue';
 import { mountTab, settle } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 

@@ -9,10 +9,10 @@ import { parse } from 'papaparse';
 import { runCli } from './run-cli';
 import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { cliTranslator } from '../../../cli/l10n';
-import { diagnose } from '../../../pkg/node-health/engine';
-import { redactObjects } from '../../../pkg/node-health/export';
-import { CSV_COLUMNS } from '../../../pkg/node-health/report/csv';
-import { REPORT_FORMAT_NAMES, REPORT_FORMATS, reportFile } from '../../../pkg/node-health/report/formats';
+import { diagnose } from '@pkg/node-health/engine';
+import { redactObjects } from '@pkg/node-health/export';
+import { CSV_COLUMNS } from '@pkg/node-health/report/csv';
+import { REPORT_FORMAT_NAMES, REPORT_FORMATS, reportFile } from '@pkg/node-health/report/formats';
 
 const dir = mkdtempSync(join(tmpdir(), 'node-health-formats-'));
 const ghost = buildScenario('ghost-etcd');

@@ -1,5 +1,5 @@
-import { linkChain, diagnose } from '../../../pkg/node-health/engine';
-import type { ChainLink, NodeRecord } from '../../../pkg/node-health/engine';
+import { linkChain, diagnose } from '@pkg/node-health/engine';
+import type { ChainLink, NodeRecord } from '@pkg/node-health/engine';
 import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 

@@ -9,9 +9,9 @@ import {
 } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { diagnose } from '../../../pkg/node-health/engine';
+import { diagnose } from '@pkg/node-health/engine';
 import { buildScenario } from '../../../scenarios/catalog';
-import { kubectl, sh } from '../../../pkg/node-health/engine/rules/rule';
+import { kubectl, sh } from '@pkg/node-health/engine/rules/rule';
 import { clusterObjects } from './helpers';
 
 const HOSTILE = ['--all', '-n=kube-system', '--selector=x', 'a;touch PWNED', '$(touch PWNED)', '`touch PWNED`', "it's", 'two words', '-o=yaml'];

@@ -3,8 +3,8 @@
  * threshold not reached (and reached exactly), the condition recovered, the field that makes it a problem
  * put right.
  */
-import { diagnose } from '../../../pkg/node-health/engine';
-import type { DiagnoseOptions, DiagnosisReport, Finding } from '../../../pkg/node-health/engine';
+import { diagnose } from '@pkg/node-health/engine';
+import type { DiagnoseOptions, DiagnosisReport, Finding } from '@pkg/node-health/engine';
 import {
   buildScenario, DRAINING_MACHINE, DUPLICATE_NAME_HOLDER, DUPLICATE_NAME_MACHINE, KUBELET_SKEW_MACHINE, WINDOWS_NO_PROVIDER_ID_MACHINE
 } from '../../../scenarios/catalog';

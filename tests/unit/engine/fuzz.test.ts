@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { diagnose, DEFAULT_CONFIG } from '../../../pkg/node-health/engine';
-import { createTranslator } from '../../../pkg/node-health/report/translate';
+import { diagnose, DEFAULT_CONFIG } from '@pkg/node-health/engine';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import { reportContradictions, silentNotReady } from './trust';
 import { buildScenario } from '../../../scenarios/catalog';
 import { createRng } from '../../../scenarios/random';

@@ -1,4 +1,4 @@
-import { diagnose, DiagnosisReport, DiagnoseOptions, NodeRecord } from '../../../pkg/node-health/engine';
+import { diagnose, DiagnosisReport, DiagnoseOptions, NodeRecord } from '@pkg/node-health/engine';
 import type { Scenario } from '../../../scenarios/types';
 import { toSteve } from '../../../scenarios/steve';
 import { machinesToV1beta2 } from '../../../scenarios/builders';

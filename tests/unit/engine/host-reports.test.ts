@@ -6,10 +6,10 @@
  */
 import {
   diagnose, readHostReport, resolveConfig, HostReportError, HOST_CONFIRMATIONS
-} from '../../../pkg/node-health/engine';
+} from '@pkg/node-health/engine';
 import type {
   DiagnosisReport, Finding, HostReport, NodeRecord, RuleContext
-} from '../../../pkg/node-health/engine';
+} from '@pkg/node-health/engine';
 import {
   buildScenario, DUPLICATE_NAME_MACHINE, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE
 } from '../../../scenarios/catalog';

@@ -3,7 +3,7 @@
  * the Machine's nodeRef, only by the cluster.x-k8s.io/machine annotation, and by keys that disagree. A join that
  * ignored any one key would leave a machine here without its Node.
  */
-import { diagnose } from '../../../pkg/node-health/engine';
+import { diagnose } from '@pkg/node-health/engine';
 import { buildScenario, JOIN_KEY_MACHINES } from '../../../scenarios/catalog';
 import { clusterObjects, Shape } from './helpers';
 

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { createTranslator } from '../../../pkg/node-health/report/translate';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { diagnoseScenario, Shape } from './helpers';
-import { diagnose, readHostReport, RULE_IDS, ruleKey } from '../../../pkg/node-health/engine';
+import { diagnose, readHostReport, RULE_IDS, ruleKey } from '@pkg/node-health/engine';
 import { everyFailureHostReports, ghostHostReport } from '../../../scenarios/host-reports';
 
 const l10n = (locale: string) => load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n', `${ locale }.yaml`), 'utf8'));

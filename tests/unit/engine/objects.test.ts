@@ -1,4 +1,4 @@
-import { downstreamClusterIdFromLinks, saysInfrastructureGone } from '../../../pkg/node-health/engine/objects';
+import { downstreamClusterIdFromLinks, saysInfrastructureGone } from '@pkg/node-health/engine/objects';
 
 describe('downstream cluster of an object loaded through the cluster proxy', () => {
   const withSelf = (self: unknown) => ({ links: { self } });

@@ -2,8 +2,8 @@
  * Several clusters in one input: diagnosing any two scenarios together gives, per cluster, exactly what
  * diagnosing each alone gives (records, statuses, findings with their evidence and fix steps, notes).
  */
-import { diagnose } from '../../../pkg/node-health/engine';
-import type { DiagnosisReport } from '../../../pkg/node-health/engine';
+import { diagnose } from '@pkg/node-health/engine';
+import type { DiagnosisReport } from '@pkg/node-health/engine';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
 import { clusterObjects, Shape } from './helpers';

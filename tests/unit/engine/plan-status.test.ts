@@ -1,7 +1,7 @@
-import { derivePlanStatus } from '../../../pkg/node-health/engine';
+import { derivePlanStatus } from '@pkg/node-health/engine';
 import {
   base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, parseUnixDate
-} from '../../../pkg/node-health/engine/fields';
+} from '@pkg/node-health/engine/fields';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

@@ -5,8 +5,8 @@
  */
 import {
   classify, diagnose, keepReadFields, linkChain, readHostReport, steveIncludePaths, RULE_IDS
-} from '../../../pkg/node-health/engine';
-import type { DiagnosisReport, KubeObject } from '../../../pkg/node-health/engine';
+} from '@pkg/node-health/engine';
+import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { everyFailureHostReports } from '../../../scenarios/host-reports';
 import { clusterObjects } from './helpers';

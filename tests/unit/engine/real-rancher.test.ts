@@ -3,8 +3,8 @@
  * status, Rancher's management Nodes on their own, Cluster API providers' infrastructure machines, inputs a user
  * may see only part of, and directories holding several clusters.
  */
-import { diagnose, linkChain } from '../../../pkg/node-health/engine';
-import type { NodeRecord } from '../../../pkg/node-health/engine';
+import { diagnose, linkChain } from '@pkg/node-health/engine';
+import type { NodeRecord } from '@pkg/node-health/engine';
 import { buildScenario } from '../../../scenarios/catalog';
 import { machinesToV1beta2 } from '../../../scenarios/builders';
 import { clusterObjects, findingsByName } from './helpers';

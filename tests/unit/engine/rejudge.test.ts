@@ -3,8 +3,8 @@
  * load: every scenario gives, at any later time and with or without host reports, exactly the report a fresh
  * diagnosis of the same objects gives, however many times it is judged again.
  */
-import { diagnose, diagnoseAgainLater, readHostReport } from '../../../pkg/node-health/engine';
-import type { DiagnosisReport } from '../../../pkg/node-health/engine';
+import { diagnose, diagnoseAgainLater, readHostReport } from '@pkg/node-health/engine';
+import type { DiagnosisReport } from '@pkg/node-health/engine';
 import { buildScenario, everyFailure, ghostEtcd, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { everyFailureHostReports, ghostHostReport } from '../../../scenarios/host-reports';
 import { clusterObjects } from './helpers';

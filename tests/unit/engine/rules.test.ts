@@ -5,7 +5,7 @@
  */
 import {
   diagnose, linkChain, RULES, RULE_IDS, DEFAULT_CONFIG
-} from '../../../pkg/node-health/engine';
+} from '@pkg/node-health/engine';
 import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario, findingsByName } from './helpers';
 

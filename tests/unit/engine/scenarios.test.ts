@@ -7,7 +7,7 @@ import {
   buildScenario, SCENARIO_NAMES, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE
 } from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
-import { linkChain } from '../../../pkg/node-health/engine';
+import { linkChain } from '@pkg/node-health/engine';
 import { diagnoseScenario, findingsByName, recordName, Shape } from './helpers';
 
 /** Findings that may accompany a root cause because they are its visible symptoms. */

@@ -3,8 +3,8 @@
  * second before; the Windows memory threshold likewise at exactly the minimum and one byte below. A rule that
  * reads a threshold and is missing from the table fails the catalogue check.
  */
-import { diagnose, DEFAULT_CONFIG, RULES } from '../../../pkg/node-health/engine';
-import type { EngineConfig, Finding, NodeRecord } from '../../../pkg/node-health/engine';
+import { diagnose, DEFAULT_CONFIG, RULES } from '@pkg/node-health/engine';
+import type { EngineConfig, Finding, NodeRecord } from '@pkg/node-health/engine';
 import { buildScenario, EVERY_FAILURE_EXPECTED, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, recordName } from './helpers';
 

@@ -3,8 +3,8 @@
  * helpers: whether Rancher or Cluster API reports a record's machine or Node as not ready past the thresholds,
  * and whether a finding's cause says a value is absent that its evidence shows.
  */
-import type { DiagnosisReport, EngineConfig, Finding, NodeRecord } from '../../../pkg/node-health/engine';
-import type { Translate } from '../../../pkg/node-health/report/translate';
+import type { DiagnosisReport, EngineConfig, Finding, NodeRecord } from '@pkg/node-health/engine';
+import type { Translate } from '@pkg/node-health/report/translate';
 
 /** Reads a value the way Kubernetes tools print it: strings as they are, numbers and booleans as text. */
 function text(v: unknown): string | null {

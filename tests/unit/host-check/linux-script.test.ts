@@ -9,8 +9,8 @@ import { LINUX_SCRIPT, runHostCheck } from './fixture-host';
 import {
   CANARY_VALUES, CATTLE_ID, HOSTS, PLAN_SECRET, RANCHER
 } from './hosts';
-import { HEREDOC_END, linuxHostCheckCommand } from '../../../pkg/node-health/host-check';
-import { HOST_SIGNATURES, readHostReport } from '../../../pkg/node-health/engine';
+import { HEREDOC_END, linuxHostCheckCommand } from '@pkg/node-health/host-check';
+import { HOST_SIGNATURES, readHostReport } from '@pkg/node-health/engine';
 
 const SCRIPT = readFileSync(LINUX_SCRIPT, 'utf8');
 

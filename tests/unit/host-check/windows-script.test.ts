@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOST_SIGNATURES } from '../../../pkg/node-health/engine';
+import { HOST_SIGNATURES } from '@pkg/node-health/engine';
 import { runHostCheck } from './fixture-host';
 import { HOSTS } from './hosts';
 

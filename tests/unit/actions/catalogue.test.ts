@@ -1,0 +1,105 @@
+/**
+ * The action catalogue is the one place an action is declared: each entry's dialog exists, its button label,
+ * log name and refusal reasons are translated in both languages, and opening it goes to its dialog.
+ */
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
+import {
+  ACTION_CATALOGUE, ACTION_IDS, ACTION_LOG_NAMES, actionEntry, actionOffers, openAction, recordAction
+} from '@pkg/node-health/actions';
+import type { ActionContext } from '@pkg/node-health/actions';
+import type { NodeRecord } from '@pkg/node-health/engine';
+import { MACHINE, stuckRecord } from './fixtures';
+
+const ROOT = join(__dirname, '../../..');
+const locales = ['en-us', 'zh-hans'].map((l) => [l, load(readFileSync(join(ROOT, 'pkg/node-health/l10n', `${ l }.yaml`), 'utf8'))] as const);
+
+function lookup(tree: unknown, key: string): unknown {
+  return key.split('.').reduce((node: any, part) => (node && typeof node === 'object' ? node[part] : undefined), tree);
+}
+
+const context: ActionContext = {
+  clusterId: 'c-m-1', user: 'admin', onDone: () => undefined
+};
+
+/** An etcd machine stuck deleting: it has a Machine and an RKEBootstrap, the two objects actions write. */
+const ghostRecord = (): NodeRecord => stuckRecord({ etcd: true });
+
+describe('the action catalogue', () => {
+  it.each(ACTION_IDS)('%s has its dialog, and its texts in both languages', (id) => {
+    const entry = ACTION_CATALOGUE[id];
+
+    expect(existsSync(join(ROOT, 'pkg/node-health/dialog', `${ entry.dialog }.vue`))).toBe(true);
+    const keys = [
+      `nodeHealth.tab.actions.${ id }`,
+      `nodeHealth.actions.name.${ entry.logName }`,
+      ...(entry.target ? [`nodeHealth.tab.actions.notLoaded.${ entry.target }`, `nodeHealth.tab.actions.noPermission.${ entry.target }`] : []),
+    ];
+
+    for (const [locale, tree] of locales) {
+      for (const key of keys) {
+        expect([locale, key, typeof lookup(tree, key)]).toEqual([locale, key, 'string']);
+      }
+    }
+  });
+
+  it('opens each action on its own dialog, with the record and the context', async() => {
+    const record = ghostRecord();
+
+    for (const id of ACTION_IDS) {
+      const dispatch = jest.fn().mockResolvedValue(undefined);
+
+      await openAction({ dispatch, getters: {} }, id, {
+        record, context, cluster: { mgmtId: 'c-m-1', name: 'dev-k3s' }
+      });
+      expect(dispatch).toHaveBeenCalledTimes(1);
+      expect(dispatch.mock.calls[0][0]).toBe('management/promptModal');
+      expect(dispatch.mock.calls[0][1].component).toBe(ACTION_CATALOGUE[id].dialog);
+      expect(dispatch.mock.calls[0][1].resources[0]).toMatchObject({ record: { machineName: MACHINE }, context: { clusterId: 'c-m-1', user: 'admin' } });
+    }
+  });
+
+  it('opens nothing for an id it does not know', async() => {
+    const dispatch = jest.fn();
+
+    await openAction({ dispatch, getters: {} }, 'format-disk', {
+      record: ghostRecord(), context, cluster: {}
+    });
+    expect(dispatch).not.toHaveBeenCalled();
+    expect(actionEntry('toString')).toBeNull();
+    expect(actionOffers({ actions: ['format-disk' as any] }, ghostRecord())).toEqual([{
+      id: 'format-disk', allowed: true, reasonKey: null
+    }]);
+  });
+
+  it('the action log accepts exactly the catalogue\'s log names', () => {
+    expect(ACTION_LOG_NAMES).toEqual(ACTION_IDS.map((id) => ACTION_CATALOGUE[id].logName));
+    for (const action of ACTION_LOG_NAMES) {
+      expect(recordAction({
+        user: 'admin', cluster: 'catalogue-test', action, target: 'Machine x', result: 'cancelled'
+      }).action).toBe(action);
+    }
+    expect(() => recordAction({
+      user: 'admin', cluster: 'catalogue-test', action: 're-register' as any, target: 'x', result: 'cancelled'
+    })).toThrow(/unknown action/);
+  });
+
+  it('offers a writing action only with its object read and updatable, where "blocked" means not allowed', () => {
+    const record = ghostRecord();
+    const finding = { actions: ACTION_IDS };
+    const links = (update: string | undefined) => ({ links: update === undefined ? {} : { update } });
+    const objects = (update: string | undefined) => ({
+      ...record.objects,
+      machine:   { ...record.objects.machine, ...links(update) },
+      bootstrap: { ...record.objects.bootstrap, ...links(update) },
+    }) as NodeRecord['objects'];
+
+    const allowed = (update: string | undefined) => actionOffers(finding, { ...record, objects: objects(update) }).map((o) => [o.id, o.allowed]);
+
+    expect(allowed('https://rancher/v1/x')).toEqual(ACTION_IDS.map((id) => [id, true]));
+    for (const refused of [undefined, '', 'blocked']) {
+      expect(allowed(refused)).toEqual(ACTION_IDS.map((id) => [id, ACTION_CATALOGUE[id].target === null]));
+    }
+  });
+});

@@ -1,0 +1,130 @@
+// Steve-shaped objects for the action tests, judged by the real engine so that the records (findings,
+// actions, evidence) are the ones the tab would pass to the dialogs.
+import { diagnose } from '@pkg/node-health/engine';
+import type { KubeObject, NodeRecord } from '@pkg/node-health/engine';
+
+export const NOW = '2024-05-02T12:00:00Z';
+export const NOW_MS = Date.parse(NOW);
+export const NS = 'fleet-default';
+export const MACHINE = 'custom-2d74d4c9a104';
+export const ETCD_HOOK = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/rke-bootstrap-cleanup';
+
+const BASE = 'https://rancher.example.com';
+
+export interface StuckOptions {
+  etcd?: boolean;
+  /** Steve sets links.update only for users allowed to update */
+  canUpdateMachine?: boolean;
+  canUpdateBootstrap?: boolean;
+  deletingSince?: string | null;
+  finalizers?: string[];
+  resourceVersion?: string;
+  bootstrapAnnotations?: Record<string, string> | null;
+  withBootstrap?: boolean;
+}
+
+export function machineLinks(name: string, update: boolean): Record<string, string> {
+  const links: Record<string, string> = {
+    self: `${ BASE }/v1/cluster.x-k8s.io.machines/${ NS }/${ name }`,
+    view: `${ BASE }/apis/cluster.x-k8s.io/v1beta1/namespaces/${ NS }/machines/${ name }`,
+  };
+
+  if (update) {
+    links.update = links.self;
+    links.remove = links.self;
+  }
+
+  return links;
+}
+
+export function steveMachine(options: StuckOptions = {}): KubeObject {
+  const etcd = options.etcd ?? false;
+  const annotations: Record<string, string> = etcd ? { [ETCD_HOOK]: '' } : {};
+  const metadata: KubeObject = {
+    name:              MACHINE,
+    namespace:         NS,
+    uid:               '5f0e8a52-1111-4c4c-9d9d-000000000001',
+    resourceVersion:   options.resourceVersion ?? '4711',
+    creationTimestamp: '2024-05-01T00:00:00Z',
+    finalizers:        options.finalizers ?? ['machine.cluster.x-k8s.io'],
+    labels:            {
+      'cluster.x-k8s.io/cluster-name':    'prod',
+      'rke.cattle.io/cluster-name':       'prod',
+      'rke.cattle.io/etcd-role':          etcd ? 'true' : 'false',
+      'rke.cattle.io/control-plane-role': etcd ? 'true' : 'false',
+      'rke.cattle.io/worker-role':        'true',
+      'cattle.io/os':                     'linux',
+    },
+    annotations,
+  };
+
+  if (options.deletingSince !== null) {
+    metadata.deletionTimestamp = options.deletingSince ?? '2024-05-02T10:00:00Z';
+  }
+
+  return {
+    id:         `${ NS }/${ MACHINE }`,
+    type:       'cluster.x-k8s.io.machine',
+    links:      machineLinks(MACHINE, options.canUpdateMachine ?? true),
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind:       'Machine',
+    metadata,
+    spec:       {
+      clusterName:       'prod',
+      bootstrap:         {
+        configRef: {
+          apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', name: MACHINE, namespace: NS
+        }
+      },
+      infrastructureRef: {
+        apiVersion: 'rke.cattle.io/v1', kind: 'CustomMachine', name: MACHINE, namespace: NS
+      },
+    },
+    status: {
+      phase:      metadata.deletionTimestamp ? 'Deleting' : 'Running',
+      nodeRef:    { kind: 'Node', name: 'node-1' },
+      conditions: etcd ? [{
+        type: 'PreTerminateDeleteHookSucceeded', status: 'False', reason: 'WaitingExternalHook', lastTransitionTime: '2024-05-02T10:00:01Z'
+      }] : [],
+    },
+  };
+}
+
+export function steveBootstrap(options: StuckOptions = {}): KubeObject {
+  const metadata: KubeObject = {
+    name: MACHINE, namespace: NS, resourceVersion: '815'
+  };
+
+  if (options.bootstrapAnnotations !== null) {
+    metadata.annotations = options.bootstrapAnnotations ?? { 'rke.cattle.io/machine-name': MACHINE };
+  }
+  const links: Record<string, string> = {
+    self: `${ BASE }/v1/rke.cattle.io.rkebootstraps/${ NS }/${ MACHINE }`,
+    view: `${ BASE }/apis/rke.cattle.io/v1/namespaces/${ NS }/rkebootstraps/${ MACHINE }`,
+  };
+
+  if (options.canUpdateBootstrap ?? true) {
+    links.update = links.self;
+  }
+
+  return {
+    id: `${ NS }/${ MACHINE }`, type: 'rke.cattle.io.rkebootstrap', apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrap', links, metadata
+  };
+}
+
+/** The record the engine makes of a machine stuck deleting (its Node is gone: none is loaded). */
+export function stuckRecord(options: StuckOptions = {}): NodeRecord {
+  const objects: KubeObject[] = [steveMachine(options)];
+
+  if (options.withBootstrap ?? true) {
+    objects.push(steveBootstrap(options));
+  }
+  const report = diagnose(objects, { now: NOW, availability: { nodes: 'ok' } });
+  const record = report.records.find((r) => r.machineName === MACHINE);
+
+  if (!record) {
+    throw new Error('the engine made no record of the fixture machine');
+  }
+
+  return record;
+}

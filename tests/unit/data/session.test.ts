@@ -1,0 +1,174 @@
+/**
+ * The tab's session (what runs in the Web Worker) against the embedded Rancher API over HTTP and Steve's
+ * websocket, in both of Steve's modes: a list is read again only when Steve says it changed, a refresh with
+ * nothing changed sends next to nothing and judges the same records again at the new time without joining,
+ * and one changed Machine costs one list.
+ */
+import { request as httpRequest } from 'http';
+import WebSocket from 'ws';
+import { startMockRancher } from '../../../mock-rancher/server';
+import type { MockRancher } from '../../../mock-rancher/server';
+import {
+  buildRows, ChangeWatch, clusterTarget, diagnoseLoad, fetchDispatch, loadClusterData, TabSession
+} from '@pkg/node-health/data';
+import type { ClusterTarget, FetchLike, ListForm, NodeRow } from '@pkg/node-health/data';
+import * as joinModule from '@pkg/node-health/engine/join';
+import { ghostEtcd, GHOST_MACHINE } from '../../../scenarios/catalog';
+import { clusterResource, mgmtClustersById } from '../../components/tab-steve';
+import { trimMgmtCluster } from '@pkg/node-health/data/mgmt-cluster';
+import type { KubeObject } from '@pkg/node-health/engine';
+
+const HOUR = 3600000;
+
+/** fetch as the worker has it (jest's node environment has none): plain HTTP, the body as text. */
+const httpFetch: FetchLike = (url, init) => new Promise((resolve, reject) => {
+  const req = httpRequest(url, { method: init.method, headers: init.headers }, (res) => {
+    const chunks: Buffer[] = [];
+
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => {
+      const status = res.statusCode ?? 500;
+
+      resolve({
+        ok: status < 400, status, statusText: res.statusMessage ?? '', text: async() => Buffer.concat(chunks).toString('utf8')
+      });
+    });
+  });
+
+  req.on('error', reject);
+  req.end(init.body);
+});
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Bytes of the tab's list requests and of websocket frames since the last call. */
+function bytesSent(mock: MockRancher): { lists: number, frames: number } {
+  const entries = mock.traffic.take();
+
+  return {
+    lists:  entries.filter((e) => e.kind === 'http' && e.path.includes('include=')).reduce((n, e) => n + e.bytes, 0),
+    frames: entries.filter((e) => e.kind === 'ws').reduce((n, e) => n + e.bytes, 0),
+  };
+}
+
+/** What the table shows, without how long each status has lasted (the page counts that from `since`). */
+function shown(rows: NodeRow[] | null) {
+  return (rows ?? []).map((r) => [r.key, r.status, r.findingTitleKey, r.findingArgs, r.findingCount, r.since]);
+}
+
+describe.each([['with its SQL cache', true], ['without it', false]])('a session on the embedded API, Steve %s', (_name, sqlCache) => {
+  const scenario = ghostEtcd();
+  const form: ListForm = sqlCache ? 'filter' : 'selectors';
+  let mock: MockRancher;
+  let watch: ChangeWatch;
+  let target: ClusterTarget;
+  // The dashboard store holds every management cluster from login: the tab passes its cluster's in.
+  const fromStore = { mgmtCluster: Object.values(mgmtClustersById(scenario)['management.cattle.io.cluster']).map((o) => trimMgmtCluster(o) as KubeObject) };
+
+  beforeEach(async() => {
+    mock = await startMockRancher({
+      scenarios: [scenario.name], logRequests: 'none', sqlCache, now: new Date(scenario.now)
+    });
+    watch = new ChangeWatch(mock.url, (url) => new WebSocket(url) as any);
+    target = clusterTarget(clusterResource(scenario)) as ClusterTarget;
+  });
+
+  afterEach(async() => {
+    watch.close();
+    await mock.close();
+    jest.restoreAllMocks();
+  });
+
+  it('reads again only what changed, judges the same records again at the new time, and costs one list for one changed Machine', async() => {
+    let now = Date.parse(scenario.now);
+    const session = new TabSession(fetchDispatch(mock.url, null, httpFetch), watch, () => now);
+    const request = {
+      target, form, fromStore
+    };
+
+    const first = await session.refresh(request);
+
+    expect(first.listsRead).toBe(6);
+    expect(first.rows).toHaveLength(18);
+    const firstBytes = bytesSent(mock).lists;
+
+    // Subscriptions start with the first load; a list read before Steve confirmed its watch is read once more.
+    await delay(200);
+    await session.refresh(request);
+    await delay(100);
+    mock.traffic.take();
+
+    const join = jest.spyOn(joinModule, 'join');
+    const same = await session.refresh(request);
+    const quiet = bytesSent(mock);
+
+    expect(same.listsRead).toBe(0);
+    expect(same.listsReused).toBe(6);
+    expect(quiet.lists).toBe(0);
+    expect(quiet.frames).toBeLessThan(firstBytes / 100);
+    // Nothing shown changed: no row is sent again.
+    expect(same.rows).toBeNull();
+
+    now += 2 * HOUR;
+    const later = await session.refresh(request);
+
+    expect(later.listsRead).toBe(0);
+    expect(join).not.toHaveBeenCalled();
+    // Judged at the new time, exactly as a fresh load and diagnosis then would be.
+    const fresh = diagnoseLoad(target, await loadClusterData(fetchDispatch(mock.url, null, httpFetch), target, {
+      form, now: () => now, fromStore
+    }));
+
+    expect(later.now).toBe(new Date(now).toISOString());
+    expect(later.counts).toEqual(fresh.counts);
+    expect(later.clusters).toEqual(JSON.parse(JSON.stringify(fresh.clusters)));
+    // The blocking machine's title says for how long: its row is sent again, as a fresh diagnosis has it.
+    expect(shown(later.rows)).toEqual(shown(buildRows(fresh)));
+    expect(shown(later.rows)).not.toEqual(shown(first.rows));
+    join.mockRestore();
+    mock.traffic.take();
+
+    const machine = mock.store.scope('local')?.types.fromSteveName('cluster.x-k8s.io.machine');
+
+    // A controller's write that changes nothing the tab shows: one list read, no row sent.
+    mock.store.touch('local', machine!, 'fleet-default', GHOST_MACHINE);
+    await delay(100);
+    const touched = await session.refresh(request);
+    const touchedBytes = bytesSent(mock);
+
+    expect(touched.listsRead).toBe(1);
+    expect(touchedBytes.lists).toBeGreaterThan(0);
+    expect(touchedBytes.lists).toBeLessThan(firstBytes);
+    expect(touched.rows).toBeNull();
+
+    // The machine's finalizers gone and its deletion done: the table has no such machine any more.
+    mock.store.patch('local', machine!, 'fleet-default', GHOST_MACHINE, 'merge', { metadata: { finalizers: [] } });
+    await delay(100);
+    const changed = await session.refresh(request);
+
+    expect(changed.listsRead).toBe(1);
+    expect(changed.rows?.map((r) => r.machine)).not.toContain(GHOST_MACHINE);
+  });
+
+  it('reads everything when asked to (after a write of the tab\'s own) and when the socket dropped', async() => {
+    const session = new TabSession(fetchDispatch(mock.url, null, httpFetch), watch);
+    const request = {
+      target, form, fromStore
+    };
+
+    await session.refresh(request);
+    await delay(200);
+    await session.refresh(request);
+    await delay(100);
+    expect((await session.refresh(request)).listsRead).toBe(0);
+    expect((await session.refresh({ ...request, rereadAll: true })).listsRead).toBe(6);
+    await delay(100);
+    expect((await session.refresh(request)).listsRead).toBe(0);
+
+    mock.reset();
+    await delay(200);
+    expect((await session.refresh(request)).listsRead).toBe(6);
+  });
+});

@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { diagnose, linkChain } from '@pkg/node-health/engine';
+import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
+import {
+  BUNDLE_FORMAT, bundleFromSanitized, bundleRecords, createBundle, exportFileName, reportObjects, sanitizeDiagnosis, settledAvailability
+} from '@pkg/node-health/export';
+import { toJsonReport } from '@pkg/node-health/report/render';
+import { BUNDLE_FORMAT as CLI_BUNDLE_FORMAT, loadInputs } from '../../../cli/input';
+import { cliTranslator } from '../../../cli/l10n';
+import { SCENARIO_NAMES } from '../../../scenarios/catalog';
+import { kubectlObjects, scenario, steveObjects } from './fixtures';
+
+const t = cliTranslator('en-us');
+
+function roundTrip(objects: KubeObject[], now: string) {
+  const original = diagnose(objects, { now });
+  const bundle = createBundle({
+    objects, now, t, rancherVersion: 'v2.10.1', extensionVersion: '0.1.0'
+  });
+  const again = diagnose(bundle.objects, { now: bundle.createdAt, availability: bundle.availability });
+
+  return {
+    original, bundle, again
+  };
+}
+
+describe('bundle shape', () => {
+  const s = scenario('ghost-etcd');
+  const objects = kubectlObjects(s);
+  const before = JSON.stringify(objects);
+  const bundle = createBundle({
+    objects,
+    now:              s.now,
+    t,
+    rancherVersion:   'v2.10.1',
+    extensionVersion: '0.1.0',
+    actionLog:        [{
+      at: s.now, user: 'admin', cluster: 'c-m-1', action: 'remove-finalizers', target: 'Machine fleet-default/custom-2d74d4c9a104', result: 'succeeded', detail: 'patched with --token abc0123456789'
+    }],
+    unreadable:   [{
+      input: 'bootstraps', status: 403, reason: 'rkebootstraps.rke.cattle.io is forbidden'
+    }],
+    availability: { bootstraps: 'forbidden' },
+  });
+
+  it('has the documented top-level fields', () => {
+    expect(Object.keys(bundle).sort()).toEqual([
+      'actionLog', 'availability', 'cluster', 'clusters', 'counts', 'createdAt', 'format', 'generator', 'hostReports', 'hosts', 'leftOut', 'objects', 'obfuscated',
+      'records', 'redactions', 'unreadable',
+    ].sort());
+    expect(bundle.format).toBe(BUNDLE_FORMAT);
+    expect(BUNDLE_FORMAT).toBe(CLI_BUNDLE_FORMAT);
+    expect(bundle.createdAt).toBe(new Date(s.now).toISOString());
+    expect(bundle.generator).toEqual({
+      name: 'node-health', rancherVersion: 'v2.10.1', extensionVersion: '0.1.0'
+    });
+    expect(bundle.cluster?.name).toBe(s.clusters[0].name);
+    expect(bundle.cluster?.mgmtId).toBe(s.clusters[0].mgmtId);
+    expect(bundle.obfuscated).toBe(false);
+  });
+
+  it('settles availability: what was given stays, what was seen is ok, the rest absent', () => {
+    expect(bundle.availability).toEqual({
+      machines: 'ok', planSecrets: 'ok', bootstraps: 'forbidden', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'ok'
+    });
+    expect(settledAvailability([])).toEqual({
+      machines: 'absent', planSecrets: 'absent', bootstraps: 'absent', infraMachines: 'absent', mgmtNodes: 'absent', nodes: 'absent'
+    });
+  });
+
+  it('carries every record with its findings, keys, chain and plan status', () => {
+    const report = diagnose(objects, { now: s.now, availability: { bootstraps: 'forbidden' } });
+
+    expect(bundle.records).toHaveLength(report.records.length);
+    expect(bundle.records.map((r) => r.key).sort()).toEqual(report.records.map((r) => r.key).sort());
+    const ghost = bundle.records.find((r) => r.machine === 'custom-2d74d4c9a104');
+
+    expect(ghost?.findings.map((f) => f.rule)).toEqual(report.records.find((r) => r.machineName === 'custom-2d74d4c9a104')?.findings.map((f) => f.rule));
+    expect(ghost?.findings[0].title).not.toMatch(/^nodeHealth\./);
+    expect(ghost?.findings[0].actions).toEqual(expect.any(Array));
+    expect(ghost?.chain.map((c) => c.kind)).toEqual(expect.arrayContaining(['machine', 'planSecret', 'node']));
+    expect(ghost?.planStatus.state).toBe('waiting-for-agent');
+    expect(bundle.counts).toEqual(report.counts);
+  });
+
+  it('redacts the action log and keeps what could not be read', () => {
+    expect(JSON.stringify(bundle.actionLog)).not.toContain('abc0123456789');
+    expect(bundle.actionLog).toHaveLength(1);
+    expect(bundle.unreadable).toEqual([{
+      input: 'bootstraps', status: 403, reason: 'rkebootstraps.rke.cattle.io is forbidden'
+    }]);
+  });
+
+  it('leaves the input objects as they were', () => {
+    expect(JSON.stringify(objects)).toBe(before);
+  });
+});
+
+describe.each(SCENARIO_NAMES)('round trip of scenario %s', (name) => {
+  const s = scenario(name);
+
+  it.each([['kubectl', kubectlObjects(s)], ['steve', steveObjects(s)]] as [string, KubeObject[]][])('%s-shaped: diagnosing the bundle gives the same records and findings', (_shape, objects) => {
+    const { original, bundle, again } = roundTrip(objects, s.now);
+
+    expect(toJsonReport(again, t)).toEqual(toJsonReport(original, t));
+    expect(again.records.map((r) => [r.key, linkChain(r)])).toEqual(original.records.map((r) => [r.key, linkChain(r)]));
+    expect(bundleRecords(again, t)).toEqual(bundle.records);
+  });
+});
+
+describe('bundle as the tab makes it', () => {
+  const s = scenario('every-failure');
+  const objects = steveObjects(s);
+  const report: DiagnosisReport = diagnose(objects, { now: s.now });
+
+  it('from the report alone (its records hold the objects) gives the bundle of the objects', () => {
+    const fromReport = bundleFromSanitized(sanitizeDiagnosis({ objects: reportObjects(report), report }), { t });
+    const fromObjects = createBundle({
+      objects, now: s.now, t
+    });
+
+    expect(fromReport.records).toEqual(fromObjects.records);
+    expect(fromReport.objects.length).toBeLessThanOrEqual(fromObjects.objects.length);
+    expect(toJsonReport(diagnose(fromReport.objects, { now: fromReport.createdAt, availability: fromReport.availability }), t)).toEqual(toJsonReport(report, t));
+  });
+
+  it('the sanitized report keeps the original untouched', () => {
+    const before = JSON.stringify(report.records.map((r) => r.objects));
+    const sanitized = sanitizeDiagnosis({
+      objects: reportObjects(report), report, obfuscate: true
+    });
+
+    expect(JSON.stringify(report.records.map((r) => r.objects))).toBe(before);
+    expect(sanitized.report.records).toHaveLength(report.records.length);
+    expect(sanitized.report.records.every((r) => !r.objects.planSecret || Object.keys(r.objects.planSecret.data ?? {}).every((k) => !['plan', 'appliedPlan'].includes(k)))).toBe(true);
+  });
+});
+
+describe('the command line reads a bundle back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-bundle-'));
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('as objects at the bundle time with its availability', () => {
+    const s = scenario('etcd-hook');
+    const bundle = createBundle({
+      objects: kubectlObjects(s), now: s.now, t, availability: { infraMachines: 'forbidden' }
+    });
+    const file = join(dir, 'bundle.json');
+
+    writeFileSync(file, JSON.stringify(bundle));
+    const input = loadInputs([file]);
+
+    expect(input.objects).toEqual(bundle.objects);
+    expect(input.bundleNow).toBe(bundle.createdAt);
+    expect(input.availability).toEqual(bundle.availability);
+    // A bundle of a bundle reads the same.
+    const again = createBundle({
+      objects: input.objects, now: input.bundleNow as string, t, availability: input.availability
+    });
+
+    expect(again.records).toEqual(bundle.records);
+    expect(again.objects).toEqual(bundle.objects);
+  });
+});
+
+describe('exportFileName', () => {
+  it('names the cluster and the time with characters every file system accepts', () => {
+    expect(exportFileName('prod/east 1', '2026-01-15T08:10:00.000Z', 'json')).toBe('node-health-prod-east-1-2026-01-15T081000Z.json');
+    expect(exportFileName(null, '2026-01-15T08:10:00Z', 'csv')).toBe('node-health-2026-01-15T081000Z.csv');
+  });
+});

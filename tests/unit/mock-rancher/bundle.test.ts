@@ -1,0 +1,73 @@
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { buildScenario } from '../../../scenarios/catalog';
+import { toSteve } from '../../../scenarios/steve';
+import { LOCAL_SCOPE, ObjectStore } from '../../../mock-rancher/store';
+import { buildWorld } from '../../../mock-rancher/world';
+
+const CREATED = '2026-03-10T12:00:00Z';
+
+function writeBundle(objects: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'nh-bundle-')), 'bundle.json');
+
+  writeFileSync(file, JSON.stringify({
+    format: 'node-health-bundle/v1', createdAt: CREATED, objects
+  }));
+
+  return file;
+}
+
+describe('serving a node-health-bundle/v1 file as a cluster', () => {
+  const scenario = buildScenario('orphan-node', { now: CREATED });
+  const mgmtId = scenario.clusters[0].mgmtId;
+  const downstream = scenario.downstream[mgmtId];
+
+  it('puts local objects in Rancher\'s scope and Nodes in the downstream cluster, Steve-shaped or not', () => {
+    const steveNodes = downstream.map((n) => toSteve(n, { clusterId: mgmtId }));
+    const store = new ObjectStore();
+    const now = new Date('2026-03-10T13:00:00Z');
+    const world = buildWorld(store, {
+      scenarios: [], bundlePath: writeBundle([...scenario.objects, ...steveNodes]), now
+    });
+    const served = world.clusters.find((c) => c.source.startsWith('bundle:'));
+
+    expect(served).toMatchObject({
+      name: scenario.clusters[0].name, mgmtId, nodes: downstream.length
+    });
+    expect(store.list(mgmtId, 'node')).toHaveLength(downstream.length);
+    expect(store.list(LOCAL_SCOPE, 'cluster.x-k8s.io.machine').length).toBe(scenario.objects.filter((o) => o.kind === 'Machine').length);
+    const node = store.list(mgmtId, 'node')[0] as Record<string, unknown>;
+
+    expect(node.links).toBeUndefined();
+    expect((node.metadata as Record<string, unknown>).state).toBeUndefined();
+  });
+
+  it('moves timestamps so that the bundle was made "now"', () => {
+    const store = new ObjectStore();
+    const machine = scenario.objects.find((o) => o.kind === 'Machine');
+    const now = new Date('2026-03-11T12:00:00Z');
+
+    buildWorld(store, {
+      scenarios: [], bundlePath: writeBundle(scenario.objects), now
+    });
+    const served = store.peek(LOCAL_SCOPE, 'cluster.x-k8s.io.machine', machine?.metadata.namespace, machine?.metadata.name || '');
+
+    expect(Date.parse(served?.metadata.creationTimestamp || '') - Date.parse(machine?.metadata.creationTimestamp || '')).toBe(86400000);
+  });
+
+  it('refuses a file that is not a bundle', () => {
+    const notBundle = join(mkdtempSync(join(tmpdir(), 'nh-bundle-')), 'x.json');
+
+    writeFileSync(notBundle, JSON.stringify({ kind: 'List', items: [] }));
+    expect(() => buildWorld(new ObjectStore(), { scenarios: [], bundlePath: notBundle })).toThrow(/not a node-health-bundle\/v1/);
+  });
+
+  it('leaves out a scenario whose cluster the bundle already serves, and says so', () => {
+    const world = buildWorld(new ObjectStore(), { scenarios: ['orphan-node', 'healthy'], bundlePath: writeBundle(scenario.objects) });
+
+    expect(world.clusters.filter((c) => c.mgmtId === mgmtId).map((c) => c.source)).toStrictEqual(['bundle:bundle.json']);
+    expect(world.clusters.some((c) => c.source === 'healthy')).toBe(true);
+    expect(world.warnings.join('\n')).toMatch(/orphan-node.*clashes/);
+  });
+});
