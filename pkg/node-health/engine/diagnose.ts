@@ -46,9 +46,10 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
       continue;
     }
     try {
-      const hit = rule.check(record, ctx);
+      const result = rule.check(record, ctx);
+      const hits = result === null ? [] : Array.isArray(result) ? result : [result];
 
-      if (hit) {
+      for (const hit of hits) {
         const finding = findingOf(rule, hit);
         const confirmer = record.hostReport ? HOST_CONFIRMATIONS[rule.id] : undefined;
         const confirmation = confirmer && record.hostReport ? confirmer(record, hit, record.hostReport, ctx) : null;

@@ -57,6 +57,8 @@ export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register'
 
 export interface Finding {
   rule: string;
+  /** The signal-table entry the finding reads (`<table>/<entry>`), for rules that read a table */
+  signal?: string;
   severity: Severity;
   titleKey: string;
   causeKey: string;

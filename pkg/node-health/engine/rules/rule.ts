@@ -34,6 +34,8 @@ export interface RuleHit {
   fix: FixStep[];
   since: string | null;
   actions?: ActionId[];
+  /** The table entry the hit reads (`<table>/<entry>`): the finding takes that entry's words */
+  signal?: { id: string; titleKey: string; causeKey: string };
 }
 
 export interface Rule {
@@ -43,7 +45,8 @@ export interface Rule {
   needs: InputName[];
   /** Runs only when no other rule found a warning or an error on the record: the net under the catalogue */
   fallback?: boolean;
-  check(record: NodeRecord, ctx: RuleContext): RuleHit | null;
+  /** One hit, or one per table entry the record shows (a Node may report several pressures at once) */
+  check(record: NodeRecord, ctx: RuleContext): RuleHit | RuleHit[] | null;
 }
 
 /** A rule's hit as the finding the report carries: the rule's translation keys, its severity unless the hit says otherwise. */
@@ -53,13 +56,14 @@ export function findingOf(rule: Pick<Rule, 'id' | 'severity'>, hit: RuleHit): Fi
   return {
     rule:     rule.id,
     severity: hit.severity ?? rule.severity,
-    titleKey: `nodeHealth.rules.${ key }.title`,
-    causeKey: `nodeHealth.rules.${ key }.cause`,
+    titleKey: hit.signal?.titleKey ?? `nodeHealth.rules.${ key }.title`,
+    causeKey: hit.signal?.causeKey ?? `nodeHealth.rules.${ key }.cause`,
     args:     hit.args ?? {},
     evidence: hit.evidence,
     fix:      hit.fix,
     since:    hit.since,
     actions:  hit.actions ?? [],
+    ...(hit.signal ? { signal: hit.signal.id } : {}),
   };
 }
 
