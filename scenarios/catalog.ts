@@ -5,7 +5,7 @@
 
 import {
   buildCluster, BuiltCluster, BuiltNode, CAPI_V1BETA1, CAPI_V1BETA2, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor,
-  machinesToV1beta2, nodeDriverMachineName, NodeSpec, sortCapiConditions, summarizeReady,
+  machinesToV1beta2, nodeDriverMachineName, NodeSpec, recopyNode, sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
 import { createRng, stableHex } from './random';
@@ -27,7 +27,7 @@ export const FAILURE_FAMILIES: readonly FailureFamily[] = [
   'agent-never-checked-in', 'plan-not-applied', 'plan-apply-failed', 'probes-failing', 'stuck-deleting',
   'etcd-removal-hook-blocked', 'waiting-for-node-ref', 'infrastructure-missing', 'node-name-mismatch', 'orphan-node',
   'node-missing', 'node-not-ready', 'plan-secret-missing', 'machine-missing', 'blocking-cluster-operation',
-  'windows-version-unsupported', 'windows-memory-low',
+  'windows-version-unsupported', 'windows-memory-low', 'node-condition', 'node-taint', 'machine-signal',
 ];
 
 /** A 64-hex agent id whose custom machine name is `custom-<prefix>`. */
@@ -411,6 +411,9 @@ export const EVERY_FAILURE_EXPECTED: Readonly<Record<string, FailureFamily>> = {
   'custom-f5d3a9b7e6c5': 'windows-version-unsupported', // ef-win2016
   'custom-06e4b0c8f7d6': 'windows-memory-low', // ef-win-small
   'custom-17f5c1d9a8e7': 'node-not-ready', // ef-wk-xss: HTML in the Ready message
+  'custom-28a6d2e0b9f8': 'node-condition', // ef-wk-memory
+  'custom-39b7e3f1ca09': 'node-taint', // ef-wk-out-of-service
+  'custom-4ac8f402db1a': 'machine-signal', // ef-wk-mhc
 };
 
 export const XSS_PAYLOAD = '<img src=x onerror=alert(1)>';
@@ -507,6 +510,15 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
         status: 'False', reason: 'KubeletNotReady', since: '45m', message: `PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s ${ XSS_PAYLOAD }`
       },
     },
+    {
+      hostname: 'ef-wk-memory', ...m('28a6d2e0b9f8'), roles: worker, address: '10.9.1.21', createdAgo: '70d'
+    },
+    {
+      hostname: 'ef-wk-out-of-service', ...m('39b7e3f1ca09'), roles: worker, address: '10.9.1.22', createdAgo: '70d'
+    },
+    {
+      hostname: 'ef-wk-mhc', ...m('4ac8f402db1a'), roles: worker, address: '10.9.1.23', createdAgo: '70d'
+    },
   ];
   const built = buildCluster(clusterBuild({
     name:              'ef-rke2',
@@ -530,6 +542,27 @@ export function everyFailure(o: ScenarioOptions = {}): Scenario {
       },
     ],
   }, now, o));
+  // The kubelet's memory pressure with its taint, the non-graceful shutdown taint, a MachineHealthCheck's verdict.
+  const memory = builtNode(built, 'ef-wk-memory').node as NodeObject;
+
+  memory.status.conditions = memory.status.conditions.map((c) => (c.type === 'MemoryPressure' ? {
+    ...c, status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available', lastTransitionTime: ago(now, '35m')
+  } : c));
+  memory.spec.taints = [...(memory.spec.taints ?? []), {
+    key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule', timeAdded: ago(now, '35m')
+  }];
+  const outOfService = builtNode(built, 'ef-wk-out-of-service').node as NodeObject;
+
+  outOfService.spec.taints = [...(outOfService.spec.taints ?? []), {
+    key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute', timeAdded: ago(now, '1h')
+  }];
+  recopyNode(builtNode(built, 'ef-wk-memory').managementNode, memory);
+  recopyNode(builtNode(built, 'ef-wk-out-of-service').managementNode, outOfService);
+  const checked = builtNode(built, 'ef-wk-mhc').machine as Record<string, any>;
+
+  checked.status.conditions = [...checked.status.conditions, {
+    type: 'HealthCheckSucceeded', status: 'False', severity: 'Warning', reason: 'NodeStartupTimeout', message: 'Node failed to report startup in 10m0s', lastTransitionTime: ago(now, '20m')
+  }];
   const expected: Record<string, FailureFamily[]> = {};
 
   for (const [name, family] of Object.entries(EVERY_FAILURE_EXPECTED)) expected[name] = [family];
@@ -1365,6 +1398,96 @@ export function large(n: number, o: LargeOptions = {}): Scenario {
 
 /* ------------------------------------------------------------------------------------------------ */
 
+export const SIGNAL_MACHINES = {
+  diskPressure: customMachineName(agentId('5d1e8a3c7b92')),
+  readonlyFs:   customMachineName(agentId('6e2f9b4d8ca3')),
+  outOfService: customMachineName(agentId('7f30ac5e9db4')),
+  paused:       customMachineName(agentId('8041bd6fae05')),
+  healthCheck:  customMachineName(agentId('9152ce70bf16')),
+};
+
+/**
+ * What Kubernetes, node-problem-detector and Cluster API write on a node, one signal per worker of an
+ * otherwise healthy RKE2 cluster, in the writers' own words: the kubelet's DiskPressure ("kubelet has disk
+ * pressure") with its taint, node-problem-detector's ReadonlyFilesystem ("Remounting filesystem read-only"),
+ * the non-graceful shutdown taint `node.kubernetes.io/out-of-service`, a Machine left with
+ * `cluster.x-k8s.io/paused`, and a MachineHealthCheck's verdict ("Condition Ready on node is reporting status
+ * Unknown for more than 5m0s") waiting for remediation.
+ */
+export function nodeSignals(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-06-02T09:40:00Z';
+  const worker = (hostname: string, id: string, address: string): NodeSpec => ({
+    hostname, machineId: agentId(id), roles: { worker: true }, address, createdAgo: '90d'
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'signals-rke2',
+    mgmtId:            'c-m-s1gn4l5x',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.5+rke2r1',
+    createdAgo:        '90d',
+    nodes:             [
+      {
+        hostname: 'sg-cp-01', roles: { etcd: true, controlPlane: true }, address: '10.80.0.11', createdAgo: '90d'
+      },
+      worker('sg-worker-01', '5d1e8a3c7b92', '10.80.1.11'),
+      worker('sg-worker-02', '6e2f9b4d8ca3', '10.80.1.12'),
+      worker('sg-worker-03', '7f30ac5e9db4', '10.80.1.13'),
+      worker('sg-worker-04', '8041bd6fae05', '10.80.1.14'),
+      worker('sg-worker-05', '9152ce70bf16', '10.80.1.15'),
+      worker('sg-worker-06', 'a263df81c027', '10.80.1.16'),
+    ],
+  }, now, o));
+  const node = (host: string) => builtNode(built, host).node as NodeObject;
+  const setCondition = (n: NodeObject, c: Record<string, string>) => {
+    n.status.conditions = [...n.status.conditions.filter((x) => x.type !== c.type), { lastHeartbeatTime: ago(now, '10s'), ...c } as NodeObject['status']['conditions'][number]];
+  };
+  const disk = node('sg-worker-01');
+
+  setCondition(disk, {
+    type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure', lastTransitionTime: ago(now, '47m')
+  });
+  disk.spec.taints = [...(disk.spec.taints ?? []), {
+    key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule', timeAdded: ago(now, '47m')
+  }];
+  setCondition(node('sg-worker-02'), {
+    type: 'ReadonlyFilesystem', status: 'True', reason: 'FilesystemIsReadOnly', message: 'Remounting filesystem read-only', lastTransitionTime: ago(now, '3h')
+  });
+  const shutDown = node('sg-worker-03');
+
+  shutDown.spec.taints = [...(shutDown.spec.taints ?? []), {
+    key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute', timeAdded: ago(now, '2h')
+  }];
+  for (const host of ['sg-worker-01', 'sg-worker-02', 'sg-worker-03']) recopyNode(builtNode(built, host).managementNode, node(host));
+  const paused = builtNode(built, 'sg-worker-04').machine as KubeObject;
+
+  paused.metadata.annotations = { ...(paused.metadata.annotations ?? {}), 'cluster.x-k8s.io/paused': '' };
+  const unhealthy = builtNode(built, 'sg-worker-05').machine as Record<string, any>;
+
+  unhealthy.status.conditions = [
+    ...unhealthy.status.conditions,
+    {
+      type: 'HealthCheckSucceeded', status: 'False', severity: 'Warning', reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s', lastTransitionTime: ago(now, '25m')
+    },
+    {
+      type: 'OwnerRemediated', status: 'False', severity: 'Warning', reason: 'WaitingForRemediation', message: 'Waiting for remediation', lastTransitionTime: ago(now, '25m')
+    },
+  ];
+
+  return scenarioFrom({
+    name:         'node-signals',
+    title:        'What the kubelet, node-problem-detector and Cluster API report',
+    description:  'RKE2 custom cluster whose workers each show one signal: disk pressure, a read-only filesystem, the out-of-service taint, a paused machine, a failed machine health check.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {
+    [SIGNAL_MACHINES.diskPressure]: ['node-condition'],
+    [SIGNAL_MACHINES.readonlyFs]:   ['node-condition'],
+    [SIGNAL_MACHINES.outOfService]: ['node-taint'],
+    [SIGNAL_MACHINES.paused]:       ['machine-signal'],
+    [SIGNAL_MACHINES.healthCheck]:  ['machine-signal', 'machine-signal'],
+  });
+}
+
 export const SCENARIOS = {
   'ghost-etcd':              ghostEtcd,
   'windows-node-ref':        windowsNodeRef,
@@ -1383,6 +1506,7 @@ export const SCENARIOS = {
   'init-node-lost':          initNodeLost,
   'capi-v1beta2':            capiV1beta2,
   'join-keys':               joinKeys,
+  'node-signals':            nodeSignals,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

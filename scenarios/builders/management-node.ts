@@ -88,6 +88,22 @@ export function managementNode(o: ManagementNodeOptions): KubeObject {
   };
 }
 
+/**
+ * After a scenario changes a Node, copy it again into its management Node, as Rancher's node syncer does: the
+ * copy of the spec (taints, unschedulable), the status (conditions) and the labels and annotations follow.
+ */
+export function recopyNode(mgmtNode: KubeObject | undefined, node: NodeObject): void {
+  const copy = mgmtNode as Record<string, any> | undefined;
+
+  if (!copy) {
+    return;
+  }
+  copy.spec.internalNodeSpec = { ...node.spec, ...(node.spec.taints ? { taints: node.spec.taints.map((t) => ({ ...t })) } : {}) };
+  copy.status.internalNodeStatus = copyNodeStatus(node.status);
+  copy.status.nodeLabels = { ...(node.metadata.labels ?? {}) };
+  copy.status.nodeAnnotations = { ...(node.metadata.annotations ?? {}) };
+}
+
 function copyNodeStatus(st: NodeObject['status']): NodeObject['status'] {
   return {
     addresses:       st.addresses.map((a) => ({ ...a })),

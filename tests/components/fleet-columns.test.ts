@@ -86,6 +86,8 @@ describe('the cluster list\'s Node Health column', () => {
     const worker = healthyImport.objects.find((o) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3' && (o as any).status?.nodeName === 'imp-worker-02') as any;
 
     worker.status.internalNodeStatus.conditions = worker.status.internalNodeStatus.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'True' } : c));
+    // Back to Ready, the node lifecycle controller lifts its unreachable taints.
+    worker.spec.internalNodeSpec.taints = (worker.spec.internalNodeSpec.taints ?? []).filter((t: any) => !t.key.startsWith('node.kubernetes.io/unreachable'));
     const again = await mountFleetView(NodeHealthClusterCell, fleetContext(healthyImport), { row: clusterRow(healthyImport, 'imp-k3s') });
 
     expect(again.wrapper.find('[data-testid="node-health-cluster-not-provisioned"]').text()).toBe('%nodeHealth.fleet.column.notProvisioned%');

@@ -13,6 +13,7 @@ import { DRAIN_ANNOTATIONS } from './objects';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { isPlainObject } from './fields';
 import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
+import { MACHINE_ANNOTATION_SIGNALS } from './signals/machine';
 
 /** Where an object is and which object it is: every kind keeps these. */
 export const IDENTITY_FIELDS: readonly string[] = [
@@ -43,6 +44,7 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   machine: [
     label(LABELS.capiClusterName), label(LABELS.nodeName), label(LABELS.machineId), label(LABELS.initNode), ...MACHINE_ROLES,
     ...OPERATING_SYSTEM, annotation(ANNOTATIONS.etcdHook), ...DRAINING, KUBELET_VERSION,
+    ...MACHINE_ANNOTATION_SIGNALS.map((s) => annotation(s.annotation)),
     'spec.clusterName', 'spec.providerID',
     ...REF_FIELDS.map((f) => `spec.infrastructureRef.${ f }`), ...REF_FIELDS.map((f) => `spec.bootstrap.configRef.${ f }`),
     'status.nodeRef.name', 'status.phase', ...FAILURE, ...ADDRESSES, ...CONDITIONS,

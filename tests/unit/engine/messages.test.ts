@@ -8,7 +8,7 @@ import { load } from 'js-yaml';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { diagnoseScenario, Shape } from './helpers';
-import { diagnose, readHostReport, RULE_IDS, ruleKey } from '@pkg/node-health/engine';
+import { diagnose, readHostReport, RULE_IDS } from '@pkg/node-health/engine';
 import { everyFailureHostReports, ghostHostReport } from '../../../scenarios/host-reports';
 
 const l10n = (locale: string) => load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n', `${ locale }.yaml`), 'utf8'));
@@ -18,6 +18,8 @@ function lookup(messages: any, key: string): unknown {
 }
 
 const emitted = new Map<string, Record<string, string | number>>();
+/** The rules that gave a finding: a table rule's finding is titled by its signal, not by the rule. */
+const fired = new Set<string>();
 
 for (const name of [...SCENARIO_NAMES, 'large-300']) {
   for (const shape of ['kubectl', 'steve'] as Shape[]) {
@@ -26,6 +28,7 @@ for (const name of [...SCENARIO_NAMES, 'large-300']) {
     for (const r of report.records) {
       for (const f of r.findings) {
         emitted.set(f.titleKey, f.args);
+        fired.add(f.rule);
         emitted.set(f.causeKey, f.args);
         f.fix.forEach((s) => emitted.set(s.key, s.args ?? {}));
       }
@@ -33,6 +36,7 @@ for (const name of [...SCENARIO_NAMES, 'large-300']) {
     }
     for (const f of report.clusters.flatMap((c) => c.findings)) {
       emitted.set(f.titleKey, f.args);
+      fired.add(f.rule);
       emitted.set(f.causeKey, f.args);
       f.fix.forEach((s) => emitted.set(s.key, s.args ?? {}));
     }
@@ -47,6 +51,7 @@ for (const [s, docs] of [[ghost, [ghostHostReport(ghost)]], [every, everyFailure
   for (const r of diagnoseScenario(s, 'kubectl', { hostReports: docs.map(readHostReport) }).records) {
     for (const f of r.findings) {
       emitted.set(f.titleKey, f.args);
+      fired.add(f.rule);
       emitted.set(f.causeKey, f.args);
       f.fix.forEach((step) => emitted.set(step.key, step.args ?? {}));
       if (f.confirmation) {
@@ -70,6 +75,7 @@ const quotaObjects = JSON.parse(JSON.stringify(quota.objects)).map((o: any) => {
 for (const r of diagnose(quotaObjects, { now: quota.now }).records) {
   for (const f of r.findings) {
     emitted.set(f.titleKey, f.args);
+    fired.add(f.rule);
     emitted.set(f.causeKey, f.args);
     f.fix.forEach((s) => emitted.set(s.key, s.args ?? {}));
   }
@@ -84,10 +90,8 @@ describe.each(['en-us', 'zh-hans'])('engine messages in %s', (locale) => {
   const messages = l10n(locale);
   const t = createTranslator(messages, locale);
 
-  it('covers every rule of the catalogue', () => {
-    const titles = new Set([...emitted.keys()].filter((k) => k.endsWith('.title')));
-
-    expect(RULE_IDS.filter((id) => !titles.has(`nodeHealth.rules.${ ruleKey(id) }.title`))).toStrictEqual([]);
+  it('covers every rule of the catalogue: each gives a finding in some scenario', () => {
+    expect(RULE_IDS.filter((id) => !fired.has(id))).toStrictEqual([]);
   });
 
   it('has every emitted key, and each formats without leaving a placeholder', () => {

@@ -172,6 +172,8 @@ describe('near misses', () => {
     const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.labels?.['rke.cattle.io/machine'] === byName(objects, 'Machine', 'custom-c2a0d6e4b3f2').metadata.uid);
 
     node.status.conditions.find((c: any) => c.type === 'Ready').status = 'True';
+    // The node lifecycle controller lifts its not-ready taints as the Node turns Ready.
+    node.spec.taints = (node.spec.taints ?? []).filter((t: any) => !['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].includes(t.key));
     // Cluster API follows the Node: until it does, its NodeHealthy False is Rancher saying "not ready".
     expect(rulesFor(objects, 'custom-c2a0d6e4b3f2')).toStrictEqual(['unexplained-not-ready']);
     byName(objects, 'Machine', 'custom-c2a0d6e4b3f2').status.conditions.find((c: any) => c.type === 'NodeHealthy').status = 'True';

@@ -70,6 +70,8 @@ const BOUNDARIES: Record<string, Boundary> = {
   'serving-certs-expired':        inScenario('serving-certs', 'serving-certs-expired', 'servingCertLifetimeMs', (r) => r.objects.node?.metadata?.creationTimestamp ?? r.created),
   'kubelet-version-skew':         inScenario('kubelet-skew', 'kubelet-version-skew', 'upgradeTimeoutMs', (_r, f) => f.since),
   'drain-stuck':                  inScenario('drain-stuck', 'drain-stuck', 'drainTimeoutMs', (_r, f) => f.since),
+  'node-condition':               inScenario('node-signals', 'node-condition', 'nodeNotReadyTimeoutMs', (_r, f) => f.since),
+  'node-taint':                   inScenario('node-signals', 'node-taint', 'nodeNotReadyTimeoutMs', (_r, f) => f.since),
 };
 
 function rulesAt(objects: unknown[], name: string, now: number, config?: Partial<EngineConfig>): { record: NodeRecord, rules: string[] } {

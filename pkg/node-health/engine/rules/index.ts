@@ -15,6 +15,7 @@ import { drainStuck, kubeletVersionSkew } from './upgrade';
 import { duplicateNodeName } from './names';
 import { servingCertsExpired } from './certificates';
 import { unexplainedNotReady } from './safety-net';
+import { machineSignal, nodeCondition, nodeTaint } from './signals';
 import { CLUSTER_RULES } from './cluster';
 import { agentCaUntrusted, agentWatchStale, connectionInfoBroken } from './host';
 
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   etcdRemovalHookBlocked,
   stuckDeleting,
   infrastructureMissing,
+  machineSignal,
   connectionInfoBroken,
   agentCaUntrusted,
   agentWatchStale,
@@ -34,6 +36,8 @@ export const RULES: readonly Rule[] = [
   servingCertsExpired,
   nodeMissing,
   nodeNotReady,
+  nodeCondition,
+  nodeTaint,
   nodeNameMismatch,
   waitingForNodeRef,
   probesFailing,

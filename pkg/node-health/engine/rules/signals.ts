@@ -1,0 +1,226 @@
+/**
+ * The rules that read the signal tables (engine/signals): one finding per entry the record shows, named by
+ * the signal ("Disk pressure on the node"), with the writer's own reason and message and since when.
+ */
+import type { FixStep, KubeObject, NodeRecord } from '../types';
+import type { Condition } from '../conditions';
+import { conditions, getCondition } from '../conditions';
+import { annotation, asArray, asString, nameOf } from '../fields';
+import type { SignalEntry, SignalTableId } from '../signals/table';
+import { signalId, signalKey } from '../signals/table';
+import {
+  NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, PROBLEM_CONDITION_NAME, TAINT_CONDITIONS, TAINT_SIGNALS
+} from '../signals/node';
+import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
+import {
+  Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
+} from './rule';
+
+const CONDITION_BY_TYPE = new Map(NODE_CONDITION_SIGNALS.map((e) => [e.conditionType, e]));
+/** Types the kubelet owns that say health when True or are read elsewhere (Ready: node-not-ready). */
+const NOT_A_PROBLEM = new Set(['Ready']);
+
+function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>): FixStep[] {
+  return entry.fix.map((name) => {
+    const s: FixStep = { key: signalKey(table, entry, `fix.${ name }`) };
+    const command = commands[name];
+
+    if (command) {
+      s.command = command;
+    }
+
+    return s;
+  });
+}
+
+function hitOf(table: SignalTableId, entry: SignalEntry, hit: Omit<RuleHit, 'signal' | 'severity'>): RuleHit {
+  return {
+    ...hit,
+    severity: entry.severity,
+    signal:   {
+      id: signalId(table, entry), titleKey: signalKey(table, entry, 'title'), causeKey: signalKey(table, entry, 'cause')
+    },
+  };
+}
+
+/** Past the threshold, or since an unknown time. */
+function lasted(ctx: RuleContext, since: string | null, thresholdMs: number): boolean {
+  const waited = age(ctx, since);
+
+  return waited === null || waited >= thresholdMs;
+}
+
+function nodeCommands(n: KubeObject): Record<string, string> {
+  return { describe: kubectl('describe', 'node', [nameOf(n)]) };
+}
+
+/** The Node's own conditions that are a problem now: listed ones and any whose name says a problem. */
+function problemConditions(n: KubeObject): { entry: SignalEntry; condition: Condition }[] {
+  const out: { entry: SignalEntry; condition: Condition }[] = [];
+  const seen = new Set<string>();
+
+  for (const c of conditions(n)) {
+    if (c.status !== 'True' || seen.has(c.type) || NOT_A_PROBLEM.has(c.type)) {
+      continue;
+    }
+    seen.add(c.type);
+    const listed = CONDITION_BY_TYPE.get(c.type);
+
+    if (listed) {
+      out.push({ entry: listed, condition: c });
+    } else if (PROBLEM_CONDITION_NAME.test(c.type)) {
+      out.push({ entry: OTHER_NODE_CONDITION, condition: c });
+    }
+  }
+
+  return out;
+}
+
+export const nodeCondition: Rule = {
+  id:       'node-condition',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    const n = r.objects.node;
+
+    if (!n || r.deleting) {
+      return null;
+    }
+    const nodeLabel = objectLabel('node', n);
+    const hits: RuleHit[] = [];
+
+    for (const { entry, condition } of problemConditions(n)) {
+      if (!lasted(ctx, condition.lastTransitionTime, ctx.config.nodeNotReadyTimeoutMs)) {
+        continue;
+      }
+      hits.push(hitOf('nodeConditions', entry, {
+        args: {
+          node: nameOf(n) ?? '?', type: condition.type, reason: condition.reason ?? '-', message: condition.message ?? '-', duration: duration(age(ctx, condition.lastTransitionTime)),
+        },
+        evidence: conditionEvidence(nodeLabel, condition),
+        fix:      signalSteps('nodeConditions', entry, nodeCommands(n)),
+        since:    condition.lastTransitionTime,
+      }));
+    }
+
+    return hits.length ? hits : null;
+  },
+};
+
+export const nodeTaint: Rule = {
+  id:       'node-taint',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    const n = r.objects.node;
+    const taints = n ? asArray(n.spec?.taints) : [];
+
+    if (!n || r.deleting || taints.length === 0) {
+      return null;
+    }
+    const nodeLabel = objectLabel('node', n);
+    const hits: RuleHit[] = [];
+
+    for (const entry of TAINT_SIGNALS) {
+      const taint = taints.find((t) => t && t.key === entry.taintKey);
+
+      if (!taint) {
+        continue;
+      }
+      // A taint that its condition explains is that condition's evidence, not a finding of its own.
+      const explainedBy = TAINT_CONDITIONS[entry.taintKey];
+      const c = explainedBy ? getCondition(n, explainedBy) : null;
+
+      if (c && (explainedBy === 'Ready' ? c.status !== 'True' : c.status === 'True')) {
+        continue;
+      }
+      const since = asString(taint.timeAdded);
+      const threshold = entry.id === 'autoscalerDeleting' ? ctx.config.drainTimeoutMs : ctx.config.nodeNotReadyTimeoutMs;
+
+      if (!lasted(ctx, since, threshold)) {
+        continue;
+      }
+      hits.push(hitOf('taints', entry, {
+        args: {
+          node: nameOf(n) ?? '?', key: entry.taintKey, effect: asString(taint.effect) ?? '-', duration: duration(age(ctx, since)),
+        },
+        evidence: [
+          evidence(nodeLabel, `spec.taints[${ entry.taintKey }]`, `${ asString(taint.value) ?? '' }:${ asString(taint.effect) ?? '' }`),
+          ...(since ? [evidence(nodeLabel, `spec.taints[${ entry.taintKey }].timeAdded`, since)] : []),
+          ...(c ? conditionEvidence(nodeLabel, c) : []),
+        ],
+        fix: signalSteps('taints', entry, {
+          ...nodeCommands(n),
+          outOfService: kubectl('taint', 'nodes', [nameOf(n)], { after: [`${ entry.taintKey }-`] }),
+        }),
+        since,
+      }));
+    }
+
+    return hits.length ? hits : null;
+  },
+};
+
+function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, string> {
+  const m = r.objects.machine as KubeObject;
+  const out: Record<string, string> = {
+    mhc:       kubectl('get', 'machinehealthchecks.cluster.x-k8s.io', [], { namespace: r.machineNamespace, flags: ['-o', 'wide'] }),
+    whoPaused: kubectlMachine(r, 'get', '--show-managed-fields', '-o', 'yaml'),
+    node:      r.nodeName ? kubectl('describe', 'node', [r.nodeName]) : kubectlMachine(r, 'describe'),
+  };
+
+  if (entry.id === 'paused' || entry.id === 'pausedCondition') {
+    out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/paused-'] }) : '';
+  }
+  if (entry.id === 'remediateMachine') {
+    out.unmark = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/remediate-machine-'] });
+  }
+
+  return out;
+}
+
+export const machineSignal: Rule = {
+  id:       'machine-signal',
+  severity: 'warning',
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+
+    if (!m || r.deleting) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+    const hits: RuleHit[] = [];
+
+    for (const entry of MACHINE_ANNOTATION_SIGNALS) {
+      const value = annotation(m, entry.annotation);
+
+      if (value === null) {
+        continue;
+      }
+      hits.push(hitOf('machineAnnotations', entry, {
+        args:     { machine: r.machineName ?? '?', annotation: entry.annotation },
+        evidence: [evidence(machineLabel, entry.field, value)],
+        fix:      signalSteps('machineAnnotations', entry, machineCommands(r, entry)),
+        since:    null,
+      }));
+    }
+    for (const entry of MACHINE_CONDITION_SIGNALS) {
+      const c = getCondition(m, entry.conditionType);
+
+      if (!c || c.status !== entry.status) {
+        continue;
+      }
+      hits.push(hitOf('machineConditions', entry, {
+        args: {
+          machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', duration: duration(age(ctx, c.lastTransitionTime)),
+        },
+        evidence: conditionEvidence(machineLabel, c),
+        fix:      signalSteps('machineConditions', entry, machineCommands(r, entry)),
+        since:    c.lastTransitionTime,
+      }));
+    }
+
+    return hits.length ? hits : null;
+  },
+};

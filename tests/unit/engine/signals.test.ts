@@ -1,0 +1,138 @@
+/**
+ * Every entry of every signal table, applied to one healthy node the way its writer would report it, makes
+ * that node not healthy with a finding named by the entry, and leaves the other nodes as they were.
+ */
+import { SIGNAL_TABLES } from '@pkg/node-health/engine/signals';
+import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '@pkg/node-health/engine/signals/node';
+import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '@pkg/node-health/engine/signals/machine';
+import type { SignalEntry } from '@pkg/node-health/engine/signals';
+import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
+import { buildScenario } from '../../../scenarios/catalog';
+import { ago } from '../../../scenarios/time';
+import { clusterObjects, recordName } from './helpers';
+
+const scenario = buildScenario('healthy');
+const CLUSTER = scenario.clusters[0].mgmtId;
+
+function fresh(): any[] {
+  return JSON.parse(JSON.stringify(clusterObjects(scenario, CLUSTER)));
+}
+
+function statuses(objects: unknown[]): Map<string, string> {
+  return new Map(diagnose(objects, { now: scenario.now }).records.map((r) => [recordName(r), r.status]));
+}
+
+const baseline = statuses(fresh());
+const TARGET = [...baseline.keys()].find((name) => name.startsWith('custom-') && baseline.get(name) === 'healthy') as string;
+
+function target(objects: any[]): { machine: any; node: any } {
+  const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.name === TARGET);
+  const node = objects.find((o) => o.kind === 'Node' && o.metadata.labels?.['rke.cattle.io/machine'] === machine.metadata.uid);
+
+  return { machine, node };
+}
+
+type Mutation = (t: { machine: any; node: any }, since: string) => void;
+
+function setCondition(obj: any, c: Record<string, string>): void {
+  obj.status.conditions = [...(obj.status.conditions ?? []).filter((x: any) => x.type !== c.type), c];
+}
+
+const MUTATIONS: [string, SignalEntry, Mutation][] = [
+  ...NODE_CONDITION_SIGNALS.map((e): [string, SignalEntry, Mutation] => ['nodeConditions', e, ({ node }, since) => setCondition(node, {
+    type: e.conditionType, status: 'True', reason: e.example.reason, message: e.example.message, lastTransitionTime: since
+  })]),
+  ['nodeConditions', OTHER_NODE_CONDITION, ({ node }, since) => setCondition(node, {
+    type: 'CustomPluginProblem', status: 'True', reason: 'SomethingBroke', message: 'custom plugin says so', lastTransitionTime: since
+  })],
+  ...TAINT_SIGNALS.map((e): [string, SignalEntry, Mutation] => ['taints', e, ({ node }, since) => {
+    node.spec.taints = [...(node.spec.taints ?? []), {
+      key: e.taintKey, effect: e.example.effect, ...(e.example.value ? { value: e.example.value } : {}), timeAdded: since
+    }];
+  }]),
+  ...MACHINE_CONDITION_SIGNALS.map((e): [string, SignalEntry, Mutation] => ['machineConditions', e, ({ machine }, since) => setCondition(machine, {
+    type: e.conditionType, status: e.status, reason: e.example.reason, message: e.example.message, lastTransitionTime: since
+  })]),
+  ...MACHINE_ANNOTATION_SIGNALS.map((e): [string, SignalEntry, Mutation] => ['machineAnnotations', e, ({ machine }) => {
+    machine.metadata.annotations = { ...(machine.metadata.annotations ?? {}), [e.annotation]: e.example.value };
+  }]),
+];
+
+describe('signal tables', () => {
+  it('start from a cluster whose nodes are all healthy', () => {
+    expect(TARGET).toBeDefined();
+    expect([...baseline.values()].every((s) => s === 'healthy')).toBe(true);
+  });
+
+  it('have a mutation here for every entry, and every entry names a rule of the catalogue', () => {
+    const tested = new Set(MUTATIONS.map(([table, e]) => `${ table }/${ e.id }`));
+    const entries = SIGNAL_TABLES.filter((t) => ['nodeConditions', 'taints', 'machineConditions', 'machineAnnotations'].includes(t.id))
+      .flatMap((t) => t.entries.map((e) => `${ t.id }/${ e.id }`));
+
+    expect(entries.filter((id) => !tested.has(id))).toStrictEqual([]);
+    expect(SIGNAL_TABLES.flatMap((t) => t.entries).filter((e) => !RULE_IDS.includes(e.rule)).map((e) => e.id)).toStrictEqual([]);
+  });
+
+  it.each(MUTATIONS.map(([table, e, mutate]) => [`${ table }/${ e.id }`, e, mutate] as const))('%s makes the node not healthy, by name, and nothing else', (id, entry, mutate) => {
+    const objects = fresh();
+
+    mutate(target(objects), ago(scenario.now, '1h'));
+    const report = diagnose(objects, { now: scenario.now });
+    const record = report.records.find((r) => recordName(r) === TARGET);
+    const finding = record?.findings.find((f) => f.signal === id);
+
+    expect(finding).toBeDefined();
+    expect(finding?.severity).toBe(entry.severity);
+    expect(finding?.titleKey).toBe(`nodeHealth.signals.${ id.replace('/', '.') }.title`);
+    expect(finding?.evidence.length).toBeGreaterThan(0);
+    expect(record?.status).not.toBe('healthy');
+    for (const r of report.records.filter((x) => recordName(x) !== TARGET)) {
+      expect(r.status).toBe(baseline.get(recordName(r)));
+    }
+  });
+
+  it('wait the not-ready threshold for Node conditions and taints, as Kubernetes lets them flap', () => {
+    const objects = fresh();
+    const { node } = target(objects);
+
+    setCondition(node, {
+      type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure', lastTransitionTime: ago(scenario.now, '1m')
+    });
+    node.spec.taints = [{
+      key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute', timeAdded: ago(scenario.now, '1m')
+    }];
+    expect(statuses(objects).get(TARGET)).toBe('healthy');
+  });
+
+  it('read a pressure taint that its condition explains as that condition, not a second finding', () => {
+    const objects = fresh();
+    const { node } = target(objects);
+    const since = ago(scenario.now, '1h');
+
+    setCondition(node, {
+      type: 'MemoryPressure', status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available', lastTransitionTime: since
+    });
+    node.spec.taints = [{
+      key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule', timeAdded: since
+    }];
+    const record = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET);
+
+    expect(record?.findings.map((f) => f.signal)).toStrictEqual(['nodeConditions/memoryPressure']);
+  });
+
+  it('say nothing about conditions whose True is good news, or that name no problem', () => {
+    const objects = fresh();
+    const { node } = target(objects);
+
+    setCondition(node, {
+      type: 'KernelDeadlock', status: 'False', reason: 'KernelHasNoDeadlock', message: 'kernel has no deadlock', lastTransitionTime: ago(scenario.now, '1h')
+    });
+    setCondition(node, {
+      type: 'GPUDriverInstalled', status: 'True', reason: 'DriverLoaded', message: 'driver loaded', lastTransitionTime: ago(scenario.now, '1h')
+    });
+    setCondition(node, {
+      type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', lastTransitionTime: ago(scenario.now, '1h')
+    });
+    expect(statuses(objects).get(TARGET)).toBe('healthy');
+  });
+});
