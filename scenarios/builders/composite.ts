@@ -284,8 +284,10 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
       joinedTo:           extras.initNode ? '' : extras.joinedToUrl,
       planLastUpdated:    planAt,
       plan:               currentPlan,
-      maxFailures:        server ? 5 : undefined,
-      failureThreshold:   server ? 3 : undefined,
+      // What the planner writes on every plan (pkg/capr/planner/planner.go reconcile): the agent retries for
+      // ever (-1); one failure fails a Linux plan, five a Windows worker's.
+      maxFailures:        -1,
+      failureThreshold:   os === 'windows' ? 5 : 1,
     };
     const appliedAt = rfc3339(Math.min(parseTime(planAt) + 47_000, nowMs));
     let o: PlanSecretOptions;
@@ -327,8 +329,6 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
         },
         successCount:     0,
         failureCount:     5,
-        maxFailures:      5,
-        failureThreshold: 3,
         lastApplyTime:    before('3m'),
         planState:        ctx.planStateKeys ? 'failed' : undefined,
       };

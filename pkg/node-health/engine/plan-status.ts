@@ -31,6 +31,8 @@ const STATUS_KEYS = new Set<string>(PLAN_SECRET_STATUS_KEYS);
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const COUNT = /^\d{1,15}$/;
+/** max-failures and failure-threshold: a count, or -1, which Rancher writes on every normal plan (retry for ever). */
+const LIMIT = /^(-1|\d{1,15})$/;
 /** Go's time.UnixDate as the agent writes it ("Mon Jan  2 15:04:05 MST 2006"), or RFC3339 */
 const AGENT_TIME = /^(\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} [A-Z]{1,5}(?:[+-]\d{4})? \d{4}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))$/;
 /** The states the agent writes to plan-state (system-agent 0.15) */
@@ -94,9 +96,10 @@ export function planStatusValueProblem(key: PlanSecretStatusKey, value: unknown)
   case 'failure-count':
   case 'success-count':
   case 'plan-revision':
+    return COUNT.test(text) ? null : 'not a whole number';
   case 'max-failures':
   case 'failure-threshold':
-    return COUNT.test(text) ? null : 'not a whole number';
+    return LIMIT.test(text) ? null : 'neither a whole number nor -1';
   case 'last-apply-time':
     return AGENT_TIME.test(text) ? null : 'not a time as the agent writes it';
   case 'plan-state':
@@ -254,10 +257,23 @@ export function planApplyFailure(secret: KubeObject | undefined, plan: PlanStatu
   return !!secret && agentFailed(secretData(secret));
 }
 
+/**
+ * Whether the failures count as a failed plan, as the planner's store decides (pkg/capr/planner/store.go): with
+ * no failure-threshold any failure does; with -1 none does (the agent retries for ever); otherwise the count
+ * must reach it. max-failures is the agent's number of attempts, not the planner's verdict.
+ */
 function failureThresholdReached(data: Record<string, any>, failures: number): boolean {
-  const threshold = base64Number(data['failure-threshold']) ?? base64Number(data['max-failures']);
+  const raw = decodeBase64(data['failure-threshold']);
 
-  return threshold === null || failures >= threshold;
+  if (raw === null || raw === '') {
+    return failures > 0;
+  }
+  if (raw === '-1') {
+    return false;
+  }
+  const threshold = Number(raw);
+
+  return Number.isInteger(threshold) ? failures >= threshold : failures > 0;
 }
 
 export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined): PlanStatus {

@@ -1,4 +1,5 @@
 import { derivePlanStatus } from '@pkg/node-health/engine';
+import { planStatusValueProblem } from '@pkg/node-health/engine/plan-status';
 import {
   base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, parseUnixDate
 } from '@pkg/node-health/engine/fields';
@@ -88,14 +89,26 @@ describe('plan status, as Rancher\'s planner words it', () => {
     expect(s.state).not.toBe('apply-failed');
   });
 
-  it('without a threshold any failure of another checksum is a failed plan, and max-failures stands in for it', () => {
+  it('reads failure-threshold as the planner does: none means one failure, -1 never; max-failures is the agent\'s retries', () => {
     const failures = (extra: Record<string, string>) => derivePlanStatus(undefined, secret({
       'applied-checksum': 'abc', 'failed-checksum': 'def', 'failure-count': '2', ...extra
     })).state;
 
     expect(failures({})).toBe('apply-failed');
-    expect(failures({ 'max-failures': '5' })).not.toBe('apply-failed');
-    expect(failures({ 'max-failures': '2' })).toBe('apply-failed');
+    // Rancher's normal plan: the agent retries for ever, one failure fails the plan.
+    expect(failures({ 'max-failures': '-1', 'failure-threshold': '1' })).toBe('apply-failed');
+    // A Windows worker's plan fails at five.
+    expect(failures({ 'max-failures': '-1', 'failure-threshold': '5' })).not.toBe('apply-failed');
+    expect(failures({ 'failure-threshold': '-1' })).not.toBe('apply-failed');
+    expect(failures({ 'max-failures': '5' })).toBe('apply-failed');
+  });
+
+  it('takes -1 for max-failures and failure-threshold, as Rancher writes them, and refuses other negative numbers', () => {
+    expect(planStatusValueProblem('max-failures', b64('-1'))).toBeNull();
+    expect(planStatusValueProblem('failure-threshold', b64('-1'))).toBeNull();
+    expect(planStatusValueProblem('failure-threshold', b64('5'))).toBeNull();
+    expect(planStatusValueProblem('max-failures', b64('-2'))).toMatch(/-1/);
+    expect(planStatusValueProblem('failure-count', b64('-1'))).toBe('not a whole number');
   });
 
   it('a failure of the checksum that was applied since is not a failed plan', () => {

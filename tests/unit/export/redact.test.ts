@@ -151,6 +151,18 @@ describe('redactObject', () => {
     }]);
   });
 
+  it('keeps max-failures and failure-threshold of -1, the values Rancher writes on every plan', () => {
+    const secret = planSecret('kubectl');
+
+    secret.data['max-failures'] = b64('-1');
+    secret.data['failure-threshold'] = b64('-1');
+    const { objects, leftOut } = redactObjects([secret]);
+
+    expect(leftOut).toEqual([]);
+    expect(objects[0].data['max-failures']).toBe(b64('-1'));
+    expect(objects[0].data['failure-threshold']).toBe(b64('-1'));
+  });
+
   it('leaves out a status value that is an object where base64 text belongs', () => {
     const secret = planSecret('steve');
 
