@@ -157,6 +157,22 @@ describe('kubelet-version-skew', () => {
   });
 });
 
+describe('kubelet-version-skew on a release candidate', () => {
+  const { s, objects } = objectsOf('healthy');
+
+  it('is silent when the cluster wants an -rc of the release every kubelet runs, and fires on another patch', () => {
+    const rc = JSON.parse(JSON.stringify(objects));
+    const cluster = rc.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+    const running = cluster.spec.kubernetesVersion as string;
+
+    cluster.spec.kubernetesVersion = running.replace('+', '-rc1+');
+    expect(run(s, rc).records.filter((r) => r.findings.some((f) => f.rule === 'kubelet-version-skew'))).toStrictEqual([]);
+    // The same cluster wanting the next patch: once settled, every node is behind it.
+    cluster.spec.kubernetesVersion = running.replace(/^v(\d+)\.(\d+)\.(\d+)/, (_: string, a: string, b: string, c: string) => `v${ a }.${ b }.${ Number(c) + 1 }`);
+    expect(run(s, rc, { config: { upgradeTimeoutMs: 0 } }).records.filter((r) => r.findings.some((f) => f.rule === 'kubelet-version-skew')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('drain-stuck', () => {
   const { s, objects } = objectsOf('drain-stuck');
 

@@ -13,6 +13,7 @@ import {
 } from '../fields';
 import { taintOf } from './provider';
 import { DRAIN_ANNOTATIONS } from '../objects';
+import { sameRelease } from '../versions';
 import {
   Rule, age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -54,7 +55,8 @@ export const kubeletVersionSkew: Rule = {
     const wanted = r.objects.cluster ? asString(specOf(r.objects.cluster).kubernetesVersion) : null;
     const nodeKubelet = kubeletVersionOf(r.objects.node);
     const machineKubelet = kubeletVersionOf(r.objects.machine);
-    const behind = (v: string | null) => !!wanted && !!v && !v.startsWith(wanted);
+    // Behind only when both versions parse and name different releases; the planner's own words are read anyway.
+    const behind = (v: string | null) => !!wanted && !!v && sameRelease(v, wanted) === false;
     // While the cluster still rolls an upgrade out, nodes behind it are only queued: the planner names the one it waits for.
     const settled = !r.cluster?.blockingMessage;
     const lagging = settled && (behind(nodeKubelet) || behind(machineKubelet));
