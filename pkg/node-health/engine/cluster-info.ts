@@ -1,7 +1,7 @@
 /**
- * What a provisioning cluster says about its nodes: the planner writes
- * "configuring <tier> node(s) <up to three machine names>: <message>" to Updated/Provisioned/Ready, so the
- * cluster's own conditions name the machines that hold every other operation back.
+ * What a provisioning cluster says about its nodes: the planner (pkg/capr/planner) writes to
+ * Updated/Provisioned/Ready the machines it waits for, so the cluster's own conditions name the machines
+ * that hold every other operation back. Its forms, matched by their stable beginnings (PLANNER_FORMS).
  */
 import type { ClusterInfo, KubeObject } from './types';
 import { getCondition } from './conditions';
@@ -10,6 +10,20 @@ import {
 } from './fields';
 
 const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
+
+/**
+ * The planner's messages that name machines, or say what the cluster waits for: setMachineConditionStatus's
+ * `configuring|draining|uncordoning <tier> node(s) <machines>[: <reason>]`, reconcile's
+ * `failing|non-ready <tier> machine(s) <machines>[: <reason>]` (also as `… and join url to be available on
+ * bootstrap node`), `waiting to stop <runtime> services on machine [<machine>]` of an etcd restore, the
+ * `waiting for …` family, and certificate rotation. `<machines>` is at most three names joined by commas, then
+ * `and N more` (atMostThree in messages.go).
+ */
+export const PLANNER_FORMS: readonly RegExp[] = [
+  /\b(node|machine)\(s\) /i,
+  /waiting (for|to stop)\b/i,
+  /certificate rotation|rotating certificates/i,
+];
 
 /** Tokens of a condition message that may be machine names. */
 export function messageTokens(message: string): Set<string> {
@@ -25,7 +39,7 @@ export function readClusterInfo(cluster: KubeObject): ClusterInfo {
   for (const type of BLOCKING_CONDITIONS) {
     const c = getCondition(cluster, type);
 
-    if (c && c.status !== 'True' && c.message && /node\(s\)|waiting for|certificate rotation/i.test(c.message)) {
+    if (c && c.status !== 'True' && c.message && PLANNER_FORMS.some((form) => form.test(c.message as string))) {
       info.blockingMessage = c.message;
       info.blockingCondition = type;
       info.blockingSince = c.lastTransitionTime;

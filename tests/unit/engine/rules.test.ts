@@ -167,6 +167,33 @@ describe('near misses', () => {
     expect(findingsByName(report).get(GHOST_MACHINE)).not.toContain('blocking-cluster-operation');
   });
 
+  // Every form of pkg/capr/planner that names machines (planner.go reconcile, setMachineConditionStatus; etcdrestore.go).
+  it.each([
+    ['configuring etcd node(s) {m}: waiting for plan to be applied'],
+    ['draining worker node(s) {m}: draining node'],
+    ['uncordoning control plane node(s) {m}'],
+    ['non-ready etcd machine(s) {m}: Node condition Ready is False'],
+    ['failing bootstrap machine(s) {m}: error applying plan -- check rancher-system-agent.service logs on node for more information'],
+    ['non-ready bootstrap machine(s) {m} and join url to be available on bootstrap node'],
+    ['failing etcd machine(s) custom-0a1b2c3d4e5f,{m}'],
+    ['waiting to stop rke2 services on machine [{m}]'],
+  ])('the planner\'s "%s" names the machine it waits for', (form) => {
+    const s = buildScenario('ghost-etcd');
+    const objects = clone(clusterObjects(s, s.clusters[0].mgmtId)) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => (c.type === 'Updated' ? {
+      ...c, status: 'Unknown', reason: 'Waiting', message: form.replace('{m}', GHOST_MACHINE)
+    } : {
+      ...c, status: 'True', message: undefined
+    }));
+    const report = diagnose(objects, { now: s.now });
+
+    expect(report.clusters[0].blockingMachines).toStrictEqual([GHOST_MACHINE]);
+    expect(report.clusters[0].blockingCondition).toBe('Updated');
+    expect(findingsByName(report).get(GHOST_MACHINE)).toContain('blocking-cluster-operation');
+  });
+
   it('a machine whose Node is Ready again is not reported', () => {
     const objects = clone(everyObjects) as any[];
     const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.labels?.['rke.cattle.io/machine'] === byName(objects, 'Machine', 'custom-c2a0d6e4b3f2').metadata.uid);
