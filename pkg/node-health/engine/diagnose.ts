@@ -16,7 +16,7 @@ import { toEpochMs } from './time';
 import {
   asString, hasFields, metadata, parseTime, statusOf
 } from './fields';
-import { formerMachineOf, nodeRefName } from './objects';
+import { formerMachineOf } from './objects';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
 import { partialInputNotes } from './partial';
@@ -143,12 +143,6 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
 
   if (partialNotes.length) {
     r.notes.push(...partialNotes);
-  }
-  const ref = m && !r.objects.node ? nodeRefName(m) : null;
-  const other = ref ? ctx.machineOfNode(r.cluster, ref) : null;
-
-  if (ref && other) {
-    r.notes.push({ key: 'nodeHealth.notes.nodeLinkedElsewhere', args: { node: ref, machine: other } });
   }
   const n = r.objects.node;
 

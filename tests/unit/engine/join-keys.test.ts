@@ -56,16 +56,26 @@ describe('keys that disagree', () => {
     expect(annotated.objects.node?.metadata?.name).toBe('keys-wk-annotation');
   });
 
-  it('a Machine whose nodeRef names a Node that another machine\'s label claims: not "Node gone", unknown with the reason', () => {
+  it('a Machine whose nodeRef names a Node that another machine\'s label claims: its own Node is gone, and the other machine is named', () => {
     const objects = JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
     const stale = objects.find((o) => o.kind === 'Machine' && o.metadata.name === JOIN_KEY_MACHINES.nodeRef);
+    const holder = objects.find((o) => o.kind === 'Machine' && o.metadata.name === JOIN_KEY_MACHINES.label);
 
-    // Its host re-registered as another machine's: the Node of the label machine now has the stale machine's nodeRef too.
+    // Its host re-registered as another machine: the Node of the label machine is the one its nodeRef still names.
     stale.status.nodeRef = { ...stale.status.nodeRef, name: 'keys-wk-label' };
-    const r = diagnose(objects, { now: s.now, defaultCluster: id }).records.find((x) => x.machineName === JOIN_KEY_MACHINES.nodeRef)!;
+    const report = diagnose(objects, { now: s.now, defaultCluster: id });
+    const r = report.records.find((x) => x.machineName === JOIN_KEY_MACHINES.nodeRef)!;
+    const f = r.findings.find((x) => x.rule === 'node-missing')!;
 
-    expect(r.findings.map((f) => f.rule)).not.toContain('node-missing');
-    expect(r.status).toBe('unknown');
-    expect(r.notes).toContainEqual({ key: 'nodeHealth.notes.nodeLinkedElsewhere', args: { node: 'keys-wk-label', machine: JOIN_KEY_MACHINES.label } });
+    expect(f.args).toMatchObject({
+      node: 'keys-wk-label', takenBy: JOIN_KEY_MACHINES.label, taken: 'yes'
+    });
+    expect(f.evidence).toContainEqual(expect.objectContaining({ path: 'metadata.labels[rke.cattle.io/machine]', value: holder.metadata.uid }));
+    // The host is known: no "find the host" step, and the step that deletes names this machine, not the holder.
+    expect(f.fix.map((x) => x.key)).toStrictEqual(['nodeHealth.rules.nodeMissing.fix.takenOver', 'nodeHealth.rules.nodeMissing.fix.leftover', 'nodeHealth.rules.nodeMissing.fix.autoCleanup']);
+    expect(f.fix[1].command).toContain(JOIN_KEY_MACHINES.nodeRef);
+    expect(r.status).toBe('error');
+    // The holder keeps its Node and says nothing about the leftover's claim.
+    expect(report.records.find((x) => x.machineName === JOIN_KEY_MACHINES.label)!.objects.node?.metadata?.name).toBe('keys-wk-label');
   });
 });

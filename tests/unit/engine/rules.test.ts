@@ -104,6 +104,21 @@ describe('time thresholds', () => {
 });
 
 describe('near misses', () => {
+  it('failing probes in the plan Secret are reported while the planner still says Reconciled True (it has not reached that tier)', () => {
+    const objects = clone(everyObjects) as any[];
+    const m = byName(objects, 'Machine', 'custom-4d2e8b6f3c54');
+
+    m.status.conditions = m.status.conditions.map((c: any) => (c.type === 'Reconciled' ? {
+      type: 'Reconciled', status: 'True', reason: 'Reconciled', lastTransitionTime: c.lastTransitionTime
+    } : c));
+    const report = diagnose(objects, { now: every.now });
+    const record = report.records.find((r) => r.machineName === 'custom-4d2e8b6f3c54')!;
+
+    expect(record.findings.map((f) => f.rule)).toContain('probes-failing');
+    expect(record.findings.find((f) => f.rule === 'probes-failing')!.args.probes).toBe('kube-apiserver, kubelet');
+    expect(record.status).not.toBe('healthy');
+  });
+
   it('a machine with its finalizers already gone is not stuck deleting', () => {
     const objects = clone(everyObjects) as any[];
 

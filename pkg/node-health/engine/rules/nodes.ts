@@ -11,7 +11,7 @@ import {
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
+  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
@@ -194,7 +194,7 @@ export const nodeMissing: Rule = {
   id:       'node-missing',
   severity: 'error',
   needs:    ['nodes'],
-  check(r, ctx) {
+  check(r, ctx): RuleHit | null {
     const m = r.objects.machine;
 
     if (!m || r.objects.node || r.deleting) {
@@ -207,17 +207,43 @@ export const nodeMissing: Rule = {
     if (!ref && !goneByCondition) {
       return null;
     }
-    // The Node is there, joined to another machine by a stronger key: not gone (the record says why it is unknown).
-    if (ref && ctx.machineOfNode(r.cluster, ref)) {
-      return null;
-    }
-    if (r.inputs.nodes !== 'ok' && !goneByCondition) {
+    // A Node of that name is there but carries another machine's rke.cattle.io/machine label: the host was
+    // registered again as that machine, and this machine's own Node is gone.
+    const takenBy = ref ? ctx.machineOfNode(r.cluster, ref) : null;
+
+    if (r.inputs.nodes !== 'ok' && !goneByCondition && !takenBy) {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
+    const autoCleanup = step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? kubectl('annotate', 'clusters.provisioning.cattle.io', [r.cluster.name], { namespace: r.cluster.namespace, after: ['rke.cattle.io/delete-missing-custom-machines-after=1h'] }) : undefined);
+
+    if (takenBy && ref) {
+      const holder = ctx.nameClaims(r.cluster, ref.toLowerCase()).find((c) => c.linked && c.record.machineName === takenBy)?.record;
+      const node = holder?.objects.node;
+
+      return {
+        args:     {
+          node: ref, takenBy, taken: 'yes'
+        },
+        evidence: [
+          evidence(machineLabel, 'status.nodeRef.name', ref),
+          ...(node ? [evidence(objectLabel('node', node), `metadata.labels[${ LABELS.machineUid }]`, label(node, LABELS.machineUid))] : []),
+          ...(holder?.objects.machine ? [evidence(objectLabel('machine', holder.objects.machine), 'metadata.uid', holder.objects.machine.metadata?.uid ?? null)] : []),
+          evidence(machineLabel, 'metadata.uid', m.metadata?.uid ?? null),
+          ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
+        ],
+        fix: [
+          step(this.id, 'takenOver', { node: ref, takenBy }, kubectl('get', 'nodes', [ref], { flags: ['-o', 'wide', '--show-labels'] })),
+          step(this.id, 'leftover', { takenBy }, kubectlMachine(r, 'delete', '--wait=false')),
+          autoCleanup,
+        ],
+        since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
+        actions: [],
+      };
+    }
 
     return {
-      args:     { node: ref ?? '?' },
+      args:     { node: ref ?? '?', taken: 'no' },
       evidence: [
         evidence(machineLabel, 'status.nodeRef.name', ref),
         ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
@@ -226,7 +252,7 @@ export const nodeMissing: Rule = {
         ...findHostSteps(r).slice(0, 1),
         kubeletStep(r),
         step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
-        step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? kubectl('annotate', 'clusters.provisioning.cattle.io', [r.cluster.name], { namespace: r.cluster.namespace, after: ['rke.cattle.io/delete-missing-custom-machines-after=1h'] }) : undefined),
+        autoCleanup,
       ],
       since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
       actions: [],
