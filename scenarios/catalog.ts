@@ -799,6 +799,102 @@ export function cloudProviderExternal(o: ScenarioOptions = {}): Scenario {
   }, [built], expected);
 }
 
+export const DELETE_FAILED_MACHINE = nodeDriverMachineName('vs-del', 'wk', 'wk-2');
+
+/**
+ * A vSphere worker whose infrastructure delete fails (rancher#40812, #40608, #41635): the pool was scaled down after
+ * the vCenter password changed, and the delete job's docker-machine run cannot log in. Rancher reports
+ * "failed deleting server [...] of kind (VmwarevsphereMachine) for machine ... in infrastructure provider:
+ * DeleteError: ..." on the infrastructure machine (DeleteJob False, failureReason DeleteError) and Cluster API
+ * mirrors it to the Machine's InfrastructureReady. The VM still runs: removing the Machine's finalizers would
+ * orphan it.
+ */
+export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-04-14T11:20:00Z';
+  const pooled = (pool: string, key: string, rest: Omit<NodeSpec, 'hostname' | 'pool' | 'machineName'>): NodeSpec => {
+    const machineName = nodeDriverMachineName('vs-del', pool, key);
+
+    return {
+      ...rest, hostname: machineName, machineName, pool
+    };
+  };
+  const built = buildCluster(clusterBuild({
+    name:              'vs-del',
+    mgmtId:            'c-m-d3l7x9qa',
+    kind:              'node-driver',
+    kubernetesVersion: 'v1.30.6+rke2r1',
+    createdAgo:        '120d',
+    planStateKeys:     true,
+    nodes:             [
+      pooled('cp', 'cp-1', {
+        roles: { etcd: true, controlPlane: true }, address: '172.16.60.11', createdAgo: '120d'
+      }),
+      pooled('cp', 'cp-2', {
+        roles: { etcd: true, controlPlane: true }, address: '172.16.60.12', createdAgo: '120d'
+      }),
+      pooled('cp', 'cp-3', {
+        roles: { etcd: true, controlPlane: true }, address: '172.16.60.13', createdAgo: '120d'
+      }),
+      pooled('wk', 'wk-1', {
+        roles: { worker: true }, address: '172.16.60.21', createdAgo: '120d'
+      }),
+      pooled('wk', 'wk-2', {
+        roles: { worker: true }, address: '172.16.60.22', createdAgo: '120d', deleting: { ago: '2h', blockedBy: 'finalizer' }
+      }),
+    ],
+    machinePools: [
+      {
+        name: 'cp', quantity: 3, roles: { etcd: true, controlPlane: true }
+      },
+      {
+        name: 'wk', quantity: 1, roles: { worker: true }
+      },
+    ],
+  }, now, o));
+  const failing = builtNode(built, DELETE_FAILED_MACHINE);
+  const infra = failing.infraMachine as Record<string, any>;
+  const failedAt = ago(now, '1h52m');
+  const driverOutput = [
+    'Downloading driver from https://rancher.example.com/assets/docker-machine-driver-vmwarevsphere',
+    'Doing /etc/rancher/ssl',
+    'docker-machine-driver-vmwarevsphere',
+    `About to remove ${ DELETE_FAILED_MACHINE }`,
+    'WARNING: This action will delete both local reference and remote instance.',
+    `Error removing host "${ DELETE_FAILED_MACHINE }": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`,
+  ].join('\n');
+  const message = `failed deleting server [${ infra.metadata.namespace }/${ infra.metadata.name }] of kind (VmwarevsphereMachine) for machine ${ DELETE_FAILED_MACHINE } in infrastructure provider: DeleteError: ${ driverOutput }`;
+
+  infra.metadata.deletionTimestamp = ago(now, '2h');
+  infra.metadata.finalizers = ['wrangler.cattle.io/machine-provision-remove'];
+  infra.status = {
+    ...infra.status,
+    ready:          false,
+    failureReason:  'DeleteError',
+    failureMessage: driverOutput,
+    conditions:     [
+      ...infra.status.conditions.filter((c: any) => c.type === 'CreateJob'),
+      {
+        type: 'Ready', status: 'False', reason: 'DeleteError', message, lastUpdateTime: failedAt
+      },
+      {
+        type: 'DeleteJob', status: 'False', reason: 'DeleteError', message, lastUpdateTime: failedAt
+      },
+    ],
+  };
+  failing.machine.status.conditions = failing.machine.status.conditions.map((c) => (c.type === 'InfrastructureReady' ? {
+    type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'DeleteError', message, lastTransitionTime: failedAt
+  } : c));
+
+  return scenarioFrom({
+    name:        'infra-delete-failed',
+    title:       'A server the provider refuses to delete',
+    description: `vSphere RKE2 cluster scaled down after the vCenter password changed: worker ${ DELETE_FAILED_MACHINE } has been deleting for 2 h ` +
+      'because its delete job cannot log in to vCenter; the VM still runs.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'] });
+}
+
 export const KUBELET_SKEW_MACHINE = customMachineName(agentId('4f0d2b9e6a13'));
 
 /**
@@ -1507,6 +1603,7 @@ export const SCENARIOS = {
   'capi-v1beta2':            capiV1beta2,
   'join-keys':               joinKeys,
   'node-signals':            nodeSignals,
+  'infra-delete-failed':     infraDeleteFailed,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -209,6 +209,7 @@ export type FailureFamily =
   | 'plan-apply-failed'
   | 'probes-failing'
   | 'stuck-deleting'
+  | 'infrastructure-delete-failed'
   | 'etcd-removal-hook-blocked'
   | 'waiting-for-node-ref'
   | 'infrastructure-missing'

@@ -7,7 +7,7 @@
  * the server answers 422 and nothing is written. That is what makes the dialog's review meaningful.
  */
 import {
-  ANNOTATIONS, annotationsOf, asObject, linkChain, metadata, STEVE_TYPES
+  ANNOTATIONS, annotationsOf, asObject, infrastructureDeleteError, linkChain, metadata, STEVE_TYPES
 } from '../engine';
 import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
@@ -140,6 +140,11 @@ export const ALLOWED: Eligibility = {
 export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
   const machine = record?.objects?.machine;
 
+  // Checked before the offer, so a record that changed since the findings were made is still refused: while the
+  // infrastructure reports a failed delete, its server may run, and removing the finalizers would orphan it.
+  if (machine && infrastructureDeleteError(record)) {
+    return notOffered('infrastructureDeleteFailed');
+  }
   if (!machine || !offeredBy(record, 'remove-finalizers')) {
     return notOffered('notStuck');
   }

@@ -13,7 +13,7 @@ export {
 } from './addresses';
 export { DEFAULT_CONFIG, resolveConfig } from './config';
 export {
-  HOST_CONFIRMATIONS, RULES, RULE_IDS, ruleKey
+  HOST_CONFIRMATIONS, RULES, RULE_IDS, infrastructureDeleteError, ruleKey
 } from './rules';
 export {
   CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef, machineClusterName,

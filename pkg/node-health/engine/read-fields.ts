@@ -59,7 +59,9 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   ],
   // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
   bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove)],
-  infraMachine: [label(LABELS.capiClusterName), 'status.ready', ...FAILURE, ...ADDRESSES, ...CONDITIONS],
+  infraMachine: [
+    label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.failureReason', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
+  ],
   mgmtNode:     [
     label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName',
     `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`,

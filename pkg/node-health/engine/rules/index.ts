@@ -4,7 +4,7 @@
  */
 import type { Rule } from './rule';
 import { agentNeverCheckedIn, planApplyFailed, planNotApplied, probesFailing } from './plan';
-import { blockingClusterOperation, etcdRemovalHookBlocked, stuckDeleting } from './lifecycle';
+import { blockingClusterOperation, etcdRemovalHookBlocked, infrastructureDeleteFailed, stuckDeleting } from './lifecycle';
 import {
   infrastructureMissing, machineMissing, nodeMissing, nodeNameMismatch, nodeNotReady, orphanNode, planSecretMissing,
   waitingForNodeRef
@@ -22,6 +22,7 @@ import { agentCaUntrusted, agentWatchStale, connectionInfoBroken } from './host'
 export const RULES: readonly Rule[] = [
   blockingClusterOperation,
   etcdRemovalHookBlocked,
+  infrastructureDeleteFailed,
   stuckDeleting,
   infrastructureMissing,
   machineSignal,
@@ -60,5 +61,6 @@ export type {
   Rule, RuleContext, RuleHit
 } from './rule';
 export { ruleKey } from './rule';
+export { infrastructureDeleteError } from './shared';
 export { HOST_CONFIRMATIONS } from './host';
 export type { HostConfirm, HostConfirmation } from './host';

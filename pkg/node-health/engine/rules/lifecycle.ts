@@ -7,9 +7,14 @@ import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
+import { infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, step
 } from './rule';
+import { infrastructureDeleteError } from './shared';
+
+/** The annotation Rancher's Force Delete sets on the infrastructure machine (rancher/dashboard's Machine model). */
+export const FORCE_MACHINE_REMOVE = 'provisioning.cattle.io/force-machine-remove';
 
 export const ETCD_HOOK_CONDITION = 'PreTerminateDeleteHookSucceeded';
 
@@ -61,6 +66,63 @@ export function etcdHookHolds(r: NodeRecord): boolean {
   return !!m && !!r.deleting && annotation(m, ANNOTATIONS.etcdHook) !== null;
 }
 
+/** The driver's output ends with its error ("Error removing host …"); the whole output stays in the evidence. */
+function lastLine(text: string | null): string | null {
+  const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+
+  return lines.length ? lines[lines.length - 1] : null;
+}
+
+/**
+ * A machine whose infrastructure delete fails: the server may still run. Removing the Machine's finalizers would
+ * leave it running, billed, with nothing in Rancher that owns it; Rancher's own way out is its Force Delete, once
+ * the server is known to be gone.
+ */
+export const infrastructureDeleteFailed: Rule = {
+  id:       'infrastructure-delete-failed',
+  severity: 'error',
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+    const failure = r.deleting ? infrastructureDeleteError(r) : null;
+
+    if (!m || !failure) {
+      return null;
+    }
+    const machineLabel = objectLabel('machine', m);
+    const ref = infrastructureRef(m);
+    const infra = r.objects.infraMachine;
+    const kind = ref?.kind ?? infra?.kind ?? null;
+    const name = ref?.name ?? infra?.metadata?.name ?? null;
+    const resource = kind ? `${ kind.toLowerCase() }s.${ ref?.group ?? 'rke-machine.cattle.io' }` : null;
+    const namespace = r.machineNamespace ?? undefined;
+    // `kubectl logs` takes its flags before the names; the job's name comes from the cluster and is quoted.
+    const readError = failure.jobName ? kubectl('logs', '--tail=50', [`job/${ failure.jobName }`], { namespace }) : resource && name ? kubectl('get', resource, [name], { namespace, flags: [`-o jsonpath='{.status.failureMessage}'`] }) : undefined;
+    const forced = infra ? annotation(infra, FORCE_MACHINE_REMOVE) : null;
+
+    return {
+      args: {
+        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-', duration: duration(age(ctx, r.deleting)), forced: forced?.toLowerCase() === 'true' ? 'yes' : 'no',
+      },
+      evidence: [
+        ...failure.evidence,
+        ...(forced !== null && infra ? [evidence(objectLabel('infraMachine', infra), `metadata.annotations[${ FORCE_MACHINE_REMOVE }]`, forced)] : []),
+        evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
+        evidence(machineLabel, 'metadata.finalizers', r.finalizers.join(', ')),
+      ],
+      fix: [
+        step(this.id, 'providerSays', {}, readError),
+        step(this.id, 'credential'),
+        step(this.id, 'serverGone', { server: name ?? '?' }),
+        step(this.id, 'forceDelete', {}, resource && name ? kubectl('annotate', resource, [name], { namespace, after: [`${ FORCE_MACHINE_REMOVE }=true`] }) : undefined),
+        step(this.id, 'noFinalizers'),
+      ],
+      since:   failure.since ?? r.deleting,
+      actions: [],
+    };
+  },
+};
+
 export const stuckDeleting: Rule = {
   id:       'stuck-deleting',
   severity: 'error',
@@ -68,7 +130,8 @@ export const stuckDeleting: Rule = {
   check(r, ctx) {
     const m = r.objects.machine;
 
-    if (!m || !finalizerCleanupEligible(r, ctx)) {
+    // A failing infrastructure delete is its own finding, and the finalizer removal is not its way out.
+    if (!m || !finalizerCleanupEligible(r, ctx) || infrastructureDeleteError(r)) {
       return null;
     }
     const machineLabel = objectLabel('machine', m);

@@ -3,7 +3,7 @@
  * gone, and how to find a machine's host and read its agent.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditionPath, findUnhealthyCondition } from '../conditions';
+import { conditionPath, findUnhealthyCondition, getCondition } from '../conditions';
 import { asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef, saysInfrastructureGone } from '../objects';
 import { RuleContext, commonStep, evidence, objectLabel } from './rule';
@@ -35,6 +35,73 @@ function infrastructureFailureOf(kind: 'infraMachine' | 'machine', obj: KubeObje
   }
 
   return null;
+}
+
+/**
+ * Rancher's infrastructure machine reports that deleting its server failed: the delete job's pod exited with an
+ * error (pkg/controllers/capr/machineprovision: status.failureReason DeleteError, condition DeleteJob False, the
+ * message "failed deleting server [<ns>/<name>] of kind (<Kind>) for machine <machine> in infrastructure
+ * provider: DeleteError: <the driver's words>"), or the Machine mirrors it (InfrastructureReady reason DeleteError,
+ * what Rancher's Machines tab offers its Force Delete on). The server may still exist.
+ */
+export interface InfrastructureDeleteError {
+  /** where it was read: the infrastructure machine when it is there, else the Machine */
+  object: string;
+  evidence: Evidence[];
+  message: string | null;
+  since: string | null;
+  /** the infrastructure machine's delete job, when it names one (status.jobName) */
+  jobName: string | null;
+}
+
+const DELETE_ERROR = 'DeleteError';
+const FAILED_DELETING = /^failed deleting server\b/i;
+
+export function infrastructureDeleteError(r: NodeRecord): InfrastructureDeleteError | null {
+  const infra = r.objects.infraMachine;
+  const m = r.objects.machine;
+
+  if (infra) {
+    const status = asObject(infra.status);
+    const label = objectLabel('infraMachine', infra);
+    const job = getCondition(infra, 'DeleteJob');
+    const ready = getCondition(infra, 'Ready');
+    const failed = asString(status.failureReason) === DELETE_ERROR;
+    const jobFailed = !!job && job.status === 'False';
+    const readySays = !!ready && ready.status === 'False' && (ready.reason === DELETE_ERROR || FAILED_DELETING.test(ready.message ?? ''));
+
+    if (!failed && !jobFailed && !readySays) {
+      return null;
+    }
+    const shown = jobFailed ? job : readySays ? ready : null;
+    const ev: Evidence[] = [
+      ...(failed ? [evidence(label, 'status.failureReason', DELETE_ERROR)] : []),
+      ...(asString(status.failureMessage) ? [evidence(label, 'status.failureMessage', asString(status.failureMessage))] : []),
+      ...(shown ? [evidence(label, `${ conditionPath(shown) }.message`, shown.message), evidence(label, `${ conditionPath(shown) }.lastTransitionTime`, shown.lastTransitionTime)] : []),
+    ];
+
+    return {
+      object:   label,
+      evidence: ev,
+      message:  asString(status.failureMessage) ?? shown?.message ?? null,
+      since:    shown?.lastTransitionTime ?? null,
+      jobName:  asString(status.jobName),
+    };
+  }
+  const mirrored = m ? getCondition(m, 'InfrastructureReady') : null;
+
+  if (!m || !mirrored || mirrored.status === 'True' || mirrored.reason !== DELETE_ERROR) {
+    return null;
+  }
+  const label = objectLabel('machine', m);
+
+  return {
+    object:   label,
+    evidence: [evidence(label, `${ conditionPath(mirrored) }.reason`, mirrored.reason), evidence(label, `${ conditionPath(mirrored) }.message`, mirrored.message)],
+    message:  mirrored.message,
+    since:    mirrored.lastTransitionTime,
+    jobName:  null,
+  };
 }
 
 /** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */

@@ -1,0 +1,88 @@
+/**
+ * A server the provider refuses to delete (rancher#40812, #40608, #41635): the tab names the provider's error, leads
+ * to Rancher's Force Delete once the server is gone, and never offers the finalizer removal that would orphan it.
+ */
+import { diagnose } from '@pkg/node-health/engine';
+import type { NodeRecord } from '@pkg/node-health/engine';
+import { finalizerRemovalEligibility } from '@pkg/node-health/actions';
+import { buildScenario, DELETE_FAILED_MACHINE } from '../../../scenarios/catalog';
+import { clusterObjects, findingsByName } from './helpers';
+
+const s = buildScenario('infra-delete-failed');
+const fresh = () => JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+const infraOf = (objects: any[]) => objects.find((o) => o.kind === 'VmwarevsphereMachine' && o.metadata.name === DELETE_FAILED_MACHINE);
+const machineOf = (objects: any[]) => objects.find((o) => o.kind === 'Machine' && o.metadata.name === DELETE_FAILED_MACHINE);
+const recordOf = (objects: any[], options = {}) => diagnose(objects, { now: s.now, ...options }).records.find((r) => r.machineName === DELETE_FAILED_MACHINE) as NodeRecord;
+
+describe('infrastructure-delete-failed', () => {
+  it('names the provider\'s error and is the only finding of the machine; the other machines stay healthy', () => {
+    const report = diagnose(fresh(), { now: s.now });
+    const byName = findingsByName(report);
+
+    expect(byName.get(DELETE_FAILED_MACHINE)).toStrictEqual(['infrastructure-delete-failed']);
+    expect([...byName.entries()].filter(([name, rules]) => name !== DELETE_FAILED_MACHINE && rules.length > 0)).toStrictEqual([]);
+    const f = recordOf(fresh()).findings[0];
+
+    expect(f.args).toMatchObject({
+      kind: 'VmwarevsphereMachine', server: DELETE_FAILED_MACHINE, forced: 'no', message: `Error removing host "${ DELETE_FAILED_MACHINE }": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`
+    });
+    expect(f.evidence.map((e) => e.path)).toEqual(expect.arrayContaining(['status.failureReason', 'status.conditions[DeleteJob].message', 'metadata.deletionTimestamp']));
+  });
+
+  it('leads to the provider first and Rancher\'s Force Delete last, never to the finalizers', () => {
+    const f = recordOf(fresh()).findings[0];
+
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'credential', 'serverGone', 'forceDelete', 'noFinalizers']);
+    expect(f.fix[0].command).toBe(`kubectl -n fleet-default logs --tail=50 -- job/${ DELETE_FAILED_MACHINE }-machine-provision`);
+    expect(f.fix[3].command).toBe(`kubectl -n fleet-default annotate vmwarevspheremachines.rke-machine.cattle.io -- ${ DELETE_FAILED_MACHINE } provisioning.cattle.io/force-machine-remove=true`);
+    expect(f.actions).toStrictEqual([]);
+    expect(JSON.stringify(f.fix)).not.toContain('finalizers"}]');
+  });
+
+  it('keeps the finalizer removal from the dialog too, with the reason, whatever the findings offered', () => {
+    const record = recordOf(fresh());
+
+    expect(finalizerRemovalEligibility(record)).toMatchObject({ offered: false, reason: { key: 'nodeHealth.actions.reason.infrastructureDeleteFailed' } });
+    // Findings made before the delete failed offered it: the preflight refuses on what the record shows now.
+    const stale = { ...record, findings: [{ ...record.findings[0], actions: ['remove-finalizers'] }] } as NodeRecord;
+
+    expect(finalizerRemovalEligibility(stale).offered).toBe(false);
+  });
+
+  it('is read from the Machine when the infrastructure machine cannot be read (InfrastructureReady reason DeleteError)', () => {
+    const objects = fresh().filter((o) => o.kind !== 'VmwarevsphereMachine');
+    const record = recordOf(objects, { availability: { infraMachines: 'forbidden' } });
+
+    expect(record.findings.map((f) => f.rule)).toContain('infrastructure-delete-failed');
+    expect(record.findings.map((f) => f.rule)).not.toContain('stuck-deleting');
+  });
+
+  it('says when Force Delete was already asked for', () => {
+    const objects = fresh();
+
+    const infra = infraOf(objects);
+
+    infra.metadata.annotations = { ...(infra.metadata.annotations ?? {}), 'provisioning.cattle.io/force-machine-remove': 'true' };
+    expect(recordOf(objects).findings[0].args.forced).toBe('yes');
+  });
+
+  it('near miss: while the delete job still runs, the machine is only stuck deleting, with the finalizer removal as last resort', () => {
+    const objects = fresh();
+    const infra = infraOf(objects);
+
+    delete infra.status.failureReason;
+    delete infra.status.failureMessage;
+    infra.status.conditions = infra.status.conditions.map((c: any) => (c.type === 'DeleteJob' ? {
+      type: 'DeleteJob', status: 'Unknown', message: 'creating machine deletion job'
+    } : c.type === 'Ready' ? {
+      type: 'Ready', status: 'False', message: `deleting server [fleet-default/${ DELETE_FAILED_MACHINE }] of kind (VmwarevsphereMachine) for machine ${ DELETE_FAILED_MACHINE } in infrastructure provider`
+    } : c));
+    machineOf(objects).status.conditions = machineOf(objects).status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
+      ...c, reason: 'Deleting', message: 'deleting'
+    } : c));
+    const record = recordOf(objects);
+
+    expect(record.findings.map((f) => f.rule)).toStrictEqual(['stuck-deleting']);
+    expect(record.findings[0].actions).toContain('remove-finalizers');
+  });
+});
