@@ -895,6 +895,127 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
   }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'] });
 }
 
+export const CLUSTER_HEALTH_MACHINES = {
+  etcdDown:     customMachineName(agentId('c1a0e7d43b25')),
+  controlPlane: customMachineName(agentId('c2b1f8e54c36')),
+  unplanned:    customMachineName(agentId('c3c209f65d47')),
+};
+
+/** The kubelet of a host that went away: "Kubelet stopped posting node status." (NodeStatusUnknown). */
+const KUBELET_GONE = {
+  status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', since: '40m'
+} as const;
+
+function clusterHealthNode(hostname: string, address: string, roles: NodeSpec['roles'], rest: Partial<NodeSpec> = {}): NodeSpec {
+  return {
+    hostname, roles, address, createdAgo: '200d', machineId: agentId(stableHex(`cluster-health:${ hostname }`, 12)), ...rest
+  };
+}
+
+function clusterHealthCluster(name: string, mgmtId: string, nodes: NodeSpec[], now: string, o: ScenarioOptions): BuiltCluster {
+  return buildCluster(clusterBuild({
+    name, mgmtId, kind: 'custom', kubernetesVersion: 'v1.31.5+rke2r1', createdAgo: '200d', nodes
+  }, now, o));
+}
+
+const ETCD_CP = { etcd: true, controlPlane: true };
+const WORKER = { worker: true };
+
+/** An etcd member whose kubelet stopped posting status: two of three members left, one failure from losing quorum. */
+export function etcdQuorum(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const built = clusterHealthCluster('q-rke2', 'c-m-q0r4m8tz', [
+    clusterHealthNode('q-cp-01', '10.61.0.11', ETCD_CP),
+    clusterHealthNode('q-cp-02', '10.61.0.12', ETCD_CP),
+    clusterHealthNode('q-cp-03', '10.61.0.13', ETCD_CP, {
+      machineId: agentId('c1a0e7d43b25'), node: 'not-ready', notReady: KUBELET_GONE
+    }),
+    clusterHealthNode('q-wk-01', '10.61.1.11', WORKER),
+    clusterHealthNode('q-wk-02', '10.61.1.12', WORKER),
+  ], now, o);
+
+  return scenarioFrom({
+    name:         'etcd-quorum',
+    title:        'etcd one failure from losing quorum',
+    description:  'RKE2 custom cluster with three etcd members, one of them down for 40 min (Kubelet stopped posting node status): two of three left.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [CLUSTER_HEALTH_MACHINES.etcdDown]: ['node-not-ready'] }, { 'q-rke2': ['etcd-quorum'] });
+}
+
+/** Separate roles, and the only control-plane node down. */
+export function controlPlaneDown(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const built = clusterHealthCluster('cpl-rke2', 'c-m-cp1l9v3k', [
+    clusterHealthNode('cpl-etcd-01', '10.62.0.11', { etcd: true }),
+    clusterHealthNode('cpl-etcd-02', '10.62.0.12', { etcd: true }),
+    clusterHealthNode('cpl-etcd-03', '10.62.0.13', { etcd: true }),
+    clusterHealthNode('cpl-cp-01', '10.62.0.21', { controlPlane: true }, {
+      machineId: agentId('c2b1f8e54c36'), node: 'not-ready', notReady: KUBELET_GONE
+    }),
+    clusterHealthNode('cpl-wk-01', '10.62.1.11', WORKER),
+  ], now, o);
+
+  return scenarioFrom({
+    name:         'control-plane-down',
+    title:        'No healthy control plane',
+    description:  'RKE2 custom cluster with separate etcd, control-plane and worker machines; its only control-plane node has been down for 40 min.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [CLUSTER_HEALTH_MACHINES.controlPlane]: ['node-not-ready'] }, { 'cpl-rke2': ['control-plane-unavailable'] });
+}
+
+/** A cluster whose workers were all removed: three healthy servers and nothing to run workloads on. */
+export function noWorker(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const built = clusterHealthCluster('nw-rke2', 'c-m-nw7k2w5p', [
+    clusterHealthNode('nw-cp-01', '10.63.0.11', ETCD_CP),
+    clusterHealthNode('nw-cp-02', '10.63.0.12', ETCD_CP),
+    clusterHealthNode('nw-cp-03', '10.63.0.13', ETCD_CP),
+  ], now, o);
+
+  return scenarioFrom({
+    name:         'no-worker',
+    title:        'A cluster without a worker',
+    description:  'RKE2 custom cluster of three etcd and control-plane machines whose workers were all removed.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'nw-rke2': ['role-missing'] });
+}
+
+/**
+ * Reconciliation left paused ("CAPI cluster or RKEControlPlane is paused", pkg/capr/planner/planner.go): a worker
+ * added two hours ago has no plan secret, and no rule on it alone can say why.
+ */
+export function reconciliationPaused(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const built = clusterHealthCluster('pz-rke2', 'c-m-pz3u8s6d', [
+    clusterHealthNode('pz-cp-01', '10.64.0.11', {
+      etcd: true, controlPlane: true, worker: true
+    }),
+    clusterHealthNode('pz-wk-01', '10.64.1.11', WORKER),
+    clusterHealthNode('pz-wk-02', '10.64.1.12', WORKER, {
+      machineId: agentId('c3c209f65d47'), createdAgo: '2h', planSecret: false, node: 'never-registered'
+    }),
+  ], now, o);
+
+  // The planner marks the cluster provisioned, then stops at the pause before it reaches any tier.
+  setRancherCondition(provisioningClusterOf(built), {
+    type: 'Provisioned', status: 'True', lastUpdateTime: ago(now, '200d')
+  });
+  setRancherCondition(provisioningClusterOf(built), {
+    type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'CAPI cluster or RKEControlPlane is paused', lastUpdateTime: ago(now, '3h'), lastTransitionTime: ago(now, '3h')
+  });
+
+  return scenarioFrom({
+    name:         'reconciliation-paused',
+    title:        'Reconciliation paused',
+    description:  'RKE2 custom cluster whose reconciliation has been paused for 3 h; a worker added since has no plan secret.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [CLUSTER_HEALTH_MACHINES.unplanned]: ['plan-secret-missing', 'waiting-for-node-ref'] }, { 'pz-rke2': ['reconciliation-paused'] });
+}
+
 export const KUBELET_SKEW_MACHINE = customMachineName(agentId('4f0d2b9e6a13'));
 
 /**
@@ -1604,6 +1725,10 @@ export const SCENARIOS = {
   'join-keys':               joinKeys,
   'node-signals':            nodeSignals,
   'infra-delete-failed':     infraDeleteFailed,
+  'etcd-quorum':             etcdQuorum,
+  'control-plane-down':      controlPlaneDown,
+  'no-worker':               noWorker,
+  'reconciliation-paused':   reconciliationPaused,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -234,7 +234,13 @@ export type FailureFamily =
   | 'unexplained-not-ready';
 
 /** What is wrong with a whole cluster, as the diagnosis is expected to name it. */
-export type ClusterFailureFamily = 'init-node-missing' | 'cluster-agent-disconnected';
+export type ClusterFailureFamily =
+  | 'init-node-missing'
+  | 'cluster-agent-disconnected'
+  | 'etcd-quorum'
+  | 'control-plane-unavailable'
+  | 'role-missing'
+  | 'reconciliation-paused';
 
 export interface Scenario {
   name: string;

@@ -24,6 +24,8 @@ import { attachHostReports } from './host-report';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
+/** Notes that point to a cluster finding the record is part of: the record's own findings say its state. */
+const CLUSTER_NOTE = 'nodeHealth.notes.partOf.';
 
 const SEVERITY_RANK: Record<Severity, number> = {
   error: 0, warning: 1, info: 2
@@ -79,7 +81,7 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   if (worst) {
     record.status = worst.severity as RecordStatus;
     record.statusSince = worst.since;
-  } else if (record.notes.some((n) => !INFORMATIONAL_NOTES.has(n.key))) {
+  } else if (record.notes.some((n) => !INFORMATIONAL_NOTES.has(n.key) && !n.key.startsWith(CLUSTER_NOTE))) {
     record.status = 'unknown';
     record.statusSince = null;
   } else {

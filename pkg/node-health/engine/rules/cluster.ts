@@ -14,8 +14,9 @@ import { nodeRefName } from '../objects';
 import { LABELS } from '../vocabulary';
 import type { RuleContext, RuleHit } from './rule';
 import {
-  age, conditionEvidence, duration, evidence, findingOf, sh, step
+  age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
 } from './rule';
+import { controlPlaneUnavailable, etcdQuorum, reconciliationPaused, roleMissing } from './cluster-health';
 
 export interface ClusterRuleInput {
   cluster: ClusterInfo;
@@ -29,6 +30,8 @@ export interface ClusterRule {
   id: string;
   severity: Severity;
   check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | null;
+  /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
+  related?(input: ClusterRuleInput): NodeRecord[];
 }
 
 const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
@@ -142,7 +145,9 @@ export const clusterAgentDisconnected: ClusterRule = {
   },
 };
 
-export const CLUSTER_RULES: readonly ClusterRule[] = [clusterAgentDisconnected, initNodeMissing];
+export const CLUSTER_RULES: readonly ClusterRule[] = [
+  clusterAgentDisconnected, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused,
+];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect gives no finding. */
 export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ctx: RuleContext): void {
@@ -172,6 +177,9 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
 
         if (hit) {
           cluster.findings.push(findingOf(rule, hit));
+          for (const r of rule.related?.(input) ?? []) {
+            r.notes.push({ key: `nodeHealth.notes.partOf.${ ruleKey(rule.id) }`, args: hit.args ?? {} });
+          }
         }
       } catch {
         // A cluster has no notes to carry the reason; its records are judged on their own.
