@@ -204,7 +204,7 @@ describe('drain-stuck', () => {
     expect(rulesOf(s, done, DRAINING_MACHINE)).toStrictEqual([]);
   });
 
-  it('a node cordoned by hand, with nothing of Rancher behind it, is worth an info, not a status', () => {
+  it('a node cordoned by hand, with nothing of Rancher behind it, is a warning that says so: it takes no new pods', () => {
     const { s: h, objects: healthy } = objectsOf('healthy');
     const node = healthy.find((o: any) => o.kind === 'Node' && o.apiVersion === 'v1');
 
@@ -214,8 +214,9 @@ describe('drain-stuck', () => {
     }];
     const record = run(h, healthy).records.find((r) => r.objects.node?.metadata.name === node.metadata.name)!;
 
-    expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'info']]);
-    expect(record.status).toBe('healthy');
+    expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'warning']]);
+    expect(record.findings[0].args.byRancher).toBe('no');
+    expect(record.status).toBe('warning');
     // Rancher's drain bookkeeping on the plan secret makes it Rancher's drain.
     const secret = planSecretOf(healthy, record.machineName as string);
 

@@ -179,10 +179,10 @@ export const drainStuck: Rule = {
     const node = n ? nameOf(n) : r.nodeName;
 
     return {
-      // Cordoned by hand with nothing of Rancher's behind it is worth knowing, not a fault.
-      severity: byRancher ? 'warning' : 'info',
+      // Cordoned by hand with nothing of Rancher's behind it: no drain to unblock, but the node takes no new pod
+      // and a Ready row must not hide that.
       args:     {
-        node: node ?? '?', duration: duration(waited), uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no'
+        node: node ?? '?', duration: duration(waited), byRancher: byRancher ? 'yes' : 'no', uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no'
       },
       evidence: ev,
       fix:      [
