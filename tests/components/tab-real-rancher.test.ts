@@ -100,15 +100,16 @@ describe.each(MODES)('a Cluster API v1beta2 cluster (Rancher 2.14) on the embedd
 
     expect(new Set(machines.map((m: any) => m.apiVersion))).toStrictEqual(new Set(['cluster.x-k8s.io/v1beta2']));
     const expected: [string, string][] = [
-      [V1BETA2_NODE_GONE_MACHINE, 'nodeMissing'],
-      [V1BETA2_NO_NODE_MACHINE, 'waitingForNodeRef'],
-      [V1BETA2_DELETING_MACHINE, 'stuckDeleting'],
+      [V1BETA2_NODE_GONE_MACHINE, 'rules.nodeMissing'],
+      [V1BETA2_NO_NODE_MACHINE, 'rules.waitingForNodeRef'],
+      // Stuck deleting, titled by the stage v1beta2's Deleting condition names (DrainingNode).
+      [V1BETA2_DELETING_MACHINE, 'signals.deletionStages.draining'],
       // The cluster waits for it: that comes first, its own cause after.
-      [V1BETA2_AGENT_MACHINE, 'blockingClusterOperation'],
+      [V1BETA2_AGENT_MACHINE, 'rules.blockingClusterOperation'],
     ];
 
-    for (const [machine, rule] of expected) {
-      expect(rowOf(tab, `machine:fleet-default/${ machine }`).textContent).toContain(`%nodeHealth.rules.${ rule }.title%`);
+    for (const [machine, key] of expected) {
+      expect(rowOf(tab, `machine:fleet-default/${ machine }`).textContent).toContain(`%nodeHealth.${ key }.title%`);
     }
     expect(tab.wrapper.find('[data-testid="node-health-count-healthy"]').text()).toMatch(/^4/);
     await tab.wrapper.find(`[data-testid="node-health-toggle-machine:fleet-default/${ V1BETA2_DELETING_MACHINE }"]`).trigger('click');

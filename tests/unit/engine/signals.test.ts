@@ -4,7 +4,7 @@
  */
 import { SIGNAL_TABLES } from '@pkg/node-health/engine/signals';
 import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '@pkg/node-health/engine/signals/node';
-import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '@pkg/node-health/engine/signals/machine';
+import { DELETION_STAGES, MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '@pkg/node-health/engine/signals/machine';
 import type { SignalEntry } from '@pkg/node-health/engine/signals';
 import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
 import { buildScenario } from '../../../scenarios/catalog';
@@ -56,6 +56,16 @@ const MUTATIONS: [string, SignalEntry, Mutation][] = [
   ...MACHINE_ANNOTATION_SIGNALS.map((e): [string, SignalEntry, Mutation] => ['machineAnnotations', e, ({ machine }) => {
     machine.metadata.annotations = { ...(machine.metadata.annotations ?? {}), [e.annotation]: e.example.value };
   }]),
+  // A deletion asked for an hour ago that waits at this stage: the v1beta1 condition where there is one, else v1beta2's Deleting.
+  ...DELETION_STAGES.map((e): [string, SignalEntry, Mutation] => ['deletionStages', e, ({ machine }, since) => {
+    machine.metadata.deletionTimestamp = since;
+    machine.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    setCondition(machine, e.conditionType ? {
+      type: e.conditionType, status: 'False', reason: e.example.reason, message: e.example.message, lastTransitionTime: since
+    } : {
+      type: 'Deleting', status: 'True', reason: e.deletingReason, message: e.example.message, lastTransitionTime: since
+    });
+  }]),
 ];
 
 describe('signal tables', () => {
@@ -66,7 +76,7 @@ describe('signal tables', () => {
 
   it('have a mutation here for every entry, and every entry names a rule of the catalogue', () => {
     const tested = new Set(MUTATIONS.map(([table, e]) => `${ table }/${ e.id }`));
-    const entries = SIGNAL_TABLES.filter((t) => ['nodeConditions', 'taints', 'machineConditions', 'machineAnnotations'].includes(t.id))
+    const entries = SIGNAL_TABLES.filter((t) => ['nodeConditions', 'taints', 'machineConditions', 'machineAnnotations', 'deletionStages'].includes(t.id))
       .flatMap((t) => t.entries.map((e) => `${ t.id }/${ e.id }`));
 
     expect(entries.filter((id) => !tested.has(id))).toStrictEqual([]);
@@ -102,6 +112,27 @@ describe('signal tables', () => {
       key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute', timeAdded: ago(scenario.now, '1m')
     }];
     expect(statuses(objects).get(TARGET)).toBe('healthy');
+  });
+
+  it('name the first deletion stage that has not finished, in the order Cluster API runs them', () => {
+    const objects = fresh();
+    const { machine } = target(objects);
+    const since = ago(scenario.now, '1h');
+
+    machine.metadata.deletionTimestamp = since;
+    machine.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    setCondition(machine, {
+      type: 'DrainingSucceeded', status: 'False', reason: 'Draining', message: 'Draining the node before deletion', lastTransitionTime: since
+    });
+    setCondition(machine, {
+      type: 'VolumeDetachSucceeded', status: 'False', reason: 'WaitingForVolumeDetach', message: 'Waiting for node volumes to be detached', lastTransitionTime: since
+    });
+    const f = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)?.findings.find((x) => x.rule === 'stuck-deleting');
+
+    expect(f?.signal).toBe('deletionStages/draining');
+    expect(f?.args.message).toBe('Draining the node before deletion');
+    expect(f?.fix[0].command).toMatch(/--field-selector spec\.nodeName=/);
+    expect(f?.actions).toContain('remove-finalizers');
   });
 
   it('read a pressure taint that its condition explains as that condition, not a second finding', () => {

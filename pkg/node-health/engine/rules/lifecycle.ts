@@ -7,11 +7,15 @@ import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
-import { infrastructureRef } from '../objects';
+import { bootstrapRef, infrastructureRef } from '../objects';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
 import { infrastructureDeleteError } from './shared';
+import { DELETION_STAGES } from '../signals/machine';
+import type { DeletionStageSignal } from '../signals/machine';
+import { signalId, signalKey } from '../signals/table';
+import { signalSteps } from './signals';
 
 /** The annotation Rancher's Force Delete sets on the infrastructure machine (rancher/dashboard's Machine model). */
 export const FORCE_MACHINE_REMOVE = 'provisioning.cattle.io/force-machine-remove';
@@ -138,6 +142,8 @@ export const stuckDeleting: Rule = {
     const held = ['DrainingSucceeded', 'PreDrainDeleteHookSucceeded', ETCD_HOOK_CONDITION, 'VolumeDetachSucceeded']
       .map((type) => getCondition(m, type))
       .filter((c): c is Condition => !!c && c.status !== 'True');
+    const deleting = getCondition(m, 'Deleting');
+    const stage = deletionStage(r, deleting);
     const actions: ActionId[] = [];
 
     if (etcdHookHolds(r) && r.objects.bootstrap) {
@@ -149,17 +155,20 @@ export const stuckDeleting: Rule = {
       args: {
         duration:   duration(age(ctx, r.deleting)),
         finalizers: r.finalizers.join(', '),
+        // What the stage's own condition says ("Draining the node before deletion"), for the stage's words.
+        message:    (stage ? (stage.conditionType ? getCondition(m, stage.conditionType)?.message : deleting?.message) : null) ?? '-',
       },
       evidence: [
         evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
         evidence(machineLabel, 'metadata.finalizers', r.finalizers.join(', ')),
         ...held.flatMap((c) => conditionEvidence(machineLabel, c)),
+        ...(deleting && deleting.reason && stage && !stage.conditionType ? conditionEvidence(machineLabel, deleting) : []),
         ...(r.plan.state === 'waiting-for-agent' ? [evidence(machineLabel, 'plan', 'waiting for agent to check in and apply initial plan')] : []),
         ...(r.objects.node ? [] : [evidence(machineLabel, 'status.nodeRef', r.nodeName)]),
       ],
       fix: [
-        step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')),
-        ...(held.some((c) => c.type === 'DrainingSucceeded') ? [step(this.id, 'drain', {}, 'kubectl get poddisruptionbudgets -A')] : []),
+        // The stage that holds the deletion says where to look; without one, the Machine's whole state does.
+        ...(stage ? signalSteps('deletionStages', stage, stageCommands(r)) : [step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml'))]),
         ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
         step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
         step(this.id, 'leftovers'),
@@ -167,9 +176,45 @@ export const stuckDeleting: Rule = {
       ],
       since: r.deleting,
       actions,
+      ...(stage ? {
+        signal: {
+          id: signalId('deletionStages', stage), titleKey: signalKey('deletionStages', stage, 'title'), causeKey: signalKey('deletionStages', stage, 'cause')
+        }
+      } : {}),
     };
   },
 };
+
+/** The first stage of Cluster API's deletion that has not finished: a v1beta1 condition not True, or v1beta2's Deleting reason. */
+function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStageSignal | null {
+  const m = r.objects.machine;
+
+  for (const entry of DELETION_STAGES) {
+    const c = entry.conditionType && m ? getCondition(m, entry.conditionType) : null;
+
+    if ((c && c.status !== 'True') || (deleting && deleting.status === 'True' && deleting.reason === entry.deletingReason)) {
+      return entry;
+    }
+  }
+
+  return null;
+}
+
+function stageCommands(r: NodeRecord): Record<string, string | undefined> {
+  const node = r.nodeName;
+  const infra = r.objects.machine ? infrastructureRef(r.objects.machine) : null;
+  const namespace = r.machineNamespace ?? undefined;
+
+  return {
+    hooks:          kubectlMachine(r, 'get', `-o jsonpath='{.metadata.annotations}'`),
+    pods:           node ? kubectl('get', 'pods', [], { flags: ['-A', '-o wide', `--field-selector spec.nodeName=${ sh(node) }`] }) : undefined,
+    budgets:        'kubectl get poddisruptionbudgets -A',
+    volumes:        node ? `kubectl get volumeattachments | grep -- ${ sh(node) }` : 'kubectl get volumeattachments',
+    infrastructure: infra?.kind && infra.name ? kubectl('get', `${ infra.kind.toLowerCase() }s.${ infra.group ?? 'rke-machine.cattle.io' }`, [infra.name], { namespace, flags: ['-o yaml'] }) : undefined,
+    bootstrap:      kubectl('get', 'rkebootstraps.rke.cattle.io', [(r.objects.machine ? bootstrapRef(r.objects.machine)?.name : null) ?? r.machineName], { namespace, flags: ['-o yaml'] }),
+    node:           node ? kubectl('get', 'node', [node], { flags: ['-o yaml'] }) : undefined,
+  };
+}
 
 export const etcdRemovalHookBlocked: Rule = {
   id:       'etcd-removal-hook-blocked',

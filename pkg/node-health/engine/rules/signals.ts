@@ -20,7 +20,7 @@ const CONDITION_BY_TYPE = new Map(NODE_CONDITION_SIGNALS.map((e) => [e.condition
 /** Types the kubelet owns that say health when True or are read elsewhere (Ready: node-not-ready). */
 const NOT_A_PROBLEM = new Set(['Ready']);
 
-function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>): FixStep[] {
+export function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>): FixStep[] {
   return entry.fix.map((name) => {
     const s: FixStep = { key: signalKey(table, entry, `fix.${ name }`) };
     const command = commands[name];
@@ -33,7 +33,7 @@ function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<
   });
 }
 
-function hitOf(table: SignalTableId, entry: SignalEntry, hit: Omit<RuleHit, 'signal' | 'severity'>): RuleHit {
+export function hitOf(table: SignalTableId, entry: SignalEntry, hit: Omit<RuleHit, 'signal' | 'severity'>): RuleHit {
   return {
     ...hit,
     severity: entry.severity,

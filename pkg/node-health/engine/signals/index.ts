@@ -1,9 +1,9 @@
 /** Every signal table the rules read, in the order README's catalogue lists them. */
 import type { SignalTable } from './table';
 import { NODE_CONDITION_TABLE, TAINT_TABLE } from './node';
-import { MACHINE_ANNOTATION_TABLE, MACHINE_CONDITION_TABLE } from './machine';
+import { DELETION_STAGE_TABLE, MACHINE_ANNOTATION_TABLE, MACHINE_CONDITION_TABLE } from './machine';
 
-export const SIGNAL_TABLES: readonly SignalTable[] = [NODE_CONDITION_TABLE, TAINT_TABLE, MACHINE_CONDITION_TABLE, MACHINE_ANNOTATION_TABLE];
+export const SIGNAL_TABLES: readonly SignalTable[] = [NODE_CONDITION_TABLE, TAINT_TABLE, MACHINE_CONDITION_TABLE, MACHINE_ANNOTATION_TABLE, DELETION_STAGE_TABLE];
 
 export type {
   SignalEntry, SignalTable, SignalTableId

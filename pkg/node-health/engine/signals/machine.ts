@@ -2,7 +2,7 @@
  * What Cluster API writes on a Machine about its health checks, remediation and pausing, v1beta1 and v1beta2
  * alike. Sources: cluster-api `api/core/v1beta2/machine_types.go`, `api/core/v1beta1/condition_consts.go`,
  * `core/reconcilers/machinehealthcheck/machinehealthcheck_targets.go`, `api/core/v1beta2/common_types.go`
- * (annotations). The deletion stages are the deletion rules' (`stuck-deleting`, `etcd-removal-hook-blocked`).
+ * (annotations); the deletion stages from the machine controller's reconcileDelete, in the order it runs them.
  */
 import type { SignalEntry, SignalTable } from './table';
 
@@ -108,4 +108,48 @@ export const MACHINE_CONDITION_TABLE: SignalTable = {
 
 export const MACHINE_ANNOTATION_TABLE: SignalTable = {
   id: 'machineAnnotations', title: 'Cluster API Machine annotations', entries: MACHINE_ANNOTATION_SIGNALS
+};
+
+export interface DeletionStageSignal extends SignalEntry {
+  /** v1beta1: the condition that is not True while the stage holds (none for the stages only v1beta2 names) */
+  conditionType: string | null;
+  /** v1beta2: the reason of the Machine's Deleting condition in this stage */
+  deletingReason: string;
+  example: { reason: string; message: string };
+}
+
+const MACHINE_CONTROLLER = 'cluster-api internal/controllers/machine (reconcileDelete)';
+
+function stage(id: string, conditionType: string | null, deletingReason: string, fix: string[], example: DeletionStageSignal['example']): DeletionStageSignal {
+  return {
+    id,
+    object:   'machine',
+    field:    conditionType ? `status.conditions[${ conditionType }]` : `status.conditions[Deleting].reason=${ deletingReason }`,
+    when:     conditionType ? `not True (v1beta2: Deleting ${ deletingReason })` : `Deleting ${ deletingReason }`,
+    severity: 'error',
+    rule:     'stuck-deleting',
+    source:   MACHINE_CONTROLLER,
+    conditionType,
+    deletingReason,
+    fix,
+    example,
+  };
+}
+
+/**
+ * Where a Machine's deletion waits, in the order the machine controller goes through it: the first stage that
+ * has not finished is the one that holds it. The etcd member's pre-terminate hook is etcd-removal-hook-blocked's.
+ */
+export const DELETION_STAGES: readonly DeletionStageSignal[] = [
+  stage('preDrainHook', 'PreDrainDeleteHookSucceeded', 'WaitingForPreDrainHook', ['hooks'], { reason: 'WaitingExternalHook', message: 'Waiting for pre-drain hooks to succeed (hooks: pre-drain.delete.hook.machine.cluster.x-k8s.io/backup)' }),
+  stage('draining', 'DrainingSucceeded', 'DrainingNode', ['pods', 'budgets'], { reason: 'Draining', message: 'Draining the node before deletion' }),
+  stage('volumeDetach', 'VolumeDetachSucceeded', 'WaitingForVolumeDetach', ['volumes'], { reason: 'WaitingForVolumeDetach', message: 'Waiting for node volumes to be detached' }),
+  stage('preTerminateHook', 'PreTerminateDeleteHookSucceeded', 'WaitingForPreTerminateHook', ['hooks'], { reason: 'WaitingExternalHook', message: 'Waiting for pre-terminate hooks to succeed' }),
+  stage('infrastructure', null, 'WaitingForInfrastructureDeletion', ['infrastructure'], { reason: 'WaitingForInfrastructureDeletion', message: '* InfrastructureMachine is deleting' }),
+  stage('bootstrap', null, 'WaitingForBootstrapDeletion', ['bootstrap'], { reason: 'WaitingForBootstrapDeletion', message: '* BootstrapConfig is deleting' }),
+  stage('deletingNode', null, 'DeletingNode', ['node'], { reason: 'DeletingNode', message: 'Deleting Node' }),
+];
+
+export const DELETION_STAGE_TABLE: SignalTable = {
+  id: 'deletionStages', title: 'Cluster API Machine deletion stages (the first one not finished holds the deletion)', entries: DELETION_STAGES
 };

@@ -7,7 +7,7 @@
  */
 import type { Severity } from '../types';
 
-export type SignalTableId = 'nodeConditions' | 'taints' | 'machineConditions' | 'machineAnnotations' | 'infrastructure' | 'planner';
+export type SignalTableId = 'nodeConditions' | 'taints' | 'machineConditions' | 'machineAnnotations' | 'deletionStages' | 'infrastructure' | 'planner';
 
 /** The objects a signal is read on. */
 export type SignalObject = 'node' | 'machine' | 'infraMachine' | 'cluster' | 'machineHealthCheck';
