@@ -7,7 +7,8 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, WINDOWS_CASE_MACHINE, XSS_PAYLOAD
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, SIGNAL_MACHINES, WINDOWS_CASE_MACHINE,
+  XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
@@ -222,6 +223,62 @@ export const TESTS: E2eTest[] = [
       assert(bannerTop < firstRowTop, `the cluster finding (y=${ bannerTop }) is not above the table (y=${ firstRowTop })`);
       await t.shot(page, 'cluster agent disconnected');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: 'what the kubelet, node-problem-detector and Cluster API report is named on its row',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'signals-rke2');
+      await expectFindings(page, SIGNAL_MACHINES.diskPressure, ['node-condition']);
+      const disk = await page.locator(NH.detail).first().innerText();
+
+      assert(/Disk pressure/i.test(disk) && /kubelet has disk pressure/.test(disk), `the disk pressure finding does not name the signal: ${ disk.slice(0, 400) }`);
+      assert(!/Rancher reports it not ready/i.test(disk), 'the row falls back to the safety net although the signal has a name');
+      await t.shot(page, 'disk pressure');
+      await expectFindings(page, SIGNAL_MACHINES.healthCheck, ['machine-signal']);
+      const check = await page.locator(NH.detail).first().innerText();
+
+      assert(/Condition Ready on node is reporting status Unknown for more than 5m0s/.test(check), `the health check's own words are not shown: ${ check.slice(0, 400) }`);
+      await t.shot(page, 'machine health check');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: 'a server the provider refuses to delete is not offered the finalizer removal, and says why',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'vs-del');
+      await expectFindings(page, DELETE_FAILED_MACHINE, ['infrastructure-delete-failed']);
+      const detail = page.locator(NH.detail).first();
+      const text = await detail.innerText();
+
+      assert(/Cannot complete login due to an incorrect user name or password/.test(text), `the provider's error is not shown: ${ text.slice(0, 400) }`);
+      assert(/Force Delete/.test(text) && /not offered here/.test(text), 'the steps do not lead to Force Delete with the reason the finalizers are not offered');
+      assert(await detail.locator(NH.action('remove-finalizers')).count() === 0, 'the finalizer removal is offered on a machine whose server may still run');
+      assert(/provisioning\.cattle\.io\/force-machine-remove=true/.test(text), 'the Force Delete command is not shown');
+      await t.shot(page, 'delete failed');
+    },
+  },
+  {
+    name: 'an etcd member down is said above the table as quorum at risk, and the member points to it',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'q-rke2');
+      const banner = page.locator(NH.clusterRule('etcd-quorum'));
+
+      await banner.waitFor({ state: 'visible', timeout: 30000 });
+      const text = await banner.innerText();
+
+      assert(/etcd quorum at risk/i.test(text) && /2 of/.test(text) && text.includes(CLUSTER_HEALTH_MACHINES.etcdDown), `the quorum finding does not say so: ${ text }`);
+      await openRow(page, CLUSTER_HEALTH_MACHINES.etcdDown);
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(/one of the etcd members that are down/.test(detail), `the member does not point to the quorum finding: ${ detail.slice(0, 400) }`);
+      await t.shot(page, 'quorum at risk');
     },
   },
   {
