@@ -103,6 +103,37 @@ export function getCondition(obj: KubeObject, type: string, fallbackType?: strin
   return findCondition(status, type) ?? (fallbackType ? findCondition(status, fallbackType) : null);
 }
 
+const NO_CONDITIONS: readonly Condition[] = Object.freeze([]);
+
+/**
+ * The conditions that are True and whose type passes the test, each type once (the first list that has it).
+ * Nothing is wrapped or allocated for an object that has none: the healthy path of the condition table.
+ */
+export function trueConditions(obj: KubeObject, wanted: (type: string) => boolean): readonly Condition[] {
+  const status = statusOf(obj);
+  let out: Condition[] | null = null;
+
+  for (let i = 0; i < LISTS.length; i++) {
+    const list = rawList(status, i);
+
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
+
+      if (raw === null || typeof raw !== 'object' || raw.status !== 'True' || typeof raw.type !== 'string' || !wanted(raw.type) ||
+        out?.some((c) => c.type === raw.type)) {
+        continue;
+      }
+      const c = wrap(raw, LISTS[i]);
+
+      if (c) {
+        (out ??= []).push(c);
+      }
+    }
+  }
+
+  return out ?? NO_CONDITIONS;
+}
+
 /** The first condition that is not True and matches; healthy conditions are skipped without wrapping. */
 export function findUnhealthyCondition(obj: KubeObject, test: (c: Condition) => boolean): Condition | null {
   const status = statusOf(obj);

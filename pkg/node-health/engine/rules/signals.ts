@@ -4,7 +4,7 @@
  */
 import type { FixStep, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { conditions, getCondition } from '../conditions';
+import { getCondition, trueConditions } from '../conditions';
 import { annotation, asArray, asString, nameOf } from '../fields';
 import type { SignalEntry, SignalTableId } from '../signals/table';
 import { signalId, signalKey } from '../signals/table';
@@ -54,26 +54,16 @@ function nodeCommands(n: KubeObject): Record<string, string> {
   return { describe: kubectl('describe', 'node', [nameOf(n)]) };
 }
 
+/** A type the condition table lists, or whose name says a problem; Ready is node-not-ready's. */
+function problemType(type: string): boolean {
+  return !NOT_A_PROBLEM.has(type) && (CONDITION_BY_TYPE.has(type) || PROBLEM_CONDITION_NAME.test(type));
+}
+
 /** The Node's own conditions that are a problem now: listed ones and any whose name says a problem. */
 function problemConditions(n: KubeObject): { entry: SignalEntry; condition: Condition }[] {
-  const out: { entry: SignalEntry; condition: Condition }[] = [];
-  const seen = new Set<string>();
+  const found = trueConditions(n, problemType);
 
-  for (const c of conditions(n)) {
-    if (c.status !== 'True' || seen.has(c.type) || NOT_A_PROBLEM.has(c.type)) {
-      continue;
-    }
-    seen.add(c.type);
-    const listed = CONDITION_BY_TYPE.get(c.type);
-
-    if (listed) {
-      out.push({ entry: listed, condition: c });
-    } else if (PROBLEM_CONDITION_NAME.test(c.type)) {
-      out.push({ entry: OTHER_NODE_CONDITION, condition: c });
-    }
-  }
-
-  return out;
+  return found.length === 0 ? [] : found.map((condition) => ({ entry: CONDITION_BY_TYPE.get(condition.type) ?? OTHER_NODE_CONDITION, condition }));
 }
 
 export const nodeCondition: Rule = {
@@ -86,10 +76,15 @@ export const nodeCondition: Rule = {
     if (!n || r.deleting) {
       return null;
     }
+    const problems = problemConditions(n);
+
+    if (problems.length === 0) {
+      return null;
+    }
     const nodeLabel = objectLabel('node', n);
     const hits: RuleHit[] = [];
 
-    for (const { entry, condition } of problemConditions(n)) {
+    for (const { entry, condition } of problems) {
       if (!lasted(ctx, condition.lastTransitionTime, ctx.config.nodeNotReadyTimeoutMs)) {
         continue;
       }
@@ -189,8 +184,8 @@ export const machineSignal: Rule = {
     if (!m || r.deleting) {
       return null;
     }
-    const machineLabel = objectLabel('machine', m);
-    const hits: RuleHit[] = [];
+    // Most machines show none of these: nothing is built for them.
+    let hits: RuleHit[] | null = null;
 
     for (const entry of MACHINE_ANNOTATION_SIGNALS) {
       const value = annotation(m, entry.annotation);
@@ -198,9 +193,9 @@ export const machineSignal: Rule = {
       if (value === null) {
         continue;
       }
-      hits.push(hitOf('machineAnnotations', entry, {
+      (hits ??= []).push(hitOf('machineAnnotations', entry, {
         args:     { machine: r.machineName ?? '?', annotation: entry.annotation },
-        evidence: [evidence(machineLabel, entry.field, value)],
+        evidence: [evidence(objectLabel('machine', m), entry.field, value)],
         fix:      signalSteps('machineAnnotations', entry, machineCommands(r, entry)),
         since:    null,
       }));
@@ -211,16 +206,16 @@ export const machineSignal: Rule = {
       if (!c || c.status !== entry.status) {
         continue;
       }
-      hits.push(hitOf('machineConditions', entry, {
+      (hits ??= []).push(hitOf('machineConditions', entry, {
         args: {
           machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', duration: duration(age(ctx, c.lastTransitionTime)),
         },
-        evidence: conditionEvidence(machineLabel, c),
+        evidence: conditionEvidence(objectLabel('machine', m), c),
         fix:      signalSteps('machineConditions', entry, machineCommands(r, entry)),
         since:    c.lastTransitionTime,
       }));
     }
 
-    return hits.length ? hits : null;
+    return hits;
   },
 };
