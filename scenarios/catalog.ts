@@ -800,6 +800,7 @@ export function cloudProviderExternal(o: ScenarioOptions = {}): Scenario {
 }
 
 export const DELETE_FAILED_MACHINE = nodeDriverMachineName('vs-del', 'wk', 'wk-2');
+export const CREATE_FAILED_MACHINE = nodeDriverMachineName('vs-del', 'wk', 'wk-3');
 
 /**
  * A vSphere worker whose infrastructure delete fails (rancher#40812, #40608, #41635): the pool was scaled down after
@@ -840,6 +841,9 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
       }),
       pooled('wk', 'wk-2', {
         roles: { worker: true }, address: '172.16.60.22', createdAgo: '120d', deleting: { ago: '2h', blockedBy: 'finalizer' }
+      }),
+      pooled('wk', 'wk-3', {
+        roles: { worker: true }, address: '172.16.60.23', createdAgo: '1h', agent: 'never-checked-in', node: 'never-registered'
       }),
     ],
     machinePools: [
@@ -885,14 +889,45 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
     type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'DeleteError', message, lastTransitionTime: failedAt
   } : c));
 
+  // The machine that replaces it cannot be created either: its create job fails on the same login.
+  const created = builtNode(built, CREATE_FAILED_MACHINE);
+  const createInfra = created.infraMachine as Record<string, any>;
+  const createdAt = ago(now, '58m');
+  const createOutput = [
+    'Downloading driver from https://rancher.example.com/assets/docker-machine-driver-vmwarevsphere',
+    'Doing /etc/rancher/ssl',
+    'docker-machine-driver-vmwarevsphere',
+    'Running pre-create checks...',
+    'Error with pre-create check: "ServerFaultCode: Cannot complete login due to an incorrect user name or password."',
+  ].join('\n');
+  const createMessage = `failed creating server [${ createInfra.metadata.namespace }/${ createInfra.metadata.name }] of kind (VmwarevsphereMachine) for machine ${ CREATE_FAILED_MACHINE } in infrastructure provider: CreateError: ${ createOutput }`;
+
+  createInfra.status = {
+    ...createInfra.status,
+    ready:          false,
+    failureReason:  'CreateError',
+    failureMessage: createOutput,
+    conditions:     [
+      {
+        type: 'CreateJob', status: 'False', reason: 'CreateError', message: createMessage, lastUpdateTime: createdAt
+      },
+      {
+        type: 'Ready', status: 'False', reason: 'CreateError', message: createMessage, lastUpdateTime: createdAt
+      },
+    ],
+  };
+  created.machine.status.conditions = created.machine.status.conditions.map((c) => (c.type === 'InfrastructureReady' ? {
+    type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'CreateError', message: createMessage, lastTransitionTime: createdAt
+  } : c));
+
   return scenarioFrom({
     name:        'infra-delete-failed',
     title:       'A server the provider refuses to delete',
-    description: `vSphere RKE2 cluster scaled down after the vCenter password changed: worker ${ DELETE_FAILED_MACHINE } has been deleting for 2 h ` +
-      'because its delete job cannot log in to vCenter; the VM still runs.',
+    description: `vSphere RKE2 cluster after the vCenter password changed: worker ${ DELETE_FAILED_MACHINE } has been deleting for 2 h ` +
+      `because its delete job cannot log in to vCenter (the VM still runs), and ${ CREATE_FAILED_MACHINE } could not be created for the same reason.`,
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
-  }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'] });
+  }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'], [CREATE_FAILED_MACHINE]: ['infrastructure-create-failed', 'waiting-for-node-ref'] });
 }
 
 export const CLUSTER_HEALTH_MACHINES = {

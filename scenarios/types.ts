@@ -210,6 +210,7 @@ export type FailureFamily =
   | 'probes-failing'
   | 'stuck-deleting'
   | 'infrastructure-delete-failed'
+  | 'infrastructure-create-failed'
   | 'etcd-removal-hook-blocked'
   | 'waiting-for-node-ref'
   | 'infrastructure-missing'

@@ -32,7 +32,7 @@ const CONDITIONS = ['status.conditions', 'status.deprecated.v1beta1.conditions',
 const OPERATING_SYSTEM = [label(LABELS.os), label(LABELS.kubernetesOs), 'status.nodeInfo.operatingSystem'];
 const MACHINE_ROLES = [label(LABELS.etcdRole), label(LABELS.controlPlaneRole), label(LABELS.workerRole)];
 const REF_FIELDS = ['kind', 'name', 'apiGroup', 'apiVersion'];
-const FAILURE = ['status.failureMessage', 'status.deprecated.v1beta1.failureMessage', 'metadata.state.message'];
+const FAILURE = ['status.failureReason', 'status.failureMessage', 'status.deprecated.v1beta1.failureReason', 'status.deprecated.v1beta1.failureMessage', 'metadata.state.message'];
 const ADDRESSES = ['status.addresses[].type', 'status.addresses[].address'];
 const DRAINING = DRAIN_ANNOTATIONS.map(annotation);
 const KUBELET_VERSION = 'status.nodeInfo.kubeletVersion';
@@ -60,7 +60,7 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
   bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove)],
   infraMachine: [
-    label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.failureReason', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
+    label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
   ],
   mgmtNode:     [
     label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName',

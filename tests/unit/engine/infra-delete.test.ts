@@ -5,7 +5,7 @@
 import { diagnose } from '@pkg/node-health/engine';
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { finalizerRemovalEligibility } from '@pkg/node-health/actions';
-import { buildScenario, DELETE_FAILED_MACHINE } from '../../../scenarios/catalog';
+import { buildScenario, CREATE_FAILED_MACHINE, DELETE_FAILED_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, findingsByName } from './helpers';
 
 const s = buildScenario('infra-delete-failed');
@@ -20,7 +20,7 @@ describe('infrastructure-delete-failed', () => {
     const byName = findingsByName(report);
 
     expect(byName.get(DELETE_FAILED_MACHINE)).toStrictEqual(['infrastructure-delete-failed']);
-    expect([...byName.entries()].filter(([name, rules]) => name !== DELETE_FAILED_MACHINE && rules.length > 0)).toStrictEqual([]);
+    expect([...byName.entries()].filter(([name, rules]) => ![DELETE_FAILED_MACHINE, CREATE_FAILED_MACHINE].includes(name) && rules.length > 0)).toStrictEqual([]);
     const f = recordOf(fresh()).findings[0];
 
     expect(f.args).toMatchObject({
@@ -84,5 +84,30 @@ describe('infrastructure-delete-failed', () => {
 
     expect(record.findings.map((f) => f.rule)).toStrictEqual(['stuck-deleting']);
     expect(record.findings[0].actions).toContain('remove-finalizers');
+  });
+});
+
+describe('infrastructure-create-failed', () => {
+  it('names the provider\'s refusal on the machine that could not be created, and not "agent never checked in"', () => {
+    const created = diagnose(fresh(), { now: s.now }).records.find((r) => r.machineName === CREATE_FAILED_MACHINE)!;
+    const f = created.findings.find((x) => x.rule === 'infrastructure-create-failed')!;
+
+    expect(f.args).toMatchObject({ kind: 'VmwarevsphereMachine', message: 'Error with pre-create check: "ServerFaultCode: Cannot complete login due to an incorrect user name or password."' });
+    expect(created.findings.map((x) => x.rule)).not.toContain('agent-never-checked-in');
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'fixCause', 'halfCreated', 'replace']);
+    expect(f.fix[3].command).toContain(CREATE_FAILED_MACHINE);
+  });
+
+  it('is read from the Machine alone as Cluster API v1beta1 copies it (failureReason CreateError)', () => {
+    const objects = fresh().filter((o) => !(o.kind === 'VmwarevsphereMachine' && o.metadata.name === CREATE_FAILED_MACHINE));
+    const m = objects.find((o) => o.kind === 'Machine' && o.metadata.name === CREATE_FAILED_MACHINE);
+
+    m.status.conditions = m.status.conditions.filter((c: any) => c.type !== 'InfrastructureReady');
+    m.status.failureReason = 'CreateError';
+    // rancher#34945, as the Machine showed it.
+    m.status.failureMessage = 'Failure detected from referenced resource rke-machine.cattle.io/v1, Kind=VmwarevsphereMachine with name "x": Error with pre-create check: "ServerFaultCode: Cannot complete login due to an incorrect user name or password."';
+    const record = diagnose(objects, { now: s.now, availability: { infraMachines: 'forbidden' } }).records.find((r) => r.machineName === CREATE_FAILED_MACHINE)!;
+
+    expect(record.findings.map((x) => x.rule)).toContain('infrastructure-create-failed');
   });
 });

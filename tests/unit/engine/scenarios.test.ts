@@ -12,21 +12,22 @@ import { diagnoseScenario, findingsByName, recordName, Shape } from './helpers';
 
 /** Findings that may accompany a root cause because they are its visible symptoms. */
 const COMPANIONS: Record<string, string[]> = {
-  'agent-never-checked-in':     ['waiting-for-node-ref', 'blocking-cluster-operation'],
-  'infrastructure-missing':     ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'agent-never-checked-in':       ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'infrastructure-missing':       ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'infrastructure-create-failed': ['waiting-for-node-ref', 'blocking-cluster-operation'],
   // The Node found under the other spelling carries no providerID either: Cluster API could not link it.
-  'node-name-mismatch':         ['waiting-for-node-ref', 'provider-id-missing'],
-  'etcd-removal-hook-blocked':  ['stuck-deleting', 'blocking-cluster-operation'],
-  'stuck-deleting':             ['blocking-cluster-operation'],
-  'plan-not-applied':           ['blocking-cluster-operation'],
-  'plan-apply-failed':          ['blocking-cluster-operation'],
-  'probes-failing':             ['blocking-cluster-operation'],
-  'blocking-cluster-operation': ['plan-not-applied'],
-  'provider-id-missing':        ['waiting-for-node-ref', 'blocking-cluster-operation'],
-  'serving-certs-expired':      ['probes-failing', 'blocking-cluster-operation'],
-  'kubelet-version-skew':       ['blocking-cluster-operation'],
-  'drain-stuck':                ['blocking-cluster-operation'],
-  'duplicate-node-name':        ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'node-name-mismatch':           ['waiting-for-node-ref', 'provider-id-missing'],
+  'etcd-removal-hook-blocked':    ['stuck-deleting', 'blocking-cluster-operation'],
+  'stuck-deleting':               ['blocking-cluster-operation'],
+  'plan-not-applied':             ['blocking-cluster-operation'],
+  'plan-apply-failed':            ['blocking-cluster-operation'],
+  'probes-failing':               ['blocking-cluster-operation'],
+  'blocking-cluster-operation':   ['plan-not-applied'],
+  'provider-id-missing':          ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  'serving-certs-expired':        ['probes-failing', 'blocking-cluster-operation'],
+  'kubelet-version-skew':         ['blocking-cluster-operation'],
+  'drain-stuck':                  ['blocking-cluster-operation'],
+  'duplicate-node-name':          ['waiting-for-node-ref', 'blocking-cluster-operation'],
 };
 
 function allowed(expected: string[]): Set<string> {

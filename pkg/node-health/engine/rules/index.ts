@@ -4,7 +4,9 @@
  */
 import type { Rule } from './rule';
 import { agentNeverCheckedIn, planApplyFailed, planNotApplied, probesFailing } from './plan';
-import { blockingClusterOperation, etcdRemovalHookBlocked, infrastructureDeleteFailed, stuckDeleting } from './lifecycle';
+import {
+  blockingClusterOperation, etcdRemovalHookBlocked, infrastructureCreateFailed, infrastructureDeleteFailed, stuckDeleting
+} from './lifecycle';
 import {
   infrastructureMissing, machineMissing, nodeMissing, nodeNameMismatch, nodeNotReady, orphanNode, planSecretMissing,
   waitingForNodeRef
@@ -24,6 +26,7 @@ export const RULES: readonly Rule[] = [
   etcdRemovalHookBlocked,
   infrastructureDeleteFailed,
   stuckDeleting,
+  infrastructureCreateFailed,
   infrastructureMissing,
   machineSignal,
   connectionInfoBroken,

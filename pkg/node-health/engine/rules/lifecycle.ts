@@ -11,7 +11,7 @@ import { bootstrapRef, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
-import { infrastructureDeleteError } from './shared';
+import { infrastructureDeleteError, infrastructureJobError } from './shared';
 import { DELETION_STAGES } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
@@ -122,6 +122,45 @@ export const infrastructureDeleteFailed: Rule = {
         step(this.id, 'noFinalizers'),
       ],
       since:   failure.since ?? r.deleting,
+      actions: [],
+    };
+  },
+};
+
+/**
+ * A node-driver machine whose create job failed: the provider refused the server (quota, image, network, a
+ * credential). The pool does not retry by itself; once the cause is fixed, deleting the machine lets the pool
+ * create a new one. Rancher cleans up after a failed create even when its delete job fails too, so a server
+ * the provider created half-way is looked for by hand.
+ */
+export const infrastructureCreateFailed: Rule = {
+  id:       'infrastructure-create-failed',
+  severity: 'error',
+  needs:    [],
+  check(r) {
+    const m = r.objects.machine;
+    const failure = !r.deleting ? infrastructureJobError(r, 'create') : null;
+
+    if (!m || !failure) {
+      return null;
+    }
+    const ref = infrastructureRef(m);
+    const kind = ref?.kind ?? r.objects.infraMachine?.kind ?? null;
+    const name = ref?.name ?? r.objects.infraMachine?.metadata?.name ?? null;
+    const namespace = r.machineNamespace ?? undefined;
+
+    return {
+      args: {
+        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-',
+      },
+      evidence: failure.evidence,
+      fix:      [
+        step(this.id, 'providerSays', {}, failure.jobName ? kubectl('logs', '--tail=50', [`job/${ failure.jobName }`], { namespace }) : undefined),
+        step(this.id, 'fixCause'),
+        step(this.id, 'halfCreated', { server: name ?? '?' }),
+        step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false')),
+      ],
+      since:   failure.since ?? r.created,
       actions: [],
     };
   },

@@ -8,7 +8,7 @@ import { getCondition } from '../conditions';
 import { annotation } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { agentEverActed, planApplyFailure, planSecretValue } from '../plan-status';
-import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
+import { findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone } from './shared';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
@@ -57,9 +57,10 @@ export const agentNeverCheckedIn: Rule = {
   severity: 'error',
   needs:    [],
   check(r, ctx: RuleContext) {
-    // With the VM gone there is no agent to check in; infrastructure-missing says so. A secret that shows the
-    // agent applied, tried or failed contradicts "never".
-    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent' || agentEverActed(r.objects.planSecret) || infrastructureFailure(r) || infrastructureObjectGone(r, ctx)) {
+    // With the VM gone, or never created, there is no agent to check in; infrastructure-missing and
+    // infrastructure-create-failed say so. A secret that shows the agent applied, tried or failed contradicts "never".
+    if (!r.objects.machine || r.plan.state !== 'waiting-for-agent' || agentEverActed(r.objects.planSecret) || infrastructureFailure(r) || infrastructureObjectGone(r, ctx) ||
+      infrastructureJobError(r, 'create')) {
       return null;
     }
     const start = since(r);

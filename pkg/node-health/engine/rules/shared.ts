@@ -54,28 +54,37 @@ export interface InfrastructureDeleteError {
   jobName: string | null;
 }
 
-const DELETE_ERROR = 'DeleteError';
-const FAILED_DELETING = /^failed deleting server\b/i;
+/** The two jobs Rancher runs per infrastructure machine, as machineprovision names their outcome. */
+const INFRASTRUCTURE_JOBS = {
+  create: {
+    reason: 'CreateError', condition: 'CreateJob', message: /^failed creating server\b/i
+  },
+  delete: {
+    reason: 'DeleteError', condition: 'DeleteJob', message: /^failed deleting server\b/i
+  },
+} as const;
 
-export function infrastructureDeleteError(r: NodeRecord): InfrastructureDeleteError | null {
+/** What Rancher's infrastructure machine (else the Machine that mirrors it) says about a failed create or delete job. */
+export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTRUCTURE_JOBS): InfrastructureDeleteError | null {
   const infra = r.objects.infraMachine;
   const m = r.objects.machine;
+  const { reason, condition, message: saying } = INFRASTRUCTURE_JOBS[job];
 
   if (infra) {
     const status = asObject(infra.status);
     const label = objectLabel('infraMachine', infra);
-    const job = getCondition(infra, 'DeleteJob');
+    const jobCondition = getCondition(infra, condition);
     const ready = getCondition(infra, 'Ready');
-    const failed = asString(status.failureReason) === DELETE_ERROR;
-    const jobFailed = !!job && job.status === 'False';
-    const readySays = !!ready && ready.status === 'False' && (ready.reason === DELETE_ERROR || FAILED_DELETING.test(ready.message ?? ''));
+    const failed = asString(status.failureReason) === reason;
+    const jobFailed = !!jobCondition && jobCondition.status === 'False';
+    const readySays = !!ready && ready.status === 'False' && (ready.reason === reason || saying.test(ready.message ?? ''));
 
     if (!failed && !jobFailed && !readySays) {
       return null;
     }
-    const shown = jobFailed ? job : readySays ? ready : null;
+    const shown = jobFailed ? jobCondition : readySays ? ready : null;
     const ev: Evidence[] = [
-      ...(failed ? [evidence(label, 'status.failureReason', DELETE_ERROR)] : []),
+      ...(failed ? [evidence(label, 'status.failureReason', reason)] : []),
       ...(asString(status.failureMessage) ? [evidence(label, 'status.failureMessage', asString(status.failureMessage))] : []),
       ...(shown ? [evidence(label, `${ conditionPath(shown) }.message`, shown.message), evidence(label, `${ conditionPath(shown) }.lastTransitionTime`, shown.lastTransitionTime)] : []),
     ];
@@ -88,20 +97,42 @@ export function infrastructureDeleteError(r: NodeRecord): InfrastructureDeleteEr
       jobName:  asString(status.jobName),
     };
   }
-  const mirrored = m ? getCondition(m, 'InfrastructureReady') : null;
-
-  if (!m || !mirrored || mirrored.status === 'True' || mirrored.reason !== DELETE_ERROR) {
+  if (!m) {
     return null;
   }
   const label = objectLabel('machine', m);
+  const mirrored = getCondition(m, 'InfrastructureReady');
 
-  return {
-    object:   label,
-    evidence: [evidence(label, `${ conditionPath(mirrored) }.reason`, mirrored.reason), evidence(label, `${ conditionPath(mirrored) }.message`, mirrored.message)],
-    message:  mirrored.message,
-    since:    mirrored.lastTransitionTime,
-    jobName:  null,
-  };
+  if (mirrored && mirrored.status !== 'True' && mirrored.reason === reason) {
+    return {
+      object:   label,
+      evidence: [evidence(label, `${ conditionPath(mirrored) }.reason`, mirrored.reason), evidence(label, `${ conditionPath(mirrored) }.message`, mirrored.message)],
+      message:  mirrored.message,
+      since:    mirrored.lastTransitionTime,
+      jobName:  null,
+    };
+  }
+  // v1beta1 copies the infrastructure's failure onto the Machine ("Failure detected from referenced resource ...").
+  const status = asObject(m.status);
+  const failureReason = asString(status.failureReason) ?? asString(asObject(asObject(status.deprecated).v1beta1).failureReason);
+
+  if (failureReason === reason) {
+    const text = failureMessage(m);
+
+    return {
+      object:   label,
+      evidence: [evidence(label, 'status.failureReason', failureReason), evidence(label, 'status.failureMessage', text)],
+      message:  text,
+      since:    null,
+      jobName:  null,
+    };
+  }
+
+  return null;
+}
+
+export function infrastructureDeleteError(r: NodeRecord): InfrastructureDeleteError | null {
+  return infrastructureJobError(r, 'delete');
 }
 
 /** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */
