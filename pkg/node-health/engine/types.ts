@@ -90,6 +90,8 @@ export interface ClusterInfo {
   certificateRotationPending: boolean;
   /** Findings about the whole cluster rather than one node (init node lost, cluster agent disconnected) */
   findings: Finding[];
+  /** Why a check of the whole cluster could not judge it (it threw): the cluster is not known to be fine */
+  notes?: { key: string; args?: MessageArgs }[];
 }
 
 export type PlanState =

@@ -59,6 +59,8 @@ export interface JsonReport {
     name: string; namespace: string | null; id: string | null; kind: string; blockedBy: string[]; message: string | null;
     /** what concerns the whole cluster (init node lost, cluster agent disconnected), shaped like a record's findings */
     findings: JsonFinding[];
+    /** checks of the whole cluster that could not judge it, with the reason */
+    notes: string[];
   }[];
   counts: Record<RecordStatus, number>;
   records: JsonRecord[];
@@ -149,6 +151,7 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       blockedBy: c.blockingMachines,
       message:   c.blockingMessage,
       findings:  (c.findings ?? []).map((f) => findingToJson(f, t)),
+      notes:     (c.notes ?? []).map((n) => t(n.key, n.args)),
     })),
     counts:  report.counts,
     records: sortRecords(report.records).map((r) => ({
@@ -297,10 +300,13 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     out.push(`- ${ t('nodeHealth.report.cluster') }: **${ mdCell(c.name) }**${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
   }
   for (const c of report.clusters) {
-    if ((c.findings ?? []).length > 0) {
+    if ((c.findings ?? []).length > 0 || (c.notes ?? []).length > 0) {
       out.push('', `## ${ t('nodeHealth.report.clusterFindings', { cluster: mdCell(c.name) }) }`);
-      for (const f of c.findings) {
+      for (const f of c.findings ?? []) {
         out.push(...markdownFinding(f, t));
+      }
+      for (const n of c.notes ?? []) {
+        out.push('', `- ${ mdCell(t(n.key, n.args)) }`);
       }
     }
   }

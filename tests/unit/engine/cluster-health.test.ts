@@ -4,6 +4,8 @@
  */
 import { diagnose } from '@pkg/node-health/engine';
 import type { DiagnoseOptions, Finding } from '@pkg/node-health/engine';
+import { CLUSTER_RULES } from '@pkg/node-health/engine/rules/cluster';
+import type { ClusterRule } from '@pkg/node-health/engine/rules/cluster';
 import { buildScenario, CLUSTER_HEALTH_MACHINES } from '../../../scenarios/catalog';
 import { clusterObjects } from './helpers';
 
@@ -135,5 +137,30 @@ describe('reconciliation-paused', () => {
       type: 'Updated', status: 'True', lastUpdateTime: now
     } : c));
     expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('reconciliation-paused');
+  });
+});
+
+describe('a cluster check that throws', () => {
+  it('leaves a note with the check and the reason on its cluster, and the other checks still run', () => {
+    const rules = CLUSTER_RULES as ClusterRule[];
+    const broken: ClusterRule = {
+      id:       'etcd-quorum',
+      severity: 'error',
+      check() {
+        throw new Error('members is not iterable');
+      }
+    };
+    const { now, objects } = objectsOf('no-worker');
+
+    rules.unshift(broken);
+    try {
+      const cluster = diagnose(objects, { now }).clusters[0];
+
+      expect(cluster.notes).toStrictEqual([{ key: 'nodeHealth.notes.ruleFailed', args: { rule: 'etcd-quorum', message: 'members is not iterable' } }]);
+      expect(cluster.findings.map((f) => f.rule)).toContain('role-missing');
+    } finally {
+      rules.splice(rules.indexOf(broken), 1);
+    }
+    expect(diagnose(objects, { now }).clusters[0].notes).toStrictEqual([]);
   });
 });

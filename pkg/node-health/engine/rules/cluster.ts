@@ -149,7 +149,7 @@ export const CLUSTER_RULES: readonly ClusterRule[] = [
   clusterAgentDisconnected, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused,
 ];
 
-/** Runs the cluster rules; a rule that trips over an object shape it did not expect gives no finding. */
+/** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
 export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ctx: RuleContext): void {
   const byCluster = new Map<ClusterInfo, NodeRecord[]>();
 
@@ -171,6 +171,7 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
     };
 
     cluster.findings = [];
+    cluster.notes = [];
     for (const rule of CLUSTER_RULES) {
       try {
         const hit = rule.check(input, ctx);
@@ -181,8 +182,9 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
             r.notes.push({ key: `nodeHealth.notes.partOf.${ ruleKey(rule.id) }`, args: hit.args ?? {} });
           }
         }
-      } catch {
-        // A cluster has no notes to carry the reason; its records are judged on their own.
+      } catch (e) {
+        // Not judged is not fine: the cluster says which check could not run, and why.
+        cluster.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });
       }
     }
   }
