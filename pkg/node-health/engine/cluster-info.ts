@@ -5,25 +5,15 @@
  */
 import type { ClusterInfo, KubeObject } from './types';
 import { getCondition } from './conditions';
+import { CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
 import {
   asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 
 const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
 
-/**
- * The planner's messages that name machines, or say what the cluster waits for: setMachineConditionStatus's
- * `configuring|draining|uncordoning <tier> node(s) <machines>[: <reason>]`, reconcile's
- * `failing|non-ready <tier> machine(s) <machines>[: <reason>]` (also as `… and join url to be available on
- * bootstrap node`), `waiting to stop <runtime> services on machine [<machine>]` of an etcd restore, the
- * `waiting for …` family, and certificate rotation. `<machines>` is at most three names joined by commas, then
- * `and N more` (atMostThree in messages.go).
- */
-export const PLANNER_FORMS: readonly RegExp[] = [
-  /\b(node|machine)\(s\) /i,
-  /waiting (for|to stop)\b/i,
-  /certificate rotation|rotating certificates/i,
-];
+/** The planner's messages that name machines or say what the cluster waits for (signals/planner.ts). */
+export const PLANNER_FORMS: readonly RegExp[] = [...new Set(PLANNER_MESSAGES.filter((e) => e.rule === 'blocking-cluster-operation').map((e) => e.pattern))];
 
 /** Tokens of a condition message that may be machine names. */
 export function messageTokens(message: string): Set<string> {
@@ -51,7 +41,7 @@ export function readClusterInfo(cluster: KubeObject): ClusterInfo {
   const done = asNumber(status.certificateRotationGeneration);
 
   info.certificateRotationPending = (requested !== null && requested > (done ?? 0)) ||
-    /certificate rotation|rotating certificates/i.test(info.blockingMessage ?? '');
+    CERTIFICATE_ROTATION.test(info.blockingMessage ?? '');
 
   return info;
 }

@@ -11,6 +11,7 @@ import type { Condition } from '../conditions';
 import { conditions, nodeReadyCondition } from '../conditions';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput } from './cluster';
+import { RECONCILIATION_PAUSED } from '../signals/planner';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -198,14 +199,11 @@ export const roleMissing: ClusterRule = {
   },
 };
 
-/** planner.go: machine reconciliation stops while the CAPI Cluster or the RKEControlPlane is paused. */
-const PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
-
 export const reconciliationPaused: ClusterRule = {
   id:       'reconciliation-paused',
   severity: 'warning',
   check(input, ctx) {
-    const said: Condition | undefined = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && PAUSED.test(c.message ?? '')) : undefined;
+    const said: Condition | undefined = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && RECONCILIATION_PAUSED.test(c.message ?? '')) : undefined;
 
     if (!said || !input.provisioning) {
       return null;

@@ -12,6 +12,7 @@ import { conditions, getCondition } from '../conditions';
 import { describeObject, label } from '../fields';
 import { nodeRefName } from '../objects';
 import { LABELS } from '../vocabulary';
+import { AGENT_NOT_CONNECTED, AGENT_WAITING, INIT_NODE_LOST } from '../signals/planner';
 import type { RuleContext, RuleHit } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
@@ -33,10 +34,6 @@ export interface ClusterRule {
   /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
   related?(input: ClusterRuleInput): NodeRecord[];
 }
-
-const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
-const AGENT_WAITING = /waiting for cluster agent to connect/i;
-const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
 
 function provisioningLabel(input: ClusterRuleInput): string {
   return input.provisioning ? describeObject('Cluster', input.provisioning) : `Cluster ${ input.cluster.name }`;

@@ -14,12 +14,11 @@ import {
 import { taintOf } from './provider';
 import { DRAIN_ANNOTATIONS } from '../objects';
 import { sameRelease } from '../versions';
+import { DRAIN_MESSAGE, WAITING_FOR_KUBELET } from '../signals/planner';
 import {
   Rule, age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
 
-const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
-const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 
 function clusterLabel(r: NodeRecord): string {

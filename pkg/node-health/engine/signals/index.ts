@@ -2,8 +2,9 @@
 import type { SignalTable } from './table';
 import { NODE_CONDITION_TABLE, TAINT_TABLE } from './node';
 import { DELETION_STAGE_TABLE, MACHINE_ANNOTATION_TABLE, MACHINE_CONDITION_TABLE } from './machine';
+import { PLANNER_TABLE } from './planner';
 
-export const SIGNAL_TABLES: readonly SignalTable[] = [NODE_CONDITION_TABLE, TAINT_TABLE, MACHINE_CONDITION_TABLE, MACHINE_ANNOTATION_TABLE, DELETION_STAGE_TABLE];
+export const SIGNAL_TABLES: readonly SignalTable[] = [NODE_CONDITION_TABLE, TAINT_TABLE, MACHINE_CONDITION_TABLE, MACHINE_ANNOTATION_TABLE, DELETION_STAGE_TABLE, PLANNER_TABLE];
 
 export type {
   SignalEntry, SignalTable, SignalTableId

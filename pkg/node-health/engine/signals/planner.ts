@@ -1,0 +1,59 @@
+/**
+ * What Rancher's planner (pkg/capr/planner) and its cluster controllers write to a provisioning cluster's
+ * Updated, Provisioned and Ready conditions, matched by stable fragments: the per-tier forms that name the
+ * machines it waits for (setMachineConditionStatus, reconcile; atMostThree joins at most three names by commas,
+ * then "and N more"), what it waits for, and the cluster-wide states. The rules import their patterns from here.
+ */
+import type { SignalEntry, SignalTable } from './table';
+
+export interface PlannerMessageSignal extends SignalEntry {
+  pattern: RegExp;
+  /** A message as the planner writes it (from the source or a thread) */
+  example: string;
+}
+
+const PLANNER = 'rancher pkg/capr/planner';
+const CONDITIONS = 'status.conditions[Updated|Provisioned|Ready].message';
+
+function message(id: string, pattern: RegExp, rule: string, severity: SignalEntry['severity'], source: string, example: string): PlannerMessageSignal {
+  return {
+    id, object: 'cluster', field: CONDITIONS, when: 'not True, message matches', pattern, severity, rule, source, fix: [], example
+  };
+}
+
+export const TIER_MACHINES = /\b(node|machine)\(s\) /i;
+export const WAITING = /waiting (for|to stop)\b/i;
+export const CERTIFICATE_ROTATION = /certificate rotation|rotating certificates/i;
+export const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
+export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
+export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
+export const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
+export const AGENT_WAITING = /waiting for cluster agent to connect/i;
+export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
+
+export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
+  message('tierNodes', TIER_MACHINES, 'blocking-cluster-operation', 'error', `${ PLANNER }/planner.go setMachineConditionStatus`,
+    'configuring bootstrap node(s) custom-2d74d4c9a104: waiting for agent to check in and apply initial plan'),
+  message('tierMachines', TIER_MACHINES, 'blocking-cluster-operation', 'error', `${ PLANNER }/planner.go reconcile (failing, non-ready)`,
+    'non-ready etcd machine(s) custom-2d74d4c9a104: Node condition Ready is False'),
+  message('waiting', WAITING, 'blocking-cluster-operation', 'error', `${ PLANNER }/etcdrestore.go, store.go`,
+    'waiting to stop rke2 services on machine [custom-2d74d4c9a104]'),
+  message('certificateRotation', CERTIFICATE_ROTATION, 'blocking-cluster-operation', 'error', `${ PLANNER }/certificaterotation.go`,
+    'rotating certificates'),
+  message('kubeletUpdate', WAITING_FOR_KUBELET, 'kubelet-version-skew', 'warning', `${ PLANNER }/planner.go (harvester#6041)`,
+    'configuring control plane node(s) custom-4f0d2b9e6a13: waiting for kubelet to update'),
+  message('drain', DRAIN_MESSAGE, 'drain-stuck', 'warning', `${ PLANNER }/drain.go (rancher#37503)`,
+    'draining worker node(s) custom-9a6e3d0f2c71: draining node'),
+  message('paused', RECONCILIATION_PAUSED, 'reconciliation-paused', 'warning', `${ PLANNER }/planner.go`,
+    'CAPI cluster or RKEControlPlane is paused'),
+  message('initNodeLost', INIT_NODE_LOST, 'init-node-missing', 'error', `${ PLANNER }/initnode.go (rancher#37133)`,
+    'init node not found'),
+  message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
+    'waiting for cluster agent to connect'),
+  message('agentNotConnected', AGENT_NOT_CONNECTED, 'cluster-agent-disconnected', 'error', 'rancher management cluster Ready (rancher#48585)',
+    'Cluster agent is not connected'),
+];
+
+export const PLANNER_TABLE: SignalTable = {
+  id: 'planner', title: "Rancher's planner: messages on the provisioning cluster's conditions", entries: PLANNER_MESSAGES
+};

@@ -1,0 +1,54 @@
+/**
+ * The planner's message table: every entry's example is the planner's own words and matches its pattern, names
+ * a rule of the catalogue, and is seen in a scenario's cluster conditions unless a rule test builds it.
+ */
+import { PLANNER_MESSAGES } from '@pkg/node-health/engine/signals/planner';
+import { PLANNER_FORMS } from '@pkg/node-health/engine/cluster-info';
+import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
+import { clusterObjects } from './helpers';
+import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
+
+/** Forms a test builds on a scenario's cluster: rules.test.ts ("the planner's … names the machine it waits for") and below. */
+const BUILT_BY_RULE_TESTS = ['tierMachines', 'waiting', 'certificateRotation', 'agentWaiting'];
+
+const clusterMessages = SCENARIO_NAMES.flatMap((name) => buildScenario(name).objects)
+  .filter((o: any) => o.kind === 'Cluster' && /cattle\.io\//.test(o.apiVersion))
+  .flatMap((o: any) => (o.status?.conditions ?? []).filter((c: any) => c.status !== 'True' && c.message).map((c: any) => c.message as string));
+
+describe("the planner's messages", () => {
+  it.each(PLANNER_MESSAGES.map((e) => [e.id, e] as const))('%s: the example matches, and the rule exists', (id, entry) => {
+    expect(entry.pattern.test(entry.example)).toBe(true);
+    expect(RULE_IDS).toContain(entry.rule);
+  });
+
+  it('the forms that name a blocking machine are the ones the cluster reader uses', () => {
+    const blocking = PLANNER_MESSAGES.filter((e) => e.rule === 'blocking-cluster-operation');
+
+    expect(new Set(PLANNER_FORMS)).toEqual(new Set(blocking.map((e) => e.pattern)));
+    // Not every waiting message names a machine: the pattern alone does not blame one.
+    expect(PLANNER_FORMS.some((f) => f.test('CAPI cluster or RKEControlPlane is paused'))).toBe(false);
+  });
+
+  it('each is seen in a scenario, or built by a rule test', () => {
+    const unseen = PLANNER_MESSAGES.filter((e) => !clusterMessages.some((m) => e.pattern.test(m))).map((e) => e.id);
+
+    expect(unseen.filter((id) => !BUILT_BY_RULE_TESTS.includes(id))).toStrictEqual([]);
+  });
+
+  it('certificate rotation in the cluster\'s words makes the rotation pending; the agent not connected yet is the agent finding', () => {
+    const s = buildScenario('healthy');
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+    const say = (message: string) => {
+      cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated')
+        .concat({
+          type: 'Updated', status: 'Unknown', reason: 'Waiting', message, lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z'
+        });
+
+      return diagnose(objects, { now: s.now }).clusters[0];
+    };
+
+    expect(say('rotating certificates').certificateRotationPending).toBe(true);
+    expect(say('waiting for cluster agent to connect').findings.map((f) => f.rule)).toContain('cluster-agent-disconnected');
+  });
+});
