@@ -1000,7 +1000,10 @@ export function controlPlaneDown(o: ScenarioOptions = {}): Scenario {
   }, [built], { [CLUSTER_HEALTH_MACHINES.controlPlane]: ['node-not-ready'] }, { 'cpl-rke2': ['control-plane-unavailable'] });
 }
 
-/** A cluster whose workers were all removed: three healthy servers and nothing to run workloads on. */
+/**
+ * A cluster whose workers were all removed: three healthy servers and nothing to run workloads on; the planner says
+ * "waiting for at least one control plane, etcd, and worker node to be registered".
+ */
 export function noWorker(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-05-08T07:45:00Z';
   const built = clusterHealthCluster('nw-rke2', 'c-m-nw7k2w5p', [
@@ -1008,6 +1011,11 @@ export function noWorker(o: ScenarioOptions = {}): Scenario {
     clusterHealthNode('nw-cp-02', '10.63.0.12', ETCD_CP),
     clusterHealthNode('nw-cp-03', '10.63.0.13', ETCD_CP),
   ], now, o);
+
+  // The planner's sanity check (clusterIsSane) since the last worker went, three hours ago.
+  setRancherCondition(provisioningClusterOf(built), {
+    type: 'Provisioned', status: 'Unknown', reason: 'Waiting', message: 'waiting for at least one control plane, etcd, and worker node to be registered', lastUpdateTime: ago(now, '3h'), lastTransitionTime: ago(now, '3h')
+  });
 
   return scenarioFrom({
     name:         'no-worker',

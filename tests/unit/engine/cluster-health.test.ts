@@ -105,7 +105,13 @@ describe('role-missing', () => {
   it('names the role no machine has', () => {
     const { now, objects } = objectsOf('no-worker');
 
-    expect(clusterFindings(now, objects).find((x) => x.rule === 'role-missing')?.args).toMatchObject({ roles: 'worker', machines: 3 });
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'role-missing')!;
+
+    expect(f.args).toMatchObject({ roles: 'worker', machines: 3 });
+    // The planner's sanity check says so too, and since when.
+    expect(f.evidence.map((e) => e.value)).toContain('waiting for at least one control plane, etcd, and worker node to be registered');
+    expect(f.args.cluster).toBe('nw-rke2');
+    expect(Date.parse(now) - Date.parse(f.since as string)).toBe(3 * 60 * 60 * 1000);
   });
 
   it('does not count machines that are being deleted', () => {

@@ -11,7 +11,7 @@ import type { Condition } from '../conditions';
 import { conditions, nodeReadyCondition } from '../conditions';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput } from './cluster';
-import { RECONCILIATION_PAUSED } from '../signals/planner';
+import { RECONCILIATION_PAUSED, ROLES_MISSING } from '../signals/planner';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -180,20 +180,24 @@ export const roleMissing: ClusterRule = {
       return null;
     }
     const ns = input.cluster.namespace;
+    const clusterLabel = input.provisioning ? objectLabel('cluster', input.provisioning) : `Cluster ${ input.cluster.name }`;
+    // The planner's own sanity check (clusterIsSane) says the same, and since when.
+    const said = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && ROLES_MISSING.test(c.message ?? '')) : undefined;
 
     return {
-      args:     {
+      args: {
         cluster: input.cluster.name, roles: missing.join(', '), machines: machines.length
       },
       evidence: [
-        evidence(input.provisioning ? objectLabel('cluster', input.provisioning) : `Cluster ${ input.cluster.name }`, 'machines (not deleting)', machines.length),
-        ...missing.map((role) => evidence(`Cluster ${ input.cluster.name }`, `machines with role ${ role }`, 0)),
+        ...(said ? conditionEvidence(clusterLabel, said) : []),
+        evidence(clusterLabel, 'machines (not deleting)', machines.length),
+        ...missing.map((role) => evidence(clusterLabel, `machines with role ${ role }`, 0)),
       ],
       fix: [
         step(this.id, 'roles', {}, ns ? `kubectl -n ${ sh(ns) } get machines.cluster.x-k8s.io -l cluster.x-k8s.io/cluster-name=${ sh(input.cluster.name) } -L rke.cattle.io/etcd-role,rke.cattle.io/control-plane-role,rke.cattle.io/worker-role` : undefined),
         step(this.id, 'add', { roles: missing.join(', ') }),
       ],
-      since:   null,
+      since:   said?.lastTransitionTime ?? null,
       actions: [],
     };
   },

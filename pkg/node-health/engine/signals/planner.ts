@@ -30,6 +30,7 @@ export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/
 export const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
 export const AGENT_WAITING = /waiting for cluster agent to connect/i;
 export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
+export const ROLES_MISSING = /waiting for at least one control plane, etcd, and worker node to be registered/i;
 
 export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
   message('tierNodes', TIER_MACHINES, 'blocking-cluster-operation', 'error', `${ PLANNER }/planner.go setMachineConditionStatus`,
@@ -46,6 +47,8 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'draining worker node(s) custom-9a6e3d0f2c71: draining node'),
   message('paused', RECONCILIATION_PAUSED, 'reconciliation-paused', 'warning', `${ PLANNER }/planner.go`,
     'CAPI cluster or RKEControlPlane is paused'),
+  message('rolesMissing', ROLES_MISSING, 'role-missing', 'error', `${ PLANNER }/planner.go clusterIsSane`,
+    'waiting for at least one control plane, etcd, and worker node to be registered'),
   message('initNodeLost', INIT_NODE_LOST, 'init-node-missing', 'error', `${ PLANNER }/initnode.go (rancher#37133)`,
     'init node not found'),
   message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
