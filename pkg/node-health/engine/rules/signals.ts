@@ -167,6 +167,9 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
   if (entry.id === 'paused' || entry.id === 'pausedCondition') {
     out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/paused-'] }) : '';
   }
+  if (entry.id === 'deleteMachine' || entry.id === 'excludeNodeDraining') {
+    out[entry.id === 'deleteMachine' ? 'unmarkDelete' : 'drainAgain'] = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ entry.id === 'deleteMachine' ? 'cluster.x-k8s.io/delete-machine' : 'machine.cluster.x-k8s.io/exclude-node-draining' }-`] });
+  }
   if (entry.id === 'remediateMachine') {
     out.unmark = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/remediate-machine-'] });
   }

@@ -100,6 +100,32 @@ export const MACHINE_ANNOTATION_SIGNALS: readonly MachineAnnotationSignal[] = [
     fix:        ['mhc', 'unmark'],
     example:    { value: '' },
   },
+  {
+    // Worth knowing, not a fault: the pool's next scale-down removes this machine first.
+    id:         'deleteMachine',
+    object:     'machine',
+    field:      'metadata.annotations[cluster.x-k8s.io/delete-machine]',
+    when:       'present',
+    severity:   'info',
+    rule:       'machine-signal',
+    source:     'cluster-api api/core/v1beta2 DeleteMachineAnnotation',
+    annotation: 'cluster.x-k8s.io/delete-machine',
+    fix:        ['unmarkDelete'],
+    example:    { value: 'yes' },
+  },
+  {
+    // Worth knowing before a deletion: the Node is not drained, its pods are killed rather than evicted.
+    id:         'excludeNodeDraining',
+    object:     'machine',
+    field:      'metadata.annotations[machine.cluster.x-k8s.io/exclude-node-draining]',
+    when:       'present',
+    severity:   'info',
+    rule:       'machine-signal',
+    source:     'cluster-api api/core/v1beta2 ExcludeNodeDrainingAnnotation',
+    annotation: 'machine.cluster.x-k8s.io/exclude-node-draining',
+    fix:        ['drainAgain'],
+    example:    { value: '' },
+  },
 ];
 
 export const MACHINE_CONDITION_TABLE: SignalTable = {
