@@ -36,7 +36,7 @@ describe('etcd-quorum', () => {
 
     expect(f.severity).toBe('warning');
     expect(f.args).toMatchObject({
-      lost: 'no', healthy: 2, members: 3, quorum: 2, down: CLUSTER_HEALTH_MACHINES.etcdDown
+      lost: 'no', healthy: 2, members: 3, quorum: 2, down: `${ CLUSTER_HEALTH_MACHINES.etcdDown } (q-cp-03)`
     });
     expect(f.evidence.map((e) => e.value)).toContain('Kubelet stopped posting node status.');
     const down = report.records.find((r) => r.machineName === CLUSTER_HEALTH_MACHINES.etcdDown)!;
@@ -67,7 +67,7 @@ describe('etcd-quorum', () => {
     const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.labels?.['rke.cattle.io/machine-name'] === CLUSTER_HEALTH_MACHINES.etcdDown);
 
     secret.data['probe-statuses'] = Buffer.from(JSON.stringify({ etcd: { healthy: false, failureCount: 30 }, kubelet: { healthy: true, successCount: 900 } })).toString('base64');
-    expect(clusterFindings(now, objects).find((x) => x.rule === 'etcd-quorum')?.args).toMatchObject({ healthy: 2, down: CLUSTER_HEALTH_MACHINES.etcdDown });
+    expect(clusterFindings(now, objects).find((x) => x.rule === 'etcd-quorum')?.args).toMatchObject({ healthy: 2, down: `${ CLUSTER_HEALTH_MACHINES.etcdDown } (q-cp-03)` });
   });
 
   it('cannot judge without the Nodes, and says nothing rather than guess', () => {
@@ -95,7 +95,7 @@ describe('control-plane-unavailable', () => {
     const { now, objects } = objectsOf('control-plane-down');
     const f = clusterFindings(now, objects).find((x) => x.rule === 'control-plane-unavailable')!;
 
-    expect(f.args).toMatchObject({ members: 1, down: CLUSTER_HEALTH_MACHINES.controlPlane });
+    expect(f.args).toMatchObject({ members: 1, down: `${ CLUSTER_HEALTH_MACHINES.controlPlane } (cpl-cp-01)` });
     setReady(nodeNamed(objects, 'cpl-cp-01'), 'True');
     expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('control-plane-unavailable');
   });

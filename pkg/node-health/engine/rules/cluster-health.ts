@@ -77,8 +77,13 @@ function members(input: ClusterRuleInput, role: Role): Member[] {
     .map((r) => memberHealth(r, role));
 }
 
+/** "custom-c1a0e7d43b25 (q-cp-03)": the machine, and the host name an admin knows it by. */
 function names(list: Member[]): string {
-  return list.map((m) => m.record.machineName ?? m.record.nodeName ?? '?').join(', ');
+  return list.map(({ record: r }) => {
+    const machine = r.objects.machine ? r.machineName : null;
+
+    return machine && r.nodeName && r.nodeName !== machine ? `${ machine } (${ r.nodeName })` : machine ?? r.nodeName ?? '?';
+  }).join(', ');
 }
 
 /** The earliest moment a member stopped being healthy, when its Ready condition says it. */
