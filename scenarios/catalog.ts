@@ -140,6 +140,17 @@ export function ghostEtcd(o: ScenarioOptions = {}): Scenario {
 
 /* ------------------------------------------------------------------------------------------------ */
 
+type PooledSpec = Omit<NodeSpec, 'hostname' | 'pool' | 'machineName'>;
+
+/** A node-driver pool's host: named by the machine Rancher creates for it, as node drivers name their VMs. */
+function pooledNode(cluster: string, pool: string, key: string, rest: PooledSpec): NodeSpec {
+  const machineName = nodeDriverMachineName(cluster, pool, key);
+
+  return {
+    ...rest, hostname: machineName, machineName, pool
+  };
+}
+
 export const WINDOWS_VM_GONE_MACHINE = nodeDriverMachineName('vs-win', 'win', 'win-1');
 export const WINDOWS_CASE_MACHINE = nodeDriverMachineName('vs-win', 'win', 'win-2');
 
@@ -150,13 +161,7 @@ export const WINDOWS_CASE_MACHINE = nodeDriverMachineName('vs-win', 'win', 'win-
  */
 export function windowsNodeRef(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-02-03T06:30:00Z';
-  const pooled = (pool: string, key: string, rest: Omit<NodeSpec, 'hostname' | 'pool' | 'machineName'>): NodeSpec => {
-    const machineName = nodeDriverMachineName('vs-win', pool, key);
-
-    return {
-      ...rest, hostname: machineName, machineName, pool
-    };
-  };
+  const pooled = (pool: string, key: string, rest: PooledSpec): NodeSpec => pooledNode('vs-win', pool, key, rest);
   const nodes: NodeSpec[] = [
     pooled('cp', 'cp-1', {
       roles: { etcd: true, controlPlane: true }, address: '172.16.40.11', createdAgo: '60d'
@@ -681,12 +686,7 @@ function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string 
     }];
   }
   // Rancher's node syncer copies the Node into its management Node: the copy follows.
-  const copy = n.managementNode as Record<string, any> | undefined;
-
-  if (copy) {
-    copy.spec.internalNodeSpec = { ...node.spec, ...(node.spec.taints ? { taints: node.spec.taints.map((t) => ({ ...t })) } : {}) };
-    copy.status.nodeAnnotations = { ...(node.metadata.annotations ?? {}) };
-  }
+  recopyNode(n.managementNode, node);
 }
 
 function provisioningClusterOf(b: BuiltCluster): Record<string, any> {
@@ -812,13 +812,7 @@ export const CREATE_FAILED_MACHINE = nodeDriverMachineName('vs-del', 'wk', 'wk-3
  */
 export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-04-14T11:20:00Z';
-  const pooled = (pool: string, key: string, rest: Omit<NodeSpec, 'hostname' | 'pool' | 'machineName'>): NodeSpec => {
-    const machineName = nodeDriverMachineName('vs-del', pool, key);
-
-    return {
-      ...rest, hostname: machineName, machineName, pool
-    };
-  };
+  const pooled = (pool: string, key: string, rest: PooledSpec): NodeSpec => pooledNode('vs-del', pool, key, rest);
   const built = buildCluster(clusterBuild({
     name:              'vs-del',
     mgmtId:            'c-m-d3l7x9qa',
