@@ -216,6 +216,8 @@ describe('drain-stuck', () => {
 
     expect(record.findings.map((f) => [f.rule, f.severity])).toStrictEqual([['drain-stuck', 'warning']]);
     expect(record.findings[0].args.byRancher).toBe('no');
+    // No drain to unblock: who cordoned it, then uncordon.
+    expect(record.findings[0].fix.map((x) => x.key.split('.').pop())).toStrictEqual(['whoCordoned', 'uncordon']);
     expect(record.status).toBe('warning');
     // Rancher's drain bookkeeping on the plan secret makes it Rancher's drain.
     const secret = planSecretOf(healthy, record.machineName as string);

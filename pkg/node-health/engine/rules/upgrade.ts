@@ -184,10 +184,15 @@ export const drainStuck: Rule = {
         node: node ?? '?', duration: duration(waited), byRancher: byRancher ? 'yes' : 'no', uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no'
       },
       evidence: ev,
-      fix:      [
+      // A drain of Rancher's is unblocked at its pods and its upgrade options; a cordon by hand has no drain to
+      // unblock: who set it says whether it may be lifted.
+      fix:      byRancher ? [
         step(this.id, 'pods', {}, n ? `kubectl get pods -A -o wide --field-selector spec.nodeName=${ sh(nameOf(n)) }` : undefined),
         step(this.id, 'budgets', {}, 'kubectl get poddisruptionbudgets -A'),
         step(this.id, 'options', { cluster: r.cluster?.name ?? '?' }),
+        step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
+      ] : [
+        step(this.id, 'whoCordoned', {}, n ? `kubectl get node ${ sh(nameOf(n)) } --show-managed-fields -o yaml` : undefined),
         step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
       ],
       since,
