@@ -77,6 +77,7 @@ export const LOCAL_TYPES: readonly TypeInfo[] = [
   t('cluster.x-k8s.io/v1beta1', 'Machine', true),
   t('cluster.x-k8s.io/v1beta1', 'MachineSet', true),
   t('cluster.x-k8s.io/v1beta1', 'MachineDeployment', true),
+  t('cluster.x-k8s.io/v1beta1', 'MachineHealthCheck', true),
   t('rke.cattle.io/v1', 'RKEBootstrap', true),
   t('rke.cattle.io/v1', 'RKEControlPlane', true),
   t('rke.cattle.io/v1', 'ETCDSnapshot', true),

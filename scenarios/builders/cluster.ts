@@ -18,7 +18,9 @@ export interface ProvisioningClusterOptions {
   waitingSince?: string;
   rotateCertificatesGeneration?: number;
   appliedRotateCertificatesGeneration?: number;
-  machinePools?: { name: string; quantity: number; roles: Roles; os?: OperatingSystem }[];
+  machinePools?: {
+    name: string; quantity: number; roles: Roles; os?: OperatingSystem; unhealthyNodeTimeout?: string; maxUnhealthy?: string; unhealthyRange?: string;
+  }[];
   annotations?: Labels;
   generation?: number;
 }
@@ -118,6 +120,9 @@ export function provisioningCluster(o: ProvisioningClusterOptions): KubeObject {
         machineOS:        p.os ?? 'linux',
         machineConfigRef: { kind: 'VmwarevsphereConfig', name: `nc-${ o.name }-${ p.name }-${ stableSuffix(`nc:${ o.name }/${ p.name }`) }` },
         ...(p.os === 'windows' ? { hostnameLengthLimit: 15 } : {}),
+        ...(p.unhealthyNodeTimeout ? { unhealthyNodeTimeout: p.unhealthyNodeTimeout } : {}),
+        ...(p.maxUnhealthy ? { maxUnhealthy: p.maxUnhealthy } : {}),
+        ...(p.unhealthyRange ? { unhealthyRange: p.unhealthyRange } : {}),
       }));
     }
     spec.rkeConfig = rkeConfig;

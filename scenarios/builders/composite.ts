@@ -27,6 +27,7 @@ import { downstreamNode, nodeSystemInfo } from './node';
 import { managementNode } from './management-node';
 import { managementCluster, provisioningCluster } from './cluster';
 import { clusterRegistrationToken } from './registration';
+import { capiCluster, poolObjects } from './capi';
 
 /** What the agent on the host has done with its plan. */
 export type AgentState =
@@ -663,8 +664,23 @@ export interface ClusterBuild {
   waitingSince?: Duration;
   rotateCertificates?: { generation: number; applied: number };
   planStateKeys?: boolean;
-  machinePools?: { name: string; quantity: number; roles: Roles; os?: OperatingSystem }[];
+  machinePools?: MachinePoolSpec[];
   clusterAnnotations?: Labels;
+  /** the CAPI Cluster Rancher made for it (every provisioned cluster has one) */
+  capiCluster?: { paused?: boolean; pausedAgo?: Duration; annotations?: Labels };
+}
+
+/** A node-driver machine pool as the provisioning cluster declares it, with its Auto Replace settings. */
+export interface MachinePoolSpec {
+  name: string;
+  quantity: number;
+  roles: Roles;
+  os?: OperatingSystem;
+  unhealthyNodeTimeout?: string;
+  maxUnhealthy?: string;
+  unhealthyRange?: string;
+  /** the health check's verdict on the pool, as its controller wrote it */
+  remediation?: { allowed: boolean; message?: string; ago: Duration };
 }
 
 export interface BuiltCluster {
@@ -786,6 +802,38 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
     }),
   ];
 
+  if (b.kind !== 'imported') {
+    local.push(capiCluster({
+      name:        b.name,
+      namespace,
+      createdAt,
+      paused:      b.capiCluster?.paused,
+      pausedAt:    b.capiCluster?.pausedAgo ? ago(b.now, b.capiCluster.pausedAgo) : undefined,
+      annotations: b.capiCluster?.annotations,
+    }));
+    const byDeployment = new Map<string, MachineV1beta1[]>();
+
+    for (const n of nodes) {
+      const md = n.machine.metadata.labels?.['cluster.x-k8s.io/deployment-name'];
+
+      if (md) byDeployment.set(md, [...(byDeployment.get(md) ?? []), n.machine]);
+    }
+    for (const [md, machines] of byDeployment) {
+      const pool = b.machinePools?.find((p) => `${ b.name }-${ p.name }` === md);
+
+      local.push(...poolObjects({
+        clusterName:          b.name,
+        namespace,
+        machineDeployment:    md,
+        createdAt,
+        machines,
+        unhealthyNodeTimeout: pool?.unhealthyNodeTimeout,
+        maxUnhealthy:         pool?.maxUnhealthy,
+        unhealthyRange:       pool?.unhealthyRange,
+        remediation:          pool?.remediation ? { ...pool.remediation, at: ago(b.now, pool.remediation.ago) } : undefined,
+      }));
+    }
+  }
   for (const n of nodes) local.push(...n.local);
   for (const l of loose) if (l.mgmt) local.push(l.mgmt);
   const downstream: KubeObject[] = [...nodes.flatMap((n) => n.downstream), ...loose.filter((l, i) => b.looseNodes?.[i].downstream !== false).map((l) => l.node)];

@@ -21,3 +21,4 @@ export * from './management-node';
 export * from './cluster';
 export * from './registration';
 export * from './composite';
+export * from './capi';

@@ -2,7 +2,7 @@
  * Cluster API Machines: v1beta1 as Rancher 2.12 and 2.13 serve them, and their v1beta2 form (Rancher 2.14).
  */
 
-import { stableHex } from '../random';
+import { machineSetNameFor } from './capi';
 import {
   CapiCondition, ContractReference, KubeObject, Labels, MachinePhase, MachineV1beta1, MachineV1beta2, MetaCondition,
   NodeAddress, NodeSystemInfo, ObjectMeta
@@ -140,7 +140,7 @@ export function capiMachine(o: CapiMachineOptions): MachineV1beta1 {
       ownerReferences:   o.machineDeployment ? [{
         apiVersion:         CAPI_V1BETA1,
         kind:               'MachineSet',
-        name:               `${ o.machineDeployment }-${ stableHex(`ms:${ o.machineDeployment }`, 9).replace(/^[0-9]/, 'b') }`,
+        name:               machineSetNameFor(o.machineDeployment),
         uid:                uidFor('MachineSet', o.namespace, o.machineDeployment),
         controller:         true,
         blockOwnerDeletion: true,
