@@ -1036,7 +1036,14 @@ export function reconciliationPaused(o: ScenarioOptions = {}): Scenario {
     }),
   ], now, o);
 
-  // The planner marks the cluster provisioned, then stops at the pause before it reaches any tier.
+  // Its CAPI Cluster was paused 3 h ago (spec.paused); the planner marks the cluster provisioned, then stops at
+  // the pause before it reaches any tier.
+  const capi = built.local.find((x) => x.kind === 'Cluster' && x.apiVersion.startsWith('cluster.x-k8s.io/')) as Record<string, any>;
+
+  capi.spec.paused = true;
+  capi.status.v1beta2.conditions = [{
+    type: 'Paused', status: 'True', reason: 'Paused', message: 'Cluster spec.paused is set to true', lastTransitionTime: ago(now, '3h'), observedGeneration: 3
+  }];
   setRancherCondition(provisioningClusterOf(built), {
     type: 'Provisioned', status: 'True', lastUpdateTime: ago(now, '200d')
   });
@@ -1051,6 +1058,77 @@ export function reconciliationPaused(o: ScenarioOptions = {}): Scenario {
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { [CLUSTER_HEALTH_MACHINES.unplanned]: ['plan-secret-missing', 'waiting-for-node-ref'] }, { 'pz-rke2': ['reconciliation-paused'] });
+}
+
+export const MHC_BLOCKED_MACHINES = [nodeDriverMachineName('vs-mhc', 'wk', 'wk-2'), nodeDriverMachineName('vs-mhc', 'wk', 'wk-3')];
+
+/**
+ * A pool with Auto Replace whose health check found two of its three workers unhealthy and, because its
+ * maxUnhealthy is 1, replaces neither (cluster-api's "Remediation is not allowed, the number of not started or
+ * unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: …, maxUnhealthy: 1)", as in
+ * teutonet/teutonet-helm-charts#596): the workers lost their rack's network 35 min ago; on the machines,
+ * HealthCheckSucceeded False ("Condition Ready on node is reporting status Unknown for more than 5m0s") and no
+ * OwnerRemediated, because remediation never started.
+ */
+export function healthCheckBlocked(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-07-02T14:05:00Z';
+  const pooled = (pool: string, key: string, rest: PooledSpec): NodeSpec => pooledNode('vs-mhc', pool, key, rest);
+  const lost = {
+    status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', since: '35m'
+  } as const;
+  const built = buildCluster(clusterBuild({
+    name:              'vs-mhc',
+    mgmtId:            'c-m-h7c4k2rm',
+    kind:              'node-driver',
+    kubernetesVersion: 'v1.31.5+rke2r1',
+    createdAgo:        '90d',
+    nodes:             [
+      pooled('cp', 'cp-1', {
+        roles: { etcd: true, controlPlane: true }, address: '172.16.70.11', createdAgo: '90d'
+      }),
+      pooled('wk', 'wk-1', {
+        roles: { worker: true }, address: '172.16.71.21', createdAgo: '90d'
+      }),
+      pooled('wk', 'wk-2', {
+        roles: { worker: true }, address: '172.16.71.22', createdAgo: '90d', node: 'not-ready', notReady: lost
+      }),
+      pooled('wk', 'wk-3', {
+        roles: { worker: true }, address: '172.16.71.23', createdAgo: '90d', node: 'not-ready', notReady: lost
+      }),
+    ],
+    machinePools: [
+      {
+        name: 'cp', quantity: 1, roles: { etcd: true, controlPlane: true }
+      },
+      {
+        name:                 'wk',
+        quantity:             3,
+        roles:                { worker: true },
+        unhealthyNodeTimeout: '5m0s',
+        maxUnhealthy:         '1',
+        remediation:          {
+          allowed: false, ago: '30m', message: 'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)'
+        },
+      },
+    ],
+  }, now, o));
+
+  for (const name of MHC_BLOCKED_MACHINES) {
+    setMachineCondition(builtNode(built, name), {
+      type: 'HealthCheckSucceeded', status: 'False', severity: 'Warning', reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s', lastTransitionTime: ago(now, '30m')
+    });
+  }
+  const check = built.local.find((x) => x.kind === 'MachineHealthCheck') as Record<string, any>;
+
+  check.status.currentHealthy = 1;
+
+  return scenarioFrom({
+    name:         'health-check-blocked',
+    title:        'Auto Replace blocked: too many unhealthy machines',
+    description:  'vSphere cluster whose worker pool has Auto Replace (5 min, maxUnhealthy 1); two of its three workers lost their network 35 min ago and the health check may replace neither.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], Object.fromEntries(MHC_BLOCKED_MACHINES.map((m) => [m, ['node-not-ready', 'machine-signal'] as FailureFamily[]])), { 'vs-mhc': ['health-check-cannot-remediate'] });
 }
 
 export const KUBELET_SKEW_MACHINE = customMachineName(agentId('4f0d2b9e6a13'));
@@ -1766,6 +1844,7 @@ export const SCENARIOS = {
   'control-plane-down':      controlPlaneDown,
   'no-worker':               noWorker,
   'reconciliation-paused':   reconciliationPaused,
+  'health-check-blocked':    healthCheckBlocked,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

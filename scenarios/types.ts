@@ -241,7 +241,8 @@ export type ClusterFailureFamily =
   | 'etcd-quorum'
   | 'control-plane-unavailable'
   | 'role-missing'
-  | 'reconciliation-paused';
+  | 'reconciliation-paused'
+  | 'health-check-cannot-remediate';
 
 export interface Scenario {
   name: string;

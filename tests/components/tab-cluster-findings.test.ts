@@ -41,7 +41,7 @@ describe('findings about the whole cluster', () => {
     await tab.show();
 
     expect(tab.steve.urls.map(inputOfUrl)).not.toContain('mgmtCluster');
-    expect(tab.steve.urls).toHaveLength(6);
+    expect(tab.steve.urls).toHaveLength(10);
   });
 
   it('ask Steve for the management cluster, once, when the store does not hold it', async() => {

@@ -89,11 +89,11 @@ describe('live updates', () => {
 
     tab = mountTab(s, {}, undefined, { hash: '#node-health' });
     // Asked for while mounting, before any visibility report.
-    expect(tab.steve.urls).toHaveLength(6);
+    expect(tab.steve.urls).toHaveLength(10);
     await tab.settle();
     expect(tab.wrapper.findAll('tr.main-row').length).toBeGreaterThan(0);
     await tab.show();
-    expect(tab.steve.urls).toHaveLength(6);
+    expect(tab.steve.urls).toHaveLength(10);
   });
 
   it('wait to be shown when the page was opened on another tab', async() => {
@@ -101,7 +101,7 @@ describe('live updates', () => {
     await tab.settle();
     expect(tab.steve.urls).toHaveLength(0);
     await tab.show();
-    expect(tab.steve.urls).toHaveLength(6);
+    expect(tab.steve.urls).toHaveLength(10);
   });
 });
 

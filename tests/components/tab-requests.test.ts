@@ -49,7 +49,11 @@ describe('the requests the tab makes', () => {
 
     expect(decoded).toEqual([
       `/k8s/clusters/c-m-4qj7x2vd/v1/nodes?${ include('node') }&${ UNUSED }&exclude=status.images`,
+      `/v1/cluster.x-k8s.io.clusters/fleet-default?fieldSelector=metadata.name=dev-k3s&${ include('capiCluster') }&${ UNUSED }`,
+      `/v1/cluster.x-k8s.io.machinedeployments/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machineDeployment') }&${ UNUSED }`,
+      `/v1/cluster.x-k8s.io.machinehealthchecks/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machineHealthCheck') }&${ UNUSED }`,
       `/v1/cluster.x-k8s.io.machines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machine') }&${ UNUSED }`,
+      `/v1/cluster.x-k8s.io.machinesets/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('machineSet') }&${ UNUSED }`,
       `/v1/management.cattle.io.nodes/c-m-4qj7x2vd?${ include('mgmtNode') }&${ UNUSED }&${ MGMT_LEFT_OUT }`,
       `/v1/rke.cattle.io.custommachines/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('infraMachine') }&${ UNUSED }`,
       `/v1/rke.cattle.io.rkebootstraps/fleet-default?labelSelector=cluster.x-k8s.io/cluster-name=dev-k3s&${ include('bootstrap') }&${ UNUSED }`,
@@ -85,7 +89,9 @@ describe('the requests the tab makes', () => {
     await tab.settle();
 
     expect(tab.steve.reviews.map((r) => `${ r.group }/${ r.resource } ${ r.namespace ?? '' }`).sort()).toStrictEqual([
-      '/nodes ', '/secrets fleet-default', 'cluster.x-k8s.io/machines fleet-default', 'management.cattle.io/nodes c-m-4qj7x2vd',
+      '/nodes ', '/secrets fleet-default', 'cluster.x-k8s.io/clusters fleet-default', 'cluster.x-k8s.io/machinedeployments fleet-default',
+      'cluster.x-k8s.io/machinehealthchecks fleet-default', 'cluster.x-k8s.io/machines fleet-default', 'cluster.x-k8s.io/machinesets fleet-default',
+      'management.cattle.io/nodes c-m-4qj7x2vd',
       'rke.cattle.io/custommachines fleet-default', 'rke.cattle.io/rkebootstraps fleet-default',
     ]);
     expect(tab.steve.reviews.every((r) => r.verb === 'list')).toBe(true);
@@ -96,7 +102,7 @@ describe('the requests the tab makes', () => {
     await tab.show();
     const requests = tab.steve.actions.filter((a) => a.type === 'management/request');
 
-    expect(requests).toHaveLength(6);
+    expect(requests).toHaveLength(10);
     expect(requests.every((a) => a.payload.redirectUnauthorized === false)).toBe(true);
   });
 
@@ -105,7 +111,7 @@ describe('the requests the tab makes', () => {
     const big = await requestsFor(large(500));
 
     expect(big).toEqual(small);
-    expect(big).toHaveLength(6);
+    expect(big).toHaveLength(10);
   }, 60000);
 
   it('are the same again on every refresh', async() => {
@@ -146,7 +152,7 @@ describe('lists the cluster page already holds in the store', () => {
     tab = mountTab(s, { storeHolds: pageStore(s) });
     await tab.show();
 
-    expect(tab.steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    expect(tab.steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'capiClusters', 'infraMachines', 'machineDeployments', 'machineHealthChecks', 'machineSets', 'nodes', 'planSecrets']);
     expect(tab.wrapper.findAll('tr.main-row').map((tr) => tr.text())).toEqual(expected);
     expect(expected.some((row) => row.includes(GHOST_MACHINE))).toBe(true);
   });
@@ -167,12 +173,14 @@ describe('lists the cluster page already holds in the store', () => {
 
     modal.resources[0].context.onDone();
     await tab.settle();
-    expect(inputsOf(seen)).toEqual(['bootstraps', 'infraMachines', 'machines', 'mgmtNodes', 'nodes', 'planSecrets']);
+    expect(inputsOf(seen)).toEqual([
+      'bootstraps', 'capiClusters', 'infraMachines', 'machineDeployments', 'machineHealthChecks', 'machineSets', 'machines', 'mgmtNodes', 'nodes', 'planSecrets',
+    ]);
 
     seen = tab.steve.urls.length;
     await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
     await tab.settle();
-    expect(inputsOf(seen)).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    expect(inputsOf(seen)).toEqual(['bootstraps', 'capiClusters', 'infraMachines', 'machineDeployments', 'machineHealthChecks', 'machineSets', 'nodes', 'planSecrets']);
   });
 
   it('are read again on every refresh, so a machine the watch removed from the store is gone', async() => {

@@ -62,7 +62,7 @@ describe('loading', () => {
     expect(t.wrapper.find('.loading-indicator').exists()).toBe(true);
     release();
     await t.settle();
-    expect(t.steve.urls).toHaveLength(6);
+    expect(t.steve.urls).toHaveLength(10);
     expect(t.wrapper.find('.loading-indicator').exists()).toBe(false);
     expect(t.wrapper.find('[data-testid="node-health-summary"]').exists()).toBe(true);
   });

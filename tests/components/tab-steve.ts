@@ -53,12 +53,16 @@ export interface FakeSteve {
 }
 
 const INPUT_OF_RESOURCE: Record<string, SteveInput> = {
-  'cluster.x-k8s.io.machines':     'machines',
-  secrets:                         'planSecrets',
-  'rke.cattle.io.rkebootstraps':   'bootstraps',
-  'management.cattle.io.nodes':    'mgmtNodes',
-  nodes:                           'nodes',
-  'management.cattle.io.clusters': 'mgmtCluster',
+  'cluster.x-k8s.io.machines':            'machines',
+  secrets:                                'planSecrets',
+  'rke.cattle.io.rkebootstraps':          'bootstraps',
+  'management.cattle.io.nodes':           'mgmtNodes',
+  nodes:                                  'nodes',
+  'management.cattle.io.clusters':        'mgmtCluster',
+  'cluster.x-k8s.io.clusters':            'capiClusters',
+  'cluster.x-k8s.io.machinedeployments':  'machineDeployments',
+  'cluster.x-k8s.io.machinesets':         'machineSets',
+  'cluster.x-k8s.io.machinehealthchecks': 'machineHealthChecks',
 };
 
 export function inputOfUrl(url: string): SteveInput {

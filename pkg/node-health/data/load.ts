@@ -6,7 +6,7 @@
  * can say what is missing and why.
  */
 import {
-  LABELS, PLAN_SECRET_TYPE, asObject, bootstrapRef, label, nodeRefName, specOf
+  LABELS, PLAN_SECRET_TYPE, asObject, bootstrapRef, classify, label, nameOf, nodeRefName, specOf
 } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
 import { describeFailure } from './errors';
@@ -26,7 +26,9 @@ import type {
 /** A runaway `pagination.next` chain stops here rather than loop forever. */
 const MAX_PAGES = 500;
 
-const ALL_INPUTS: InputName[] = ['machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes'];
+const ALL_INPUTS: InputName[] = [
+  'machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes', 'capiClusters', 'machineHealthChecks', 'machineDeployments', 'machineSets',
+];
 
 export interface LoadOptions {
   now?: () => number;
@@ -227,6 +229,9 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   const machines = (byInput.get('machines') ?? []).filter((m) => belongsToCluster(m, target, LABELS.capiClusterName));
   const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE && label(s, LABELS.rkeClusterName) === target.name);
   const bootstraps = (byInput.get('bootstraps') ?? []).filter((b) => belongsToCluster(b, target, LABELS.capiClusterName));
+  const capiClusters = (byInput.get('capiClusters') ?? []).filter((c) => nameOf(c) === target.name);
+  const pools = (['machineDeployments', 'machineSets', 'machineHealthChecks'] as const)
+    .flatMap((input) => (byInput.get(input) ?? []).filter((o) => belongsToCluster(o, target, LABELS.capiClusterName)));
   const infraMachines: KubeObject[] = [];
 
   for (const { request, result } of infraSettled) {
@@ -269,9 +274,13 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   hidden('bootstraps', usesRkeBootstrap, bootstraps.length);
   hidden('nodes', machines.some((m) => !!nodeRefName(m)), nodes.length);
   hidden('mgmtNodes', nodes.length > 0, mgmtNodes.length);
+  // Every machine belongs to a CAPI Cluster, and a pool's machines to its MachineDeployment and MachineSet.
+  hidden('capiClusters', machines.length > 0, capiClusters.length);
+  hidden('machineDeployments', machines.some((m) => !!label(m, LABELS.deploymentName)), pools.filter((o) => classify(o) === 'machineDeployment').length);
+  hidden('machineSets', machines.some((m) => !!label(m, LABELS.machineSetName)), pools.filter((o) => classify(o) === 'machineSet').length);
 
   return {
-    objects:  [...mgmtCluster, ...machines, ...planSecrets, ...bootstraps, ...infraMachines, ...mgmtNodes, ...nodes],
+    objects:  [...mgmtCluster, ...capiClusters, ...pools, ...machines, ...planSecrets, ...bootstraps, ...infraMachines, ...mgmtNodes, ...nodes],
     availability,
     issues,
     requests,

@@ -33,6 +33,8 @@ export function diagnoseLoadAgainLater(
  * The issue that leaves nothing worth showing: the input the view is built on (machines for a provisioned
  * cluster, Nodes otherwise) could not be read, or no request succeeded at all.
  */
+const NODE_INPUTS: readonly InputName[] = ['machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes'];
+
 export function fatalIssue(target: ClusterTarget, load: LoadResult): LoadIssue | null {
   const failures = load.issues.filter((i) => i.kind !== 'hidden' && i.kind !== 'partial');
   const primary: InputName = target.machineManaged ? 'machines' : 'nodes';
@@ -42,7 +44,8 @@ export function fatalIssue(target: ClusterTarget, load: LoadResult): LoadIssue |
     return primaryFailure;
   }
   if (load.requests.length > 0 && failures.length > 0) {
-    const anyRead = Object.values(load.availability).some((a) => a === 'ok' || a === 'partial');
+    // Cluster API's pool objects alone show no node: the view stands only on a node input that was read.
+    const anyRead = NODE_INPUTS.some((input) => load.availability[input] === 'ok' || load.availability[input] === 'partial');
 
     return anyRead ? null : failures[0];
   }

@@ -150,6 +150,45 @@ export function bootstrapsRequest(target: ClusterTarget, form: ListForm = 'selec
   };
 }
 
+/**
+ * The CAPI Cluster Rancher made for the provisioning cluster: same name, same namespace. Steve's own `filter` on
+ * metadata.name holds in both modes (without the cache it matches field paths; with it, metadata.name is indexed).
+ */
+export function capiClustersRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  const byName: Param = form === 'filter' ? ['filter', `metadata.name=${ target.name }`] : ['fieldSelector', `metadata.name=${ target.name }`];
+
+  return {
+    input:  'capiClusters',
+    url:    `${ path('v1', collection(STEVE_TYPES.capiCluster), target.namespace) }${ queryString([byName, ...fieldsOf('capiCluster')]) }`,
+    access: localAccess('cluster.x-k8s.io', 'clusters', target.namespace),
+  };
+}
+
+/** A pool object of the cluster (MachineDeployment, MachineSet, MachineHealthCheck): Cluster API labels each with the cluster's name. */
+function poolRequest(target: ClusterTarget, form: ListForm, input: 'machineDeployments' | 'machineSets' | 'machineHealthChecks'): PlannedRequest {
+  const kind = ({
+    machineDeployments: 'machineDeployment', machineSets: 'machineSet', machineHealthChecks: 'machineHealthCheck'
+  } as const)[input];
+
+  return {
+    input,
+    url:    `${ path('v1', collection(STEVE_TYPES[kind]), target.namespace) }${ queryString([byLabel(clusterSelector(target), form), ...fieldsOf(kind)]) }`,
+    access: localAccess('cluster.x-k8s.io', `${ kind.toLowerCase() }s`, target.namespace),
+  };
+}
+
+export function machineDeploymentsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  return poolRequest(target, form, 'machineDeployments');
+}
+
+export function machineSetsRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  return poolRequest(target, form, 'machineSets');
+}
+
+export function machineHealthChecksRequest(target: ClusterTarget, form: ListForm = 'selectors'): PlannedRequest {
+  return poolRequest(target, form, 'machineHealthChecks');
+}
+
 /** Steve type of an infrastructure machine kind, e.g. rke-machine.cattle.io.vmwarevspheremachine. */
 export function infraType(infra: InfraKind): string {
   return `${ infra.group }.${ infra.kind.toLowerCase() }`;
@@ -235,7 +274,10 @@ export function initialRequests(target: ClusterTarget, form: ListForm = 'selecto
   const out: PlannedRequest[] = [];
 
   if (target.machineManaged) {
-    out.push(machinesRequest(target, form), planSecretsRequest(target, form), bootstrapsRequest(target, form));
+    out.push(
+      machinesRequest(target, form), planSecretsRequest(target, form), bootstrapsRequest(target, form),
+      capiClustersRequest(target, form), machineDeploymentsRequest(target, form), machineSetsRequest(target, form), machineHealthChecksRequest(target, form),
+    );
   }
   if (target.mgmtId) {
     out.push(mgmtNodesRequest(target.mgmtId), nodesRequest(target.mgmtId));

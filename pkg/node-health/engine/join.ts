@@ -17,6 +17,8 @@ import { ANNOTATIONS, LABELS } from './vocabulary';
 import { readClusterInfo, resolveBlockingMachines, unknownCluster } from './cluster-info';
 import { derivePlanStatus } from './plan-status';
 import { expectedNamesOfUnlinkedMachines } from './expected-name';
+import { NO_CAPI_OBJECTS, indexCapiObjects } from './capi-objects';
+import type { CapiObjects } from './capi-objects';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -30,6 +32,8 @@ export interface JoinContext {
   hasMachine(namespace: string | null, machineName: string | null): boolean;
   /** The objects a cluster was read from: the provisioning cluster and, when it could be read, the management cluster */
   clusterObjectsOf(cluster: ClusterInfo): { cluster?: KubeObject; mgmtCluster?: KubeObject };
+  /** Cluster API's objects of the cluster: its CAPI Cluster, pools and health checks */
+  capiObjectsOf(cluster: ClusterInfo): CapiObjects;
   /** The machine a Node of this name was joined to, by a stronger key than another machine's nodeRef */
   machineOfNode(cluster: ClusterInfo | null, nodeName: string): string | null;
   /** Per cluster, the names (lower case) that machines without a Node expect */
@@ -53,20 +57,40 @@ interface Buckets {
   node: KubeObject[];
   registrationToken: KubeObject[];
   mgmtCluster: KubeObject[];
+  capiCluster: KubeObject[];
+  machineHealthCheck: KubeObject[];
+  machineDeployment: KubeObject[];
+  machineSet: KubeObject[];
 }
 
 const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
-  machine:      'machines',
-  planSecret:   'planSecrets',
-  bootstrap:    'bootstraps',
-  infraMachine: 'infraMachines',
-  mgmtNode:     'mgmtNodes',
-  node:         'nodes',
+  machine:            'machines',
+  planSecret:         'planSecrets',
+  bootstrap:          'bootstraps',
+  infraMachine:       'infraMachines',
+  mgmtNode:           'mgmtNodes',
+  node:               'nodes',
+  capiCluster:        'capiClusters',
+  machineHealthCheck: 'machineHealthChecks',
+  machineDeployment:  'machineDeployments',
+  machineSet:         'machineSets',
 };
 
 export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: JoinResult['skipped'] } {
   const buckets: Buckets = {
-    cluster: [], machine: [], planSecret: [], bootstrap: [], infraMachine: [], mgmtNode: [], node: [], registrationToken: [], mgmtCluster: []
+    cluster:            [],
+    machine:            [],
+    planSecret:         [],
+    bootstrap:          [],
+    infraMachine:       [],
+    mgmtNode:           [],
+    node:               [],
+    registrationToken:  [],
+    mgmtCluster:        [],
+    capiCluster:        [],
+    machineHealthCheck: [],
+    machineDeployment:  [],
+    machineSet:         [],
   };
   const skipped: JoinResult['skipped'] = [];
 
@@ -804,6 +828,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     }
   }
   settleRecordInputs(records, buckets, availabilityIn, clusters);
+  const capiObjects = indexCapiObjects(buckets, (ns, name) => clusters.byNsName.get(ns, name));
 
   for (const info of clusters.clusters) {
     if (info.blockingMessage) {
@@ -825,6 +850,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
       machinesJoinedTo:     lazyJoinedTo(parts.secrets),
       hasMachine:           (namespace, machineName) => !!machines.byNsName().get(namespace, machineName),
       clusterObjectsOf:     (info) => ({ cluster: clusters.objects.get(info), mgmtCluster: mgmtClusters.get(info) }),
+      capiObjectsOf:        (info) => capiObjects.get(info) ?? NO_CAPI_OBJECTS,
       machineOfNode:        (cluster, nodeName) => nodes.byClusterName.get(clusterKey(cluster), nodeName)?.takenBy ?? null,
       expectedNames:        expectedNamesOfUnlinkedMachines(records),
     },

@@ -33,14 +33,18 @@ export const DRAIN_ANNOTATIONS = [
 
 /** Steve type ids, used to link to an object's page in Rancher. */
 export const STEVE_TYPES = {
-  cluster:           'provisioning.cattle.io.cluster',
-  machine:           'cluster.x-k8s.io.machine',
-  planSecret:        'secret',
-  bootstrap:         'rke.cattle.io.rkebootstrap',
-  mgmtNode:          'management.cattle.io.node',
-  node:              'node',
-  registrationToken: 'management.cattle.io.clusterregistrationtoken',
-  mgmtCluster:       'management.cattle.io.cluster',
+  cluster:            'provisioning.cattle.io.cluster',
+  machine:            'cluster.x-k8s.io.machine',
+  planSecret:         'secret',
+  bootstrap:          'rke.cattle.io.rkebootstrap',
+  mgmtNode:           'management.cattle.io.node',
+  node:               'node',
+  registrationToken:  'management.cattle.io.clusterregistrationtoken',
+  mgmtCluster:        'management.cattle.io.cluster',
+  capiCluster:        'cluster.x-k8s.io.cluster',
+  machineHealthCheck: 'cluster.x-k8s.io.machinehealthcheck',
+  machineDeployment:  'cluster.x-k8s.io.machinedeployment',
+  machineSet:         'cluster.x-k8s.io.machineset',
 } as const;
 
 function apiGroup(apiVersion: string | null): string {
@@ -66,9 +70,19 @@ export function classify(input: unknown): ObjectKind | null {
         return 'mgmtCluster';
       }
 
+      if (group === 'cluster.x-k8s.io') {
+        return 'capiCluster';
+      }
+
       return group === 'provisioning.cattle.io' ? 'cluster' : null;
     case 'Machine':
       return group === 'cluster.x-k8s.io' ? 'machine' : null;
+    case 'MachineHealthCheck':
+      return group === 'cluster.x-k8s.io' ? 'machineHealthCheck' : null;
+    case 'MachineDeployment':
+      return group === 'cluster.x-k8s.io' ? 'machineDeployment' : null;
+    case 'MachineSet':
+      return group === 'cluster.x-k8s.io' ? 'machineSet' : null;
     case 'Secret':
       return secretType(obj) === PLAN_SECRET_TYPE ? 'planSecret' : null;
     case 'RKEBootstrap':
@@ -95,6 +109,14 @@ export function classify(input: unknown): ObjectKind | null {
       return 'mgmtCluster';
     case STEVE_TYPES.machine:
       return 'machine';
+    case STEVE_TYPES.capiCluster:
+      return 'capiCluster';
+    case STEVE_TYPES.machineHealthCheck:
+      return 'machineHealthCheck';
+    case STEVE_TYPES.machineDeployment:
+      return 'machineDeployment';
+    case STEVE_TYPES.machineSet:
+      return 'machineSet';
     case 'secret':
       return secretType(obj) === PLAN_SECRET_TYPE ? 'planSecret' : null;
     case STEVE_TYPES.bootstrap:

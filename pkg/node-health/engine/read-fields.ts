@@ -36,13 +36,17 @@ const FAILURE = ['status.failureReason', 'status.failureMessage', 'status.deprec
 const ADDRESSES = ['status.addresses[].type', 'status.addresses[].address'];
 const DRAINING = DRAIN_ANNOTATIONS.map(annotation);
 const KUBELET_VERSION = 'status.nodeInfo.kubeletVersion';
+const PAUSED = annotation(ANNOTATIONS.capiPaused);
+/** v1beta1's counts, and v1beta2's (where readyReplicas moved under deprecated and availableReplicas means Available) */
+const REPLICAS = ['replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas', 'upToDateReplicas', 'unavailableReplicas']
+  .flatMap((f) => [`status.${ f }`, `status.deprecated.v1beta1.${ f }`]);
 
 export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   cluster: [
     'spec.kubernetesVersion', 'spec.rkeConfig.rotateCertificates.generation', 'status.clusterName', 'status.certificateRotationGeneration', ...CONDITIONS,
   ],
   machine: [
-    label(LABELS.capiClusterName), label(LABELS.nodeName), label(LABELS.machineId), label(LABELS.initNode), ...MACHINE_ROLES,
+    label(LABELS.capiClusterName), label(LABELS.deploymentName), label(LABELS.machineSetName), label(LABELS.machinePoolName), label(LABELS.nodeName), label(LABELS.machineId), label(LABELS.initNode), ...MACHINE_ROLES,
     ...OPERATING_SYSTEM, annotation(ANNOTATIONS.etcdHook), ...DRAINING, KUBELET_VERSION,
     ...MACHINE_ANNOTATION_SIGNALS.map((s) => annotation(s.annotation)),
     'spec.clusterName', 'spec.providerID',
@@ -76,9 +80,27 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     'status.nodeInfo.osImage', KUBELET_VERSION, 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
   ],
   // Whether the cluster agent is connected: its Connected and Ready conditions.
-  mgmtCluster:       ['status.connected', ...CONDITIONS],
+  mgmtCluster:        ['status.connected', ...CONDITIONS],
   // The registration command is read from Norman by the tab, never from an export.
-  registrationToken: [],
+  registrationToken:  [],
+  // Cluster API's own objects of the cluster: whether it, a pool or a health check is paused; what a health
+  // check may remediate, v1beta1 (maxUnhealthy, unhealthyRange) and v1beta2 (remediation.triggerIf) alike.
+  capiCluster:        [PAUSED, 'spec.paused', 'status.phase', ...FAILURE, ...CONDITIONS],
+  machineHealthCheck: [
+    label(LABELS.capiClusterName), PAUSED, 'spec.clusterName', `spec.selector.matchLabels[${ LABELS.deploymentName }]`,
+    'spec.maxUnhealthy', 'spec.unhealthyRange', 'spec.nodeStartupTimeout',
+    ...['type', 'status', 'timeout'].map((f) => `spec.unhealthyConditions[].${ f }`),
+    'spec.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'spec.remediation.triggerIf.unhealthyInRange', 'spec.checks.nodeStartupTimeoutSeconds',
+    ...['type', 'status', 'timeoutSeconds'].map((f) => `spec.checks.unhealthyNodeConditions[].${ f }`),
+    'status.expectedMachines', 'status.currentHealthy', 'status.remediationsAllowed', 'status.targets', ...CONDITIONS,
+  ],
+  machineDeployment: [
+    label(LABELS.capiClusterName), label(LABELS.machinePoolName), PAUSED, 'spec.clusterName', 'spec.replicas', 'spec.paused',
+    ...REPLICAS, 'status.phase', ...CONDITIONS,
+  ],
+  machineSet: [
+    label(LABELS.capiClusterName), label(LABELS.deploymentName), PAUSED, 'spec.clusterName', 'spec.replicas', ...REPLICAS, ...FAILURE, ...CONDITIONS,
+  ],
 };
 
 /** Identity and what the engine reads, for one kind. */

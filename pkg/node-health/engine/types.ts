@@ -23,7 +23,11 @@ export type ObjectKind =
   | 'mgmtNode'
   | 'node'
   | 'registrationToken'
-  | 'mgmtCluster';
+  | 'mgmtCluster'
+  | 'capiCluster'
+  | 'machineHealthCheck'
+  | 'machineDeployment'
+  | 'machineSet';
 
 /**
  * Which inputs could be read; a rule that needs an input that could not be read stays silent. `partial`: read,
@@ -31,7 +35,9 @@ export type ObjectKind =
  * may still exist.
  */
 export type Availability = 'ok' | 'partial' | 'forbidden' | 'error' | 'absent';
-export type InputName = 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes';
+export type InputName =
+  | 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes'
+  | 'capiClusters' | 'machineHealthChecks' | 'machineDeployments' | 'machineSets';
 export type InputAvailability = Partial<Record<InputName, Availability>>;
 
 /** A field the engine looked at. Values are never secret: plan secrets only contribute whitelisted status keys. */

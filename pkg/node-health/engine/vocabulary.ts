@@ -17,6 +17,11 @@ export const LABELS = {
   mgmtNodeName:      'management.cattle.io/nodename',
   kubernetesOs:      'kubernetes.io/os',
   initNode:          'rke.cattle.io/init-node',
+  /** Cluster API's labels on a pool's machines: the MachineDeployment and the MachineSet that own them */
+  deploymentName:    'cluster.x-k8s.io/deployment-name',
+  machineSetName:    'cluster.x-k8s.io/set-name',
+  /** Rancher's machine pool of a node-driver cluster (rancher pkg/capr) */
+  machinePoolName:   'rke.cattle.io/rke-machine-pool-name',
 } as const;
 
 export const ANNOTATIONS = {
@@ -33,6 +38,8 @@ export const ANNOTATIONS = {
   /** the node labels and taints a custom node was registered with (rancher pkg/controllers/capr/unmanaged) */
   registeredLabels:     'rke.cattle.io/labels',
   registeredTaints:     'rke.cattle.io/taints',
+  /** Cluster API stops reconciling any object that carries it (cluster-api api/core/v1beta2 common_types.go) */
+  capiPaused:           'cluster.x-k8s.io/paused',
 } as const;
 
 /** kubectl apply's copy of the whole object: it repeats every field, secrets' data included. */

@@ -67,7 +67,10 @@ function trimmedMgmtClusters(items: unknown[]): KubeObject[] {
 }
 
 /** Inputs whose objects live in the clusters' fleet workspaces (management Nodes live in one namespace per cluster). */
-const IN_WORKSPACES = new Set<FleetRequest['input']>(['machines', 'planSecrets', 'bootstraps', 'infraMachines']);
+const IN_WORKSPACES = new Set<FleetRequest['input']>([
+  'machines', 'planSecrets', 'bootstraps', 'infraMachines', 'capiClusters', 'machineDeployments', 'machineSets', 'machineHealthChecks',
+]);
+const CAPI_INPUTS = ['capiClusters', 'machineDeployments', 'machineSets', 'machineHealthChecks'] as const;
 
 export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOptions = {}): Promise<FleetLoad> {
   const now = options.now ?? Date.now;
@@ -76,7 +79,16 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
   // Downstream Nodes are never asked for: their copies stand in, and the rules that need the Node itself wait
   // for the cluster's tab (see fleet/diagnosis.ts).
   const availability = {
-    machines: 'absent', planSecrets: 'absent', bootstraps: 'absent', infraMachines: 'absent', mgmtNodes: 'absent', nodes: 'absent'
+    machines:            'absent',
+    planSecrets:         'absent',
+    bootstraps:          'absent',
+    infraMachines:       'absent',
+    mgmtNodes:           'absent',
+    nodes:               'absent',
+    capiClusters:        'absent',
+    machineHealthChecks: 'absent',
+    machineDeployments:  'absent',
+    machineSets:         'absent',
   } as Record<InputName, Availability>;
   const byInput = new Map<FleetRequest['input'], KubeObject[]>();
 
@@ -180,7 +192,7 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
     targets,
     mgmtClusters,
     objects: [
-      ...clusters, ...mgmtClusters, ...machines, ...planSecrets, ...(byInput.get('bootstraps') ?? []), ...infraMachines, ...mgmtNodes, ...nodeCopies(mgmtNodes),
+      ...clusters, ...mgmtClusters, ...CAPI_INPUTS.flatMap((input) => byInput.get(input) ?? []), ...machines, ...planSecrets, ...(byInput.get('bootstraps') ?? []), ...infraMachines, ...mgmtNodes, ...nodeCopies(mgmtNodes),
     ],
     availability,
     issues,

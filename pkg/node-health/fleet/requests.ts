@@ -103,10 +103,23 @@ export function fleetInfraMachinesRequest(infra: InfraKind): FleetRequest {
   };
 }
 
+/** Cluster API's own objects of every cluster: CAPI Clusters, pools and their health checks. */
+export function fleetCapiRequests(): FleetRequest[] {
+  const kinds = [
+    ['capiClusters', 'capiCluster', 'clusters'], ['machineDeployments', 'machineDeployment', 'machinedeployments'],
+    ['machineSets', 'machineSet', 'machinesets'], ['machineHealthChecks', 'machineHealthCheck', 'machinehealthchecks'],
+  ] as const;
+
+  return kinds.map(([input, kind, resource]) => ({
+    input, url: list(STEVE_TYPES[kind], fieldsOf(kind)), access: everywhere('cluster.x-k8s.io', resource)
+  }));
+}
+
 /** The requests that do not depend on another answer. */
 export function fleetInitialRequests(form: ListForm = 'selectors'): FleetRequest[] {
   return [
     fleetClustersRequest(), fleetMgmtClustersRequest(), fleetMachinesRequest(), fleetPlanSecretsRequest(form), fleetBootstrapsRequest(), fleetMgmtNodesRequest(),
+    ...fleetCapiRequests(),
   ];
 }
 

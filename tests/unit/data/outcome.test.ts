@@ -12,7 +12,17 @@ function loadWith(issues: LoadIssue[], availability: Partial<LoadResult['availab
   return {
     objects:      [],
     availability: {
-      machines: 'ok', planSecrets: 'ok', bootstraps: 'ok', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'ok', ...availability
+      machines:            'ok',
+      planSecrets:         'ok',
+      bootstraps:          'ok',
+      infraMachines:       'ok',
+      mgmtNodes:           'ok',
+      nodes:               'ok',
+      capiClusters:        'ok',
+      machineHealthChecks: 'ok',
+      machineDeployments:  'ok',
+      machineSets:         'ok',
+      ...availability
     },
     issues,
     requests: [{ input: 'machines', url: '/v1/x' }],

@@ -27,6 +27,10 @@ describe('the requests of one load', () => {
       'machines /v1/cluster.x-k8s.io.machines/fleet-default cluster.x-k8s.io/cluster-name=dev-k3s',
       'planSecrets /v1/secrets/fleet-default rke.cattle.io/cluster-name=dev-k3s',
       'bootstraps /v1/rke.cattle.io.rkebootstraps/fleet-default cluster.x-k8s.io/cluster-name=dev-k3s',
+      'capiClusters /v1/cluster.x-k8s.io.clusters/fleet-default -',
+      'machineDeployments /v1/cluster.x-k8s.io.machinedeployments/fleet-default cluster.x-k8s.io/cluster-name=dev-k3s',
+      'machineSets /v1/cluster.x-k8s.io.machinesets/fleet-default cluster.x-k8s.io/cluster-name=dev-k3s',
+      'machineHealthChecks /v1/cluster.x-k8s.io.machinehealthchecks/fleet-default cluster.x-k8s.io/cluster-name=dev-k3s',
       'mgmtNodes /v1/management.cattle.io.nodes/c-m-4qj7x2vd -',
       'nodes /k8s/clusters/c-m-4qj7x2vd/v1/nodes -',
     ]);
@@ -184,14 +188,18 @@ describe('clusterTarget', () => {
 describe('the Steve types the requests and links name', () => {
   // The shell's own names for the types it knows; the RKEBootstrap has none there.
   const SHELL_NAMES: Record<keyof typeof STEVE_TYPES, string | null> = {
-    cluster:           CAPI.RANCHER_CLUSTER,
-    machine:           CAPI.MACHINE,
-    planSecret:        SECRET,
-    bootstrap:         null,
-    mgmtNode:          MANAGEMENT.NODE,
-    node:              NODE,
-    registrationToken: null,
-    mgmtCluster:       MANAGEMENT.CLUSTER,
+    cluster:            CAPI.RANCHER_CLUSTER,
+    machine:            CAPI.MACHINE,
+    planSecret:         SECRET,
+    bootstrap:          null,
+    mgmtNode:           MANAGEMENT.NODE,
+    node:               NODE,
+    registrationToken:  null,
+    mgmtCluster:        MANAGEMENT.CLUSTER,
+    capiCluster:        CAPI.CAPI_CLUSTER,
+    machineHealthCheck: null,
+    machineDeployment:  CAPI.MACHINE_DEPLOYMENT,
+    machineSet:         CAPI.MACHINE_SET,
   };
 
   it.each(Object.entries(SHELL_NAMES).filter(([, shell]) => shell))('%s is the type @shell/config/types names', (key, shell) => {
@@ -214,6 +222,6 @@ describe('the Steve types the requests and links name', () => {
     const types = new Set(Object.values(STEVE_TYPES).map((t) => `${ t }s`));
 
     expect(lists.filter((list) => !types.has(list))).toEqual([]);
-    expect(lists).toHaveLength(5);
+    expect(lists).toHaveLength(9);
   });
 });

@@ -90,7 +90,7 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
 
     const first = await session.refresh(request);
 
-    expect(first.listsRead).toBe(6);
+    expect(first.listsRead).toBe(10);
     expect(first.rows).toHaveLength(18);
     const firstBytes = bytesSent(mock).lists;
 
@@ -105,7 +105,7 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     const quiet = bytesSent(mock);
 
     expect(same.listsRead).toBe(0);
-    expect(same.listsReused).toBe(6);
+    expect(same.listsReused).toBe(10);
     expect(quiet.lists).toBe(0);
     expect(quiet.frames).toBeLessThan(firstBytes / 100);
     // Nothing shown changed: no row is sent again.
@@ -163,12 +163,12 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     await session.refresh(request);
     await delay(100);
     expect((await session.refresh(request)).listsRead).toBe(0);
-    expect((await session.refresh({ ...request, rereadAll: true })).listsRead).toBe(6);
+    expect((await session.refresh({ ...request, rereadAll: true })).listsRead).toBe(10);
     await delay(100);
     expect((await session.refresh(request)).listsRead).toBe(0);
 
     mock.reset();
     await delay(200);
-    expect((await session.refresh(request)).listsRead).toBe(6);
+    expect((await session.refresh(request)).listsRead).toBe(10);
   });
 });

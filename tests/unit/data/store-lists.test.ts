@@ -146,8 +146,10 @@ describe('loadClusterData with lists from the store', () => {
     const shared = await loadClusterData(steve.dispatch, target, { now, fromStore });
 
     expect(alone.urls.map(inputOfUrl)).toEqual(expect.arrayContaining(['machines', 'mgmtNodes', 'mgmtCluster']));
-    expect(steve.urls.map(inputOfUrl).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
-    expect(shared.requests.map((r) => r.input).sort()).toEqual(['bootstraps', 'infraMachines', 'nodes', 'planSecrets']);
+    const asked = ['bootstraps', 'capiClusters', 'infraMachines', 'machineDeployments', 'machineHealthChecks', 'machineSets', 'nodes', 'planSecrets'];
+
+    expect(steve.urls.map(inputOfUrl).sort()).toEqual(asked);
+    expect(shared.requests.map((r) => r.input).sort()).toEqual(asked);
     expect(shared.availability).toEqual(own.availability);
 
     const verdicts = (load: typeof own) => diagnoseLoad(target, load).records

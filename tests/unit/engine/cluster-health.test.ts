@@ -6,7 +6,8 @@ import { diagnose } from '@pkg/node-health/engine';
 import type { DiagnoseOptions, Finding } from '@pkg/node-health/engine';
 import { CLUSTER_RULES } from '@pkg/node-health/engine/rules/cluster';
 import type { ClusterRule } from '@pkg/node-health/engine/rules/cluster';
-import { buildScenario, CLUSTER_HEALTH_MACHINES } from '../../../scenarios/catalog';
+import { parseRange, scaledLimit } from '@pkg/node-health/engine/rules/capi-health';
+import { buildScenario, CLUSTER_HEALTH_MACHINES, MHC_BLOCKED_MACHINES } from '../../../scenarios/catalog';
 import { clusterObjects } from './helpers';
 
 function objectsOf(name: string): { now: string; objects: any[] } {
@@ -142,6 +143,9 @@ describe('reconciliation-paused', () => {
     cluster.status.conditions = cluster.status.conditions.map((c: any) => (c.type === 'Updated' ? {
       type: 'Updated', status: 'True', lastUpdateTime: now
     } : c));
+    const capi = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('cluster.x-k8s.io/'));
+
+    delete capi.spec.paused;
     expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('reconciliation-paused');
   });
 });
@@ -168,5 +172,146 @@ describe('a cluster check that throws', () => {
       rules.splice(rules.indexOf(broken), 1);
     }
     expect(diagnose(objects, { now }).clusters[0].notes).toStrictEqual([]);
+  });
+});
+
+const capiOf = (objects: any[], kind: string) => objects.filter((o) => o.kind === kind && o.apiVersion.startsWith('cluster.x-k8s.io/'));
+
+describe('reconciliation-paused, read from Cluster API\'s objects', () => {
+  it('names the paused CAPI Cluster beside the planner\'s words, and gives its resume command', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'reconciliation-paused')!;
+
+    expect(f.args).toMatchObject({
+      scope: 'cluster', objects: 'CAPI Cluster pz-rke2 (spec.paused)', timed: 'yes'
+    });
+    expect(f.evidence).toContainEqual({
+      object: 'CAPI Cluster fleet-default/pz-rke2', path: 'spec.paused', value: true
+    });
+    expect(f.fix.find((s) => s.key.endsWith('.resume'))?.command).toBe(`kubectl -n fleet-default patch clusters.cluster.x-k8s.io pz-rke2 --type=merge -p '{"spec":{"paused":false}}'`);
+  });
+
+  it('fires on a paused CAPI Cluster before the planner says so, with the time of its Paused condition', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated');
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'reconciliation-paused')!;
+
+    expect(f.since).toBe(capiOf(objects, 'Cluster')[0].status.v1beta2.conditions[0].lastTransitionTime);
+    expect(f.args.duration).toBe(3 * 60 * 60 * 1000);
+  });
+
+  it('a pool paused by annotation is a pause of that pool: its machines point to the finding, the others do not', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+    const [deployment] = capiOf(objects, 'MachineDeployment').filter((o) => o.metadata.name === 'vs-mhc-wk');
+
+    deployment.metadata.annotations = { 'cluster.x-k8s.io/paused': '' };
+    const report = diagnose(objects, { now });
+    const f = report.clusters[0].findings.find((x) => x.rule === 'reconciliation-paused')!;
+
+    expect(f.args).toMatchObject({
+      scope: 'pool', objects: 'MachineDeployment vs-mhc-wk (cluster.x-k8s.io/paused)', timed: 'no'
+    });
+    expect(f.fix.map((s) => s.command)).toContain('kubectl -n fleet-default annotate machinedeployments.cluster.x-k8s.io vs-mhc-wk cluster.x-k8s.io/paused-');
+    const noted = report.records.filter((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.reconciliationPaused')).map((r) => r.machineName);
+
+    expect(noted).toHaveLength(3);
+    expect(noted.every((m) => m?.startsWith('vs-mhc-wk-'))).toBe(true);
+  });
+
+  it('says nothing of a cluster whose objects are not paused', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+
+    expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('reconciliation-paused');
+  });
+});
+
+describe('health-check-cannot-remediate', () => {
+  it('quotes the health check, names the pool, its limit and timeout, and the machines it would replace point to it', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+    const report = diagnose(objects, { now });
+    const f = report.clusters[0].findings.find((x) => x.rule === 'health-check-cannot-remediate')!;
+
+    expect(f.severity).toBe('warning');
+    expect(f.args).toMatchObject({
+      check: 'vs-mhc-wk', pool: 'vs-mhc-wk', total: 3, unhealthy: 2, limit: '1', range: 'no', timeout: '5m0s'
+    });
+    expect(String(f.args.machines).split(', ').sort()).toStrictEqual([...MHC_BLOCKED_MACHINES].sort());
+    expect(f.evidence.map((e) => e.value)).toContain('Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)');
+    const noted = report.records.filter((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.healthCheckCannotRemediate')).map((r) => r.machineName);
+
+    expect(noted.sort()).toStrictEqual([...MHC_BLOCKED_MACHINES].sort());
+  });
+
+  it('is silent once the health check may remediate again', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+    const [mhc] = capiOf(objects, 'MachineHealthCheck');
+
+    mhc.status.conditions = [{
+      type: 'RemediationAllowed', status: 'True', lastTransitionTime: now
+    }];
+    expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('health-check-cannot-remediate');
+  });
+
+  it.each([
+    ['40% of 3 is 1', { maxUnhealthy: '40%' }, true],
+    ['100% (Cluster API\'s default) allows all', {}, false],
+    ['2 allows two', { maxUnhealthy: 2 }, false],
+    ['a range that holds 2', { unhealthyRange: '[1-3]' }, false],
+    ['a range above 2', { unhealthyRange: '[3-5]' }, true],
+  ])('without its condition, judges its counts against its limit: %s', (_, spec, fires) => {
+    const { now, objects } = objectsOf('health-check-blocked');
+    const [mhc] = capiOf(objects, 'MachineHealthCheck');
+
+    delete mhc.spec.maxUnhealthy;
+    Object.assign(mhc.spec, spec);
+    mhc.status.conditions = [];
+    expect(clusterFindings(now, objects).map((x) => x.rule).includes('health-check-cannot-remediate')).toBe(fires);
+  });
+
+  it('reads a v1beta2 health check: remediation.triggerIf and its metav1 conditions', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+    const [mhc] = capiOf(objects, 'MachineHealthCheck');
+    const condition = mhc.status.conditions[0];
+
+    mhc.apiVersion = 'cluster.x-k8s.io/v1beta2';
+    delete mhc.spec.maxUnhealthy;
+    mhc.spec.remediation = { triggerIf: { unhealthyLessThanOrEqualTo: 1 } };
+    mhc.spec.checks = {
+      unhealthyNodeConditions: [{
+        type: 'Ready', status: 'Unknown', timeoutSeconds: 300
+      }]
+    };
+    delete mhc.spec.unhealthyConditions;
+    mhc.status.conditions = [{
+      type: 'RemediationAllowed', status: 'False', reason: 'TooManyUnhealthy', message: condition.message, lastTransitionTime: condition.lastTransitionTime, observedGeneration: 1
+    }];
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'health-check-cannot-remediate')!;
+
+    expect(f.args).toMatchObject({ limit: '1', timeout: '300s' });
+    expect(f.evidence).toContainEqual(expect.objectContaining({ path: 'spec.remediation.triggerIf.unhealthyLessThanOrEqualTo', value: 1 }));
+  });
+
+  it('says nothing when the health checks could not be read', () => {
+    const { now, objects } = objectsOf('health-check-blocked');
+
+    expect(clusterFindings(now, objects, { availability: { machineHealthChecks: 'forbidden' } }).map((x) => x.rule)).not.toContain('health-check-cannot-remediate');
+  });
+});
+
+describe('limits as Cluster API reads them', () => {
+  it('scales an int-or-percent down, as GetScaledValueFromIntOrPercent without rounding up', () => {
+    expect(scaledLimit('40%', 3)).toBe(1);
+    expect(scaledLimit('100%', 7)).toBe(7);
+    expect(scaledLimit(2, 10)).toBe(2);
+    expect(scaledLimit('2', 10)).toBe(2);
+    expect(scaledLimit('two', 10)).toBeNull();
+  });
+
+  it('reads a range only in its [min-max] form', () => {
+    expect(parseRange('[3-5]')).toStrictEqual({ min: 3, max: 5 });
+    expect(parseRange('[5-3]')).toBeNull();
+    expect(parseRange('3-5')).toBeNull();
   });
 });

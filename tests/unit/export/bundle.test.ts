@@ -63,11 +63,19 @@ describe('bundle shape', () => {
 
   it('settles availability: what was given stays, what was seen is ok, the rest absent', () => {
     expect(bundle.availability).toEqual({
-      machines: 'ok', planSecrets: 'ok', bootstraps: 'forbidden', infraMachines: 'ok', mgmtNodes: 'ok', nodes: 'ok'
+      machines:            'ok',
+      planSecrets:         'ok',
+      bootstraps:          'forbidden',
+      infraMachines:       'ok',
+      mgmtNodes:           'ok',
+      nodes:               'ok',
+      // A custom cluster's CAPI Cluster was in the objects; it has no pools.
+      capiClusters:        'ok',
+      machineHealthChecks: 'absent',
+      machineDeployments:  'absent',
+      machineSets:         'absent',
     });
-    expect(settledAvailability([])).toEqual({
-      machines: 'absent', planSecrets: 'absent', bootstraps: 'absent', infraMachines: 'absent', mgmtNodes: 'absent', nodes: 'absent'
-    });
+    expect(Object.values(settledAvailability([]))).toStrictEqual(Array(10).fill('absent'));
   });
 
   it('carries every record with its findings, keys, chain and plan status', () => {

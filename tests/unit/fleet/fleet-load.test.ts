@@ -26,7 +26,8 @@ describe('fleet load', () => {
     expect(a.requests.map((r) => r.url)).toEqual(b.requests.map((r) => r.url));
     expect(a.requests.map((r) => path(r.url))).toEqual([
       '/v1/provisioning.cattle.io.clusters', '/v1/management.cattle.io.clusters', '/v1/cluster.x-k8s.io.machines', '/v1/secrets',
-      '/v1/rke.cattle.io.rkebootstraps', '/v1/management.cattle.io.nodes', '/v1/rke.cattle.io.custommachines',
+      '/v1/rke.cattle.io.rkebootstraps', '/v1/management.cattle.io.nodes', '/v1/cluster.x-k8s.io.clusters', '/v1/cluster.x-k8s.io.machinedeployments',
+      '/v1/cluster.x-k8s.io.machinesets', '/v1/cluster.x-k8s.io.machinehealthchecks', '/v1/rke.cattle.io.custommachines',
     ]);
     // Nothing of a downstream cluster is asked for.
     expect(b.requests.some((r) => r.url.startsWith('/k8s/'))).toBe(false);

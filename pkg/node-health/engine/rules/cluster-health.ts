@@ -1,19 +1,18 @@
 /**
  * Findings that only the whole cluster can show: etcd quorum (how many members are healthy against the majority
- * etcd needs), a control plane with no healthy member, a role no machine has, and reconciliation left paused.
+ * etcd needs), a control plane with no healthy member, and a role no machine has.
  * A member is a machine of that role that joined the cluster (it has or had a Node); its health is its Node's
  * Ready condition, as Rancher's copy or the Node itself says, and the etcd probe of its plan. Where a member's
  * health cannot be read (Nodes unreadable), quorum is not judged.
  */
 import type { Evidence, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
-import type { Condition } from '../conditions';
 import { conditions, nodeReadyCondition } from '../conditions';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput } from './cluster';
-import { RECONCILIATION_PAUSED, ROLES_MISSING } from '../signals/planner';
+import { ROLES_MISSING } from '../signals/planner';
 import {
-  age, conditionEvidence, duration, evidence, objectLabel, sh, step
+  conditionEvidence, evidence, objectLabel, sh, step
 } from './rule';
 
 type MemberHealth = 'healthy' | 'unhealthy' | 'unknown';
@@ -203,34 +202,6 @@ export const roleMissing: ClusterRule = {
         step(this.id, 'add', { roles: missing.join(', ') }),
       ],
       since:   said?.lastTransitionTime ?? null,
-      actions: [],
-    };
-  },
-};
-
-export const reconciliationPaused: ClusterRule = {
-  id:       'reconciliation-paused',
-  severity: 'warning',
-  check(input, ctx) {
-    const said: Condition | undefined = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && RECONCILIATION_PAUSED.test(c.message ?? '')) : undefined;
-
-    if (!said || !input.provisioning) {
-      return null;
-    }
-    const waited = age(ctx, said.lastTransitionTime);
-    const ns = input.cluster.namespace;
-    const name = input.cluster.name;
-
-    return {
-      args:     { cluster: name, duration: duration(waited) },
-      evidence: conditionEvidence(objectLabel('cluster', input.provisioning), said),
-      fix:      [
-        step(this.id, 'who', {}, ns ? `kubectl -n ${ sh(ns) } get clusters.cluster.x-k8s.io,rkecontrolplanes.rke.cattle.io ${ sh(name) } -o yaml | grep -n -i paused` : undefined),
-        step(this.id, 'operation'),
-        step(this.id, 'resume', {}, ns ? `kubectl -n ${ sh(ns) } patch clusters.cluster.x-k8s.io ${ sh(name) } --type=merge -p '{"spec":{"paused":false}}'` : undefined),
-        step(this.id, 'resumeAnnotation', {}, ns ? `kubectl -n ${ sh(ns) } annotate clusters.cluster.x-k8s.io,rkecontrolplanes.rke.cattle.io ${ sh(name) } cluster.x-k8s.io/paused-` : undefined),
-      ],
-      since:   said.lastTransitionTime,
       actions: [],
     };
   },

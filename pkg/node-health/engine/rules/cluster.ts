@@ -17,7 +17,9 @@ import type { RuleContext, RuleHit } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
 } from './rule';
-import { controlPlaneUnavailable, etcdQuorum, reconciliationPaused, roleMissing } from './cluster-health';
+import { controlPlaneUnavailable, etcdQuorum, roleMissing } from './cluster-health';
+import { healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
+import type { CapiObjects } from '../capi-objects';
 
 export interface ClusterRuleInput {
   cluster: ClusterInfo;
@@ -25,6 +27,8 @@ export interface ClusterRuleInput {
   records: NodeRecord[];
   provisioning?: KubeObject;
   management?: KubeObject;
+  /** Cluster API's objects of the cluster (its CAPI Cluster, pools, health checks), where they were read */
+  capi: CapiObjects;
 }
 
 export interface ClusterRule {
@@ -143,7 +147,7 @@ export const clusterAgentDisconnected: ClusterRule = {
 };
 
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused,
+  clusterAgentDisconnected, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
 ];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
@@ -164,7 +168,7 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
   for (const cluster of clusters) {
     const objects = ctx.clusterObjectsOf(cluster);
     const input: ClusterRuleInput = {
-      cluster, records: byCluster.get(cluster) ?? [], provisioning: objects.cluster, management: objects.mgmtCluster
+      cluster, records: byCluster.get(cluster) ?? [], provisioning: objects.cluster, management: objects.mgmtCluster, capi: ctx.capiObjectsOf(cluster)
     };
 
     cluster.findings = [];
