@@ -63,6 +63,28 @@ describe('the cluster list\'s Node Health column', () => {
     wrapper.unmount();
   });
 
+  it('shows what concerns the whole cluster: edge-k3s\'s disconnected agent, though its nodes look healthy', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(NodeHealthClusterCell, ctx, { row: clusterRow(scenario, 'edge-k3s') });
+    const agent = wrapper.find('[data-testid="node-health-cluster-level-cluster-agent-disconnected"]');
+
+    expect(agent.text()).toBe('%nodeHealth.rules.clusterAgentDisconnected.title%{"cluster":"edge-k3s","duration":7200000}');
+    expect(agent.classes()).toContain('bg-error');
+    // Its nodes are counted as Rancher last saw them: none is unhealthy.
+    expect(wrapper.findAll('[data-testid^="node-health-cluster-error"], [data-testid^="node-health-cluster-warning"]')).toHaveLength(0);
+    expect(wrapper.findComponent(RouterLinkStub).props('to')).toEqual(expect.objectContaining({ params: expect.objectContaining({ namespace: 'fleet-default', id: 'edge-k3s' }), hash: '#node-health' }));
+    wrapper.unmount();
+  });
+
+  it('shows a cluster-level finding before the node counts', async() => {
+    const { wrapper } = await mountFleetView(NodeHealthClusterCell, fleetContext(scenario), { row: clusterRow(scenario, 'pz-rke2') });
+    const badges = wrapper.findAll('[data-testid="node-health-cluster-cell"] > *').map((b) => b.attributes('data-testid'));
+
+    expect(badges).toEqual(['node-health-cluster-level-reconciliation-paused', 'node-health-cluster-warning']);
+    expect(wrapper.find('[data-testid="node-health-cluster-warning"]').text()).toBe('%nodeHealth.fleet.column.count.warning%{"count":1}');
+    wrapper.unmount();
+  });
+
   it('shows nothing for a cluster whose nodes are all healthy', async() => {
     const { wrapper } = await mountFleetView(NodeHealthClusterCell, fleetContext(scenario), { row: clusterRow(scenario, 'demo-rke2') });
 
@@ -96,7 +118,7 @@ describe('the cluster list\'s Node Health column', () => {
 
   it('sorts the cluster list worst first through the row property it adds', async() => {
     const ctx = fleetContext(scenario);
-    const rows = ['demo-rke2', 'prod-rke2', 'ef-rke2', 'imp-k3s', 'dev-k3s'].map((n) => clusterRow(scenario, n));
+    const rows = ['demo-rke2', 'edge-k3s', 'prod-rke2', 'ef-rke2', 'imp-k3s', 'dev-k3s', 'pz-rke2'].map((n) => clusterRow(scenario, n));
     const cell = await mountFleetView(NodeHealthClusterCell, ctx, { row: rows[0] });
     const health = fleetSourceFor(ctx.store).state.clusters;
     const sorted = sortBy(rows, CLUSTER_COLUMN_SORT, false).map((r: ClusterModel) => r.metadata.name);
@@ -104,11 +126,16 @@ describe('the cluster list\'s Node Health column', () => {
       const ha = health.get(`fleet-default/${ a.metadata.name }`)!;
       const hb = health.get(`fleet-default/${ b.metadata.name }`)!;
 
-      return ha.worstRank - hb.worstRank || hb.counts.error - ha.counts.error || hb.counts.warning - ha.counts.warning || a.metadata.name.localeCompare(b.metadata.name);
+      return ha.worstRank - hb.worstRank || hb.issues.error - ha.issues.error || hb.issues.warning - ha.issues.warning || a.metadata.name.localeCompare(b.metadata.name);
     }).map((r) => r.metadata.name);
 
     expect(sorted).toEqual(expected);
     expect(sorted[sorted.length - 1]).toBe('demo-rke2');
+    // A disconnected agent is an error of the cluster: edge-k3s sorts with the clusters in error, before pz-rke2's warnings.
+    expect(sorted.indexOf('edge-k3s')).toBeLessThan(sorted.indexOf('pz-rke2'));
+    expect(rows[1][SORT_PROPERTY]).toEqual({
+      rank: 0, error: 1, warning: 0, unknown: 0
+    });
     expect(rows[0][SORT_PROPERTY]).toEqual({
       rank: 3, error: 0, warning: 0, unknown: 0
     });

@@ -2,6 +2,8 @@ import { RouterLinkStub, VueWrapper } from '@vue/test-utils';
 import Select from '@shell/components/form/Select';
 import FleetHealthPage from '@pkg/node-health/pages/FleetHealthPage.vue';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
+import NodeHealthClusterCell from '@pkg/node-health/formatters/NodeHealthClusterCell.vue';
+import { etcdQuorum } from '@pkg/node-health/engine/rules/cluster-health';
 import { clusterTabLocation, RECORD_QUERY } from '@pkg/node-health/fleet/links';
 import { fleetSourceFor } from '@pkg/node-health/fleet/source';
 import { fleet } from '../../scenarios/fleet';
@@ -80,6 +82,30 @@ describe('the fleet page', () => {
     expect(wrapper.find('[data-testid="node-health-fleet-cluster-finding-fleet-default/pool-rke2-init-node-missing"]').exists()).toBe(true);
     // The rules the fleet leaves to the tab are named.
     expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('%nodeHealth.rules.nodeMissing.title%');
+    wrapper.unmount();
+  });
+
+  it('says which check of a whole cluster could not run, on the page and in the cluster list, rather than call the cluster healthy', async() => {
+    // A defect in one check of the whole cluster: the cluster is not known to be fine.
+    jest.spyOn(etcdQuorum, 'check').mockImplementation(() => {
+      throw new Error('unexpected member list');
+    });
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+    const note = wrapper.find('[data-testid="node-health-fleet-cluster-note-fleet-default/demo-rke2"]');
+
+    expect(note.text()).toContain('%nodeHealth.status.unknown%');
+    expect(note.text()).toContain('%nodeHealth.fleet.summary.clusterNote%{"cluster":"demo-rke2"');
+    expect(note.text()).toContain('%nodeHealth.notes.ruleFailed%');
+    expect(note.text()).toContain('unexpected member list');
+    expect(note.findComponent(RouterLinkStub).props('to')).toEqual(clusterTabLocation('fleet-default', 'demo-rke2'));
+    const { summary } = fleetSourceFor(ctx.store).state;
+
+    expect(summary!.clusterNotes.map((n) => n.clusterName)).toContain('demo-rke2');
+    const cell = await mountFleetView(NodeHealthClusterCell, ctx, { row: { metadata: { name: 'demo-rke2', namespace: 'fleet-default' } } });
+
+    expect(cell.wrapper.find('[data-testid="node-health-cluster-level-note"]').text()).toBe('%nodeHealth.fleet.column.clusterNotJudged%{"count":1}');
+    cell.wrapper.unmount();
     wrapper.unmount();
   });
 

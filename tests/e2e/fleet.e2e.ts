@@ -53,6 +53,30 @@ export const FLEET_TESTS: E2eTest[] = [
     },
   },
   {
+    name:      'fleet: the cluster list shows what concerns a whole cluster, edge-k3s\'s disconnected agent',
+    timeoutMs: 300000,
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      await routerPush(page, FLEET.clusterList);
+      const edge = clusterListRow(page, 'edge-k3s');
+      const agent = edge.locator('[data-testid="node-health-cluster-level-cluster-agent-disconnected"]');
+
+      // Its nodes look healthy in what Rancher last heard: the cell must still not read as healthy.
+      await agent.waitFor({ state: 'visible', timeout: 120000 });
+      assert((await agent.innerText()).trim() === 'Cluster agent disconnected', `edge-k3s's cell says: ${ await edge.locator(FLEET.clusterCell).innerText() }`);
+      assert(await edge.locator('[data-testid="node-health-cluster-error"], [data-testid="node-health-cluster-warning"]').count() === 0, 'edge-k3s shows unhealthy nodes');
+      assert(await clusterListRow(page, 'pool-rke2').locator('[data-testid="node-health-cluster-level-init-node-missing"]').count() === 1, 'pool-rke2: its lost init node is not shown');
+      await edge.scrollIntoViewIfNeeded();
+      await t.shot(page, 'cluster-list-edge-k3s');
+      await edge.locator(FLEET.clusterCell).click();
+      await page.waitForURL((url) => url.pathname === clusterPath(NS, 'edge-k3s') && url.hash === '#node-health', { timeout: 60000 });
+      await page.locator('[data-testid="node-health-cluster-finding-cluster-agent-disconnected"]').waitFor({ state: 'visible', timeout: 120000 });
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
     name:      'fleet: the fleet page lists the unhealthy nodes and opens a record in its cluster\'s tab',
     timeoutMs: 300000,
     async run(t) {

@@ -8,7 +8,7 @@ import {
 } from '../engine';
 import type { RecordStatus } from '../engine';
 import { STATUS_COLORS } from '../data/rows';
-import type { ClusterHealth, MachineHealth } from './diagnosis';
+import type { ClusterHealth, ClusterLevelFinding, MachineHealth } from './diagnosis';
 import { clusterKeyOf } from './diagnosis';
 import type { FleetPhase } from './source';
 import { SORT_PROPERTY } from '../config/table-headers';
@@ -35,8 +35,9 @@ export function clusterSortKey(health: ClusterHealth | undefined): ClusterSortKe
     return NOT_KNOWN;
   }
 
+  // The cluster's own findings count with its nodes: a disconnected agent sorts with the clusters in error.
   return {
-    rank: health.worstRank, error: health.counts.error, warning: health.counts.warning, unknown: health.counts.unknown
+    rank: health.worstRank, error: health.issues.error, warning: health.issues.warning, unknown: health.issues.unknown
   };
 }
 
@@ -69,28 +70,46 @@ export interface StatusBadge {
   color: string;
 }
 
+/** One finding about the whole cluster, by its title; or, for `note`, the checks of the cluster that could not run. */
+export type ClusterBadge =
+  | { kind: 'finding'; rule: string; status: Exclude<RecordStatus, 'healthy' | 'unknown'>; titleKey: string; args: ClusterLevelFinding['args']; color: string }
+  | { kind: 'note'; status: 'unknown'; count: number; color: string };
+
 export type ClusterCellView =
   | { kind: 'none' }
   | { kind: 'not-provisioned' }
-  | { kind: 'counts'; badges: StatusBadge[] };
+  | { kind: 'counts'; cluster: ClusterBadge[]; badges: StatusBadge[] };
 
 const UNHEALTHY: Exclude<RecordStatus, 'healthy'>[] = ['error', 'warning', 'unknown'];
 
 /**
- * What the cluster list shows for one cluster: badges for nodes in error, warning or unknown; nothing when all
- * are healthy or before the first diagnosis; for a cluster Rancher did not provision (imported) with no unhealthy
- * node, that machine checks do not apply to it.
+ * What the cluster list shows for one cluster: first what concerns the whole cluster (its agent disconnected,
+ * etcd quorum lost, a check that could not run), by name, then badges for nodes in error, warning or unknown;
+ * nothing when all is well or before the first diagnosis; for a cluster Rancher did not provision (imported)
+ * with nothing wrong, that machine checks do not apply to it. A cluster whose nodes look healthy but whose agent
+ * is disconnected is never an empty cell: what Rancher shows of those nodes may be stale.
  */
 export function clusterCellView(health: ClusterHealth | undefined, phase: FleetPhase): ClusterCellView {
   if (phase !== 'ready' || !health) {
     return { kind: 'none' };
   }
+  const cluster: ClusterBadge[] = health.clusterFindings.map((f) => ({
+    kind: 'finding', rule: f.rule, status: f.severity, titleKey: f.titleKey, args: f.args, color: STATUS_COLORS[f.severity]
+  }));
+
+  if (health.clusterNotes > 0) {
+    cluster.push({
+      kind: 'note', status: 'unknown', count: health.clusterNotes, color: STATUS_COLORS.unknown
+    });
+  }
   const badges = UNHEALTHY.filter((s) => health.counts[s] > 0).map((status) => ({
     status, count: health.counts[status], color: STATUS_COLORS[status]
   }));
 
-  if (badges.length) {
-    return { kind: 'counts', badges };
+  if (cluster.length || badges.length) {
+    return {
+      kind: 'counts', cluster, badges
+    };
   }
 
   return health.kind === 'provisioned' ? { kind: 'none' } : { kind: 'not-provisioned' };

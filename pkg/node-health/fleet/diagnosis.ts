@@ -14,6 +14,8 @@ import type { NodeRow } from '../data/types';
 import type { FleetLoad } from './load';
 import { COPIED_FROM_ANNOTATION } from './node-copies';
 
+const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
+
 /**
  * Rules that need the downstream Node list itself (a Node's absence, or the Nodes under another name). The
  * fleet reads Rancher's copies of the Nodes instead, which cannot show what is absent: these rules are left
@@ -75,15 +77,33 @@ export function clusterKeyOf(namespace: string | null | undefined, name: string 
   return `${ namespace ?? '' }/${ name ?? '' }`;
 }
 
+/** A finding about the whole cluster as the cluster list shows it: its title, in its severity. */
+export interface ClusterLevelFinding {
+  rule: string;
+  severity: Exclude<Severity, 'info'>;
+  titleKey: string;
+  args: Finding['args'];
+}
+
 export interface ClusterHealth {
   key: string;
   name: string;
   namespace: string | null;
   mgmtId: string | null;
   kind: ClusterInfo['kind'];
+  /** the cluster's nodes by status */
   counts: Record<RecordStatus, number>;
-  /** STATUS_ORDER index of the worst node (0 error … 3 healthy), 3 without nodes */
+  /** the cluster's own findings that are warnings or errors (agent disconnected, etcd quorum lost), errors first */
+  clusterFindings: ClusterLevelFinding[];
+  /** checks of the whole cluster that could not run: the cluster is not known to be fine */
+  clusterNotes: number;
+  /**
+   * STATUS_ORDER index of the worst of its nodes and its own findings (0 error … 3 healthy): a cluster whose
+   * nodes look healthy but whose agent is disconnected is in error. A check that could not run makes it unknown.
+   */
   worstRank: number;
+  /** nodes and cluster-level findings together, by status: what the cluster list sorts by */
+  issues: Record<Exclude<RecordStatus, 'healthy'>, number>;
   /** machines the planner waits for, with the blocking condition's message */
   blockingMachines: string[];
   blockingMessage: string | null;
@@ -105,12 +125,37 @@ function emptyCounts(): Record<RecordStatus, number> {
   };
 }
 
-/** Per cluster, counted from its records; clusters without records are there with zero counts. */
+/** The cluster's own warnings and errors, errors first; an info finding (a note for the tab) is not a problem. */
+function clusterLevelFindings(c: ClusterInfo): ClusterLevelFinding[] {
+  const out: ClusterLevelFinding[] = [];
+
+  for (const f of c.findings ?? []) {
+    if (f.severity !== 'info') {
+      out.push({
+        rule: f.rule, severity: f.severity, titleKey: f.titleKey, args: f.args
+      });
+    }
+  }
+
+  return out.sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+}
+
+/**
+ * Per cluster, counted from its records and its own findings; clusters without records are there with zero
+ * node counts, and still with their own findings.
+ */
 export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealth> {
   const out = new Map<string, ClusterHealth>();
   const byInfo = new Map<ClusterInfo, ClusterHealth>();
 
   for (const c of report.clusters) {
+    const clusterFindings = clusterLevelFindings(c);
+    const clusterNotes = c.notes?.length ?? 0;
+    const issues = {
+      error: 0, warning: 0, unknown: clusterNotes
+    };
+
+    clusterFindings.forEach((f) => issues[f.severity]++);
     const health: ClusterHealth = {
       key:              clusterKeyOf(c.namespace, c.name),
       name:             c.name,
@@ -118,7 +163,14 @@ export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealt
       mgmtId:           c.mgmtId,
       kind:             c.kind,
       counts:           emptyCounts(),
-      worstRank:        STATUS_ORDER.indexOf('healthy'),
+      clusterFindings,
+      clusterNotes,
+      worstRank:        Math.min(
+        STATUS_ORDER.indexOf('healthy'),
+        ...clusterFindings.map((f) => STATUS_ORDER.indexOf(f.severity)),
+        clusterNotes ? STATUS_ORDER.indexOf('unknown') : STATUS_ORDER.length
+      ),
+      issues,
       blockingMachines: c.blockingMachines,
       blockingMessage:  c.blockingMessage,
       blockingSince:    c.blockingSince,
@@ -135,6 +187,9 @@ export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealt
 
     if (health) {
       health.counts[r.status]++;
+      if (r.status !== 'healthy') {
+        health.issues[r.status]++;
+      }
       health.worstRank = Math.min(health.worstRank, STATUS_ORDER.indexOf(r.status));
     }
   }
@@ -247,6 +302,14 @@ export interface ClusterFindingItem {
   finding: Finding;
 }
 
+/** A check of a whole cluster that could not run, with the cluster it is about: silence there is not health. */
+export interface ClusterNoteItem {
+  clusterKey: string;
+  clusterName: string;
+  clusterNamespace: string;
+  note: { key: string; args?: Finding['args'] };
+}
+
 export interface FleetSummary {
   /** clusters with a node that is not healthy or a finding of their own */
   clustersAffected: number;
@@ -255,17 +318,18 @@ export interface FleetSummary {
   blocked: BlockedCluster[];
   /** cluster-level findings of every cluster the user can open, errors first */
   clusterFindings: ClusterFindingItem[];
+  /** the checks of those clusters that could not run */
+  clusterNotes: ClusterNoteItem[];
 }
-
-const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
 
 export function fleetSummary(report: DiagnosisReport, health: Map<string, ClusterHealth>): FleetSummary {
   const affected = new Set<ClusterHealth>();
   const blocked: BlockedCluster[] = [];
   const clusterFindings: ClusterFindingItem[] = [];
+  const clusterNotes: ClusterNoteItem[] = [];
 
   for (const h of health.values()) {
-    if (h.worstRank < STATUS_ORDER.indexOf('healthy')) {
+    if (h.counts.error + h.counts.warning + h.counts.unknown > 0) {
       affected.add(h);
     }
   }
@@ -283,6 +347,12 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
       if (finding.severity !== 'info') {
         affected.add(h);
       }
+    }
+    for (const note of c.notes ?? []) {
+      clusterNotes.push({
+        clusterKey: h.key, clusterName: c.name, clusterNamespace: c.namespace, note
+      });
+      affected.add(h);
     }
   }
   for (const c of report.clusters) {
@@ -311,5 +381,6 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     blocked:         blocked.sort((a, b) => a.clusterName.localeCompare(b.clusterName)),
     clusterFindings: clusterFindings.sort((a, b) => SEVERITY_ORDER.indexOf(a.finding.severity) - SEVERITY_ORDER.indexOf(b.finding.severity) ||
       a.clusterName.localeCompare(b.clusterName) || a.finding.rule.localeCompare(b.finding.rule)),
+    clusterNotes: clusterNotes.sort((a, b) => a.clusterName.localeCompare(b.clusterName)),
   };
 }
