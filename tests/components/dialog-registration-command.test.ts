@@ -1,7 +1,7 @@
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
 import RegistrationCommandDialog from '@pkg/node-health/dialog/RegistrationCommandDialog.vue';
 import { getActionLog } from '@pkg/node-health/actions';
-import type { RegistrationCommandRequest } from '@pkg/node-health/actions';
+import type { RegistrationAccess, RegistrationCommandRequest } from '@pkg/node-health/actions';
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { TOKEN_MASK } from '@pkg/node-health/registration';
 import { MACHINE, NS, stuckRecord } from '../unit/actions/fixtures';
@@ -61,7 +61,7 @@ function reRegisterRecord(os: 'linux' | 'windows' = 'linux'): NodeRecord {
   return record;
 }
 
-function open(answer: Answer = () => normanTokens(), record: NodeRecord | null = null) {
+function open(answer: Answer = () => normanTokens(), record: NodeRecord | null = null, access: RegistrationAccess = { allowed: true }) {
   const store = dialogStore(answer);
   const request: RegistrationCommandRequest = {
     cluster: {
@@ -69,6 +69,7 @@ function open(answer: Answer = () => normanTokens(), record: NodeRecord | null =
     },
     record,
     context: { clusterId: CLUSTER, user: 'jane' },
+    access,
   };
   const wrapper = mount(RegistrationCommandDialog, {
     props:  { resources: [request] },
@@ -98,6 +99,51 @@ beforeEach(() => {
 
 afterAll(() => {
   expect(missingExtensionKeys()).toEqual([]);
+});
+
+describe('RegistrationCommandDialog: who is given the token', () => {
+  it('for a user who may update the cluster, asks for the token and shows the command', async() => {
+    const { wrapper, store } = open(undefined, reRegisterRecord());
+
+    await flushPromises();
+    expect(store.requests()).toHaveLength(1);
+    expect(wrapper.find('[data-testid="nh-token-not-allowed"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-steps"]').exists()).toBe(true);
+    expect(commandOnScreen(wrapper)).toContain(TOKEN_MASK);
+  });
+
+  it.each([['noPermission'], ['notLoaded']] as const)('for a user who may not (%s), asks for nothing, shows no token or command, and says why', async(reason) => {
+    const answer = jest.fn(() => normanTokens());
+    const { wrapper, store } = open(answer, reRegisterRecord(), { allowed: false, reason });
+
+    await flushPromises();
+    // Not asked for: the token never reaches the browser.
+    expect(answer).not.toHaveBeenCalled();
+    expect(store.requests()).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-token-loading"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-token-not-allowed"]').text()).toBe(`%nodeHealth.dialog.registration.token.notAllowed.${ reason }% {"cluster":"prod"}`);
+    expect(wrapper.find('[data-testid="nh-command"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-copy"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-steps"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-token-retry"]').exists()).toBe(false);
+    expect(wrapper.html()).not.toContain(TOKEN);
+  });
+
+  it('asks for nothing when the request does not say the user may be given the token', async() => {
+    const store = dialogStore(() => normanTokens());
+    const wrapper = mount(RegistrationCommandDialog, {
+      props:  {
+        resources: [{
+          cluster: { mgmtId: CLUSTER, name: 'prod' }, record: null, context: { clusterId: CLUSTER, user: 'jane' }
+        }]
+      },
+      global: { mocks: { $store: store, t: translate } },
+    });
+
+    await flushPromises();
+    expect(store.requests()).toEqual([]);
+    expect(wrapper.find('[data-testid="nh-token-not-allowed"]').text()).toContain('notAllowed.notLoaded');
+  });
 });
 
 describe('RegistrationCommandDialog: the token', () => {

@@ -72,9 +72,13 @@ describe('actions', () => {
       },
       record:  { machineName: GHOST_MACHINE },
       context: { clusterId: 'c-m-4qj7x2vd', user: 'admin' },
+      // Steve gave the cluster an update link: the user may be given its token.
+      access:  { allowed: true },
     });
     expect(forCluster.component).toBe('RegistrationCommandDialog');
-    expect(forCluster.resources[0]).toMatchObject({ cluster: { mgmtId: 'c-m-4qj7x2vd' }, record: null });
+    expect(forCluster.resources[0]).toMatchObject({
+      cluster: { mgmtId: 'c-m-4qj7x2vd' }, record: null, access: { allowed: true }
+    });
   });
 
   it('a finding\'s action opens through its entry in the action catalogue', async() => {

@@ -84,7 +84,7 @@ describe('write actions', () => {
 
     expect(detail.find('[data-testid="node-health-action-remove-finalizers"]').exists()).toBe(false);
     expect(detail.find('[data-testid="node-health-action-denied-remove-finalizers"]').text()).toContain('%nodeHealth.tab.actions.noPermission.machine%');
-    // Showing a registration command writes nothing: still offered.
+    // The registration command needs the cluster's update permission, not the machine's: still offered.
     expect(detail.find('[data-testid="node-health-action-re-register"]').exists()).toBe(true);
   });
 });

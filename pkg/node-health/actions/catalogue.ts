@@ -16,8 +16,12 @@ import type { ActionContext, StoreLike } from './types';
 /** How the action log names an action (kept as it was: logs already written use these names). */
 export type ActionLogName = 'remove-finalizers' | 'etcd-force-remove' | 'copy-registration-command';
 
-/** The record's object an action writes. */
-export type ActionTarget = 'machine' | 'bootstrap';
+/**
+ * The record's object the user must be allowed to update for an action: the one it writes, or for the
+ * registration command the provisioning cluster, since Rancher gives its registration token only to who may
+ * update the cluster (registration-access.ts).
+ */
+export type ActionTarget = 'machine' | 'bootstrap' | 'cluster';
 
 /** What the tab hands an action's opener. */
 export interface ActionInvocation {
@@ -28,7 +32,7 @@ export interface ActionInvocation {
 }
 
 export interface ActionEntry {
-  /** The object the action writes; null when it writes nothing (it only shows something) */
+  /** The object the user must be allowed to update; null when the action needs no permission (it only shows something) */
   target: ActionTarget | null;
   /** Its dialog: the file name in ../dialog/ that the shell's modal opens */
   dialog: string;
@@ -50,10 +54,10 @@ export const ACTION_CATALOGUE: Readonly<Record<ActionId, ActionEntry>> = {
     open:    (store, { record, context }) => openEtcdForceRemove(store, record, context),
   },
   're-register': {
-    target:  null,
+    target:  'cluster',
     dialog:  REGISTRATION_COMMAND_DIALOG,
     logName: 'copy-registration-command',
-    open:    (store, { record, context, cluster }) => openRegistrationCommand(store, cluster, record, { clusterId: context.clusterId, user: context.user }),
+    open:    (store, { record, context, cluster }) => openRegistrationCommand(store, cluster, record, { clusterId: context.clusterId, user: context.user }, record.objects.cluster),
   },
 };
 
@@ -79,8 +83,8 @@ export interface ActionOffer {
 }
 
 /**
- * Whether the row detail shows a finding's actions: an action that writes needs its object read and the user's
- * permission to update it (Steve drops `links.update` where not allowed); one that writes nothing is always shown.
+ * Whether the row detail shows a finding's actions: an action needs its target object read and the user's
+ * permission to update it (Steve drops `links.update` where not allowed); one without a target is always shown.
  */
 export function actionOffers(finding: Pick<Finding, 'actions'>, record: NodeRecord): ActionOffer[] {
   return finding.actions.map((id) => {

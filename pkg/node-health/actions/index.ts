@@ -39,3 +39,5 @@ export {
 export type {
   RemoveFinalizersRequest, RegistrationCommandRequest, RegistrationClusterRef
 } from './open';
+export { registrationAccess } from './registration-access';
+export type { RegistrationAccess } from './registration-access';

@@ -6,6 +6,8 @@
 import type { PropType } from 'vue';
 import type { ClusterInfo, NodeRecord } from '../engine';
 import type { ActionContext, StoreLike } from './types';
+import { registrationAccess } from './registration-access';
+import type { RegistrationAccess } from './registration-access';
 
 export const REMOVE_FINALIZERS_DIALOG = 'RemoveFinalizersDialog';
 export const REGISTRATION_COMMAND_DIALOG = 'RegistrationCommandDialog';
@@ -45,6 +47,8 @@ export interface RegistrationCommandRequest {
   /** Set for "Re-register this node": prefills the options from this record */
   record: NodeRecord | null;
   context: Pick<ActionContext, 'clusterId' | 'user'>;
+  /** Whether the user may be given the cluster's registration token; decided before the dialog asks for it */
+  access: RegistrationAccess;
 }
 
 /** The signed-in user's name as the header shows it: the principal's login name, else its id. */
@@ -101,9 +105,13 @@ export function openEtcdForceRemove(store: StoreLike, record: NodeRecord, contex
   });
 }
 
+/**
+ * `provisioning`: the provisioning cluster with its links (Steve's or the store's), whose update link decides
+ * whether the user may be given a registration token; without it the dialog asks for none.
+ */
 export function openRegistrationCommand(
-  store: StoreLike, cluster: ClusterInfo | RegistrationClusterRef | Record<string, any>, record?: NodeRecord | null,
-  context?: Partial<Pick<ActionContext, 'clusterId' | 'user'>>
+  store: StoreLike, cluster: ClusterInfo | RegistrationClusterRef | Record<string, any>, record: NodeRecord | null,
+  context: Partial<Pick<ActionContext, 'clusterId' | 'user'>> | undefined, provisioning: unknown
 ): Promise<void> {
   const ref = toClusterRef(cluster);
   const request: RegistrationCommandRequest = {
@@ -113,6 +121,7 @@ export function openRegistrationCommand(
       clusterId: context?.clusterId || ref.mgmtId || ref.name,
       user:      context?.user || currentUserName(store),
     },
+    access: registrationAccess(provisioning),
   };
 
   return store.dispatch('management/promptModal', {

@@ -14,6 +14,7 @@ import {
   buildFinalizerRemovalPatch, describeTarget, finalizersOf, objectUrls, recheckFinalizerRemoval, MACHINE_TYPE
 } from './finalizers';
 import type { Recheck } from './finalizers';
+import type { RegistrationAccess } from './registration-access';
 import type {
   ActionContext, ActionResult, JsonPatchOperation, Message, StoreLike
 } from './types';
@@ -215,10 +216,18 @@ export type TokenLoad =
   /** A token exists but holds no usable command */
   | { state: 'unusable'; error: TokenReadError }
   | { state: 'failed'; failure: ActionFailure }
-  | { state: 'noCluster' };
+  | { state: 'noCluster' }
+  /** The user may not be given the token (registration-access.ts): it was not asked for */
+  | { state: 'notAllowed'; reason: Extract<RegistrationAccess, { allowed: false }>['reason'] };
 
-/** The cluster's registration token from Norman, as Rancher's own Registration tab reads it. */
-export async function loadRegistrationToken(store: StoreLike, mgmtId: string | null | undefined): Promise<TokenLoad> {
+/**
+ * The cluster's registration token from Norman, as Rancher's own Registration tab reads it; only for a user
+ * `access` allows, and otherwise without a request.
+ */
+export async function loadRegistrationToken(store: StoreLike, mgmtId: string | null | undefined, access: RegistrationAccess): Promise<TokenLoad> {
+  if (!access.allowed) {
+    return { state: 'notAllowed', reason: access.reason };
+  }
   if (!mgmtId) {
     return { state: 'noCluster' };
   }

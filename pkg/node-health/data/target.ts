@@ -18,9 +18,11 @@ export function clusterTarget(resource: unknown): ClusterTarget | null {
   if (typeof name !== 'string' || !name || typeof namespace !== 'string' || !namespace) {
     return null;
   }
+  // Its links too: whether the user may update the cluster decides who is given its registration token.
   const cluster: KubeObject = plain({
     id:         r.id,
     type:       r.type,
+    links:      r.links,
     apiVersion: r.apiVersion,
     kind:       r.kind,
     metadata:   r.metadata,

@@ -93,6 +93,7 @@ describe('the action catalogue', () => {
       ...record.objects,
       machine:   { ...record.objects.machine, ...links(update) },
       bootstrap: { ...record.objects.bootstrap, ...links(update) },
+      cluster:   { metadata: { name: 'prod', namespace: 'fleet-default' }, ...links(update) },
     }) as NodeRecord['objects'];
 
     const allowed = (update: string | undefined) => actionOffers(finding, { ...record, objects: objects(update) }).map((o) => [o.id, o.allowed]);
@@ -101,5 +102,29 @@ describe('the action catalogue', () => {
     for (const refused of [undefined, '', 'blocked']) {
       expect(allowed(refused)).toEqual(ACTION_IDS.map((id) => [id, ACTION_CATALOGUE[id].target === null]));
     }
+  });
+
+  it('offers the registration command only to a user who may update the provisioning cluster, and opens it so', async() => {
+    const record = ghostRecord();
+    const withCluster = (cluster: Record<string, unknown> | undefined) => ({ ...record, objects: { ...record.objects, cluster } as NodeRecord['objects'] });
+    const offer = (cluster: Record<string, unknown> | undefined) => actionOffers({ actions: ['re-register'] }, withCluster(cluster))[0];
+    const prod = { metadata: { name: 'prod', namespace: 'fleet-default' } };
+
+    expect(offer({ ...prod, links: { self: '/v1/c', update: '/v1/c' } })).toEqual({
+      id: 're-register', allowed: true, reasonKey: null
+    });
+    expect(offer({ ...prod, links: { self: '/v1/c' } })).toEqual({
+      id: 're-register', allowed: false, reasonKey: 'nodeHealth.tab.actions.noPermission.cluster'
+    });
+    expect(offer(undefined)).toEqual({
+      id: 're-register', allowed: false, reasonKey: 'nodeHealth.tab.actions.notLoaded.cluster'
+    });
+    // Opened anyway (an event from elsewhere): the dialog is told not to ask for the token.
+    const dispatch = jest.fn().mockResolvedValue(undefined);
+
+    await openAction({ dispatch, getters: {} }, 're-register', {
+      record: withCluster({ ...prod, links: { self: '/v1/c' } }), context, cluster: { mgmtId: 'c-m-1', name: 'prod' }
+    });
+    expect(dispatch.mock.calls[0][1].resources[0].access).toEqual({ allowed: false, reason: 'noPermission' });
   });
 });

@@ -1,8 +1,9 @@
 import {
   clearActionLog, getActionLog, loadRegistrationToken, openEtcdForceRemove, openRegistrationCommand, openRemoveFinalizers,
   currentUserName, recordRegistrationCopy, releaseEtcdMember, reloadObject, removeMachineFinalizers
+  , registrationAccess
 } from '@pkg/node-health/actions';
-import type { ActionContext, StoreLike } from '@pkg/node-health/actions';
+import type { ActionContext, RegistrationAccess, StoreLike } from '@pkg/node-health/actions';
 import {
   MACHINE, NS, steveBootstrap, steveMachine, stuckRecord
 } from './fixtures';
@@ -152,10 +153,12 @@ describe('reloadObject', () => {
   });
 });
 
+const MAY: RegistrationAccess = { allowed: true };
+
 describe('loadRegistrationToken', () => {
   it('asks Norman for the cluster\'s tokens and reads them with the shared reader', async() => {
     const { store, calls } = fakeStore(() => ({ type: 'collection', data: [normanToken()] }));
-    const load = await loadRegistrationToken(store, 'c-m-test');
+    const load = await loadRegistrationToken(store, 'c-m-test', MAY);
 
     expect(calls[0]).toEqual({
       type:    'management/request',
@@ -172,17 +175,24 @@ describe('loadRegistrationToken', () => {
   });
 
   it('an empty list is "none", a 403 is "forbidden": never the same thing', async() => {
-    expect(await loadRegistrationToken(fakeStore(() => ({ type: 'collection', data: [] })).store, 'c-m-test')).toEqual({ state: 'none' });
-    expect(await loadRegistrationToken(fakeStore(() => Promise.reject(rejection(403))).store, 'c-m-test')).toMatchObject({ state: 'forbidden', failure: { status: 403 } });
+    expect(await loadRegistrationToken(fakeStore(() => ({ type: 'collection', data: [] })).store, 'c-m-test', MAY)).toEqual({ state: 'none' });
+    expect(await loadRegistrationToken(fakeStore(() => Promise.reject(rejection(403))).store, 'c-m-test', MAY)).toMatchObject({ state: 'forbidden', failure: { status: 403 } });
+  });
+
+  it.each([['noPermission'], ['notLoaded']] as const)('sends no request for a user who may not be given the token (%s)', async(reason) => {
+    const { store, calls } = fakeStore(() => ({ type: 'collection', data: [normanToken()] }));
+
+    expect(await loadRegistrationToken(store, 'c-m-test', { allowed: false, reason })).toEqual({ state: 'notAllowed', reason });
+    expect(calls).toEqual([]);
   });
 
   it('reports a token without a usable command, a server failure, and a cluster without id', async() => {
-    expect(await loadRegistrationToken(fakeStore(() => ({ type: 'collection', data: [normanToken({ nodeCommand: '', insecureNodeCommand: '' })] })).store, 'c-m-test'))
+    expect(await loadRegistrationToken(fakeStore(() => ({ type: 'collection', data: [normanToken({ nodeCommand: '', insecureNodeCommand: '' })] })).store, 'c-m-test', MAY))
       .toMatchObject({ state: 'unusable', error: { code: 'nodeCommandMissing' } });
-    expect(await loadRegistrationToken(fakeStore(() => Promise.reject(rejection(503))).store, 'c-m-test')).toMatchObject({ state: 'failed', failure: { kind: 'server' } });
+    expect(await loadRegistrationToken(fakeStore(() => Promise.reject(rejection(503))).store, 'c-m-test', MAY)).toMatchObject({ state: 'failed', failure: { kind: 'server' } });
     const { store, calls } = fakeStore(() => ({}));
 
-    expect(await loadRegistrationToken(store, null)).toEqual({ state: 'noCluster' });
+    expect(await loadRegistrationToken(store, null, MAY)).toEqual({ state: 'noCluster' });
     expect(calls).toEqual([]);
   });
 });
@@ -227,23 +237,40 @@ describe('openers', () => {
     const { store, calls } = fakeStore(() => undefined, getters);
     const record = stuckRecord();
 
-    await openRegistrationCommand(store, record.cluster ?? {}, record);
-    await openRegistrationCommand(store, { metadata: { name: 'prod', namespace: NS }, mgmtClusterId: 'c-m-prod' });
+    const provisioning = {
+      metadata: { name: 'prod', namespace: NS }, mgmtClusterId: 'c-m-prod', links: { self: '/v1/x', update: '/v1/x' }
+    };
+
+    await openRegistrationCommand(store, record.cluster ?? {}, record, undefined, record.objects.cluster);
+    await openRegistrationCommand(store, provisioning, null, undefined, provisioning);
     expect(calls[0].payload).toMatchObject({ component: 'RegistrationCommandDialog', modalWidth: '820px' });
     expect(calls[0].payload.resources[0]).toEqual({
       cluster: {
         mgmtId: null, name: 'prod', namespace: NS
       },
       record,
-      context: { clusterId: 'prod', user: 'jane' }
+      context: { clusterId: 'prod', user: 'jane' },
+      // The record's cluster was read without links: whether the user may is not known, so no token.
+      access:  { allowed: false, reason: 'notLoaded' },
     });
     expect(calls[1].payload.resources[0]).toEqual({
       cluster: {
         mgmtId: 'c-m-prod', name: 'prod', namespace: NS
       },
       record:  null,
-      context: { clusterId: 'c-m-prod', user: 'jane' }
+      context: { clusterId: 'c-m-prod', user: 'jane' },
+      access:  { allowed: true },
     });
+  });
+
+  it('decides who may be given the token as Rancher does: by the provisioning cluster\'s update link', () => {
+    const cluster = (links?: Record<string, string>) => ({ metadata: { name: 'prod', namespace: NS }, ...(links ? { links } : {}) });
+
+    expect(registrationAccess(cluster({ self: '/v1/c', update: '/v1/c' }))).toEqual({ allowed: true });
+    expect(registrationAccess(cluster({ self: '/v1/c' }))).toEqual({ allowed: false, reason: 'noPermission' });
+    expect(registrationAccess(cluster({ self: '/v1/c', update: 'blocked' }))).toEqual({ allowed: false, reason: 'noPermission' });
+    expect(registrationAccess(cluster())).toEqual({ allowed: false, reason: 'notLoaded' });
+    expect(registrationAccess(null)).toEqual({ allowed: false, reason: 'notLoaded' });
   });
 
   it('names the user by whatever the store knows', () => {
