@@ -121,10 +121,10 @@ function registrationTokens(store: ObjectStore, ctx: RequestContext, user: MockU
   if (!info) {
     throw new ApiError(404, 'NotFound', 'clusterregistrationtokens are not served');
   }
-  if (!user.can('list', TOKEN_TYPE)) {
-    throw forbidden(user, 'list', info);
-  }
   if (rest.length) {
+    if (!user.can('get', TOKEN_TYPE)) {
+      throw forbidden(user, 'get', info);
+    }
     const [namespace, name] = decodeURIComponent(rest[0]).split(':');
     const token = store.peek(LOCAL_SCOPE, TOKEN_TYPE, namespace, name || '');
 
@@ -157,7 +157,10 @@ function registrationTokens(store: ObjectStore, ctx: RequestContext, user: MockU
     throw methodNotAllowed(ctx.method, ctx.path);
   }
   const clusterId = ctx.query.get('clusterId') || undefined;
-  const tokens = store.list(LOCAL_SCOPE, TOKEN_TYPE, clusterId).map((t) => tokenView(store, ctx, user, t));
+  // As Norman's collections do, the list holds only what the user may read: a user who may not read registration
+  // tokens (read-only) gets none, and no error, since Rancher's cluster page lists them for every user.
+  const readable = user.can('list', TOKEN_TYPE) ? store.list(LOCAL_SCOPE, TOKEN_TYPE, clusterId) : [];
+  const tokens = readable.map((t) => tokenView(store, ctx, user, t));
 
   sendJson(ctx, 200, collection(ctx, 'clusterRegistrationToken', tokens, user.can('create', TOKEN_TYPE)));
 }

@@ -40,6 +40,17 @@ function serverPlanSecret(obj: KubeObject): boolean {
 /** Types every logged-in user may write, whatever their role: their own preferences. */
 const SELF_SERVICE_TYPES = new Set(['userpreference']);
 
+/**
+ * A registration token lets whoever holds it join a node to the cluster, control plane and etcd included: as in
+ * Rancher, only those who may change clusters may list or create them, and a user who writes nothing gets none.
+ */
+export const REGISTRATION_TOKEN_TYPE = 'management.cattle.io.clusterregistrationtoken';
+
+/** What a user who writes nothing may do: read everything but registration tokens, and keep their preferences. */
+function readsOnly(verb: Verb, type: string): boolean {
+  return (READ_VERBS.includes(verb) && type !== REGISTRATION_TOKEN_TYPE) || SELF_SERVICE_TYPES.has(type);
+}
+
 export const USERS: readonly MockUser[] = [
   {
     username:    'admin',
@@ -52,8 +63,8 @@ export const USERS: readonly MockUser[] = [
     username:    'read-only',
     id:          'user-readonly',
     displayName: 'Read-Only User',
-    description: 'reads everything (secrets too), writes nothing: objects carry no update/remove links',
-    can:         (verb, type) => READ_VERBS.includes(verb) || SELF_SERVICE_TYPES.has(type),
+    description: 'reads everything (secrets too) but registration tokens, writes nothing: objects carry no update/remove links',
+    can:         readsOnly,
   },
   {
     username:    'no-secrets',
@@ -66,8 +77,8 @@ export const USERS: readonly MockUser[] = [
     username:     'fleet-member',
     id:           'user-fleetmember',
     displayName:  'Fleet Workspace Member',
-    description:  'reads everything, writes nothing; of the secrets only the plan secrets of server (etcd, control plane) machines, granted by name: secret lists are partial',
-    can:          (verb, type) => READ_VERBS.includes(verb) || SELF_SERVICE_TYPES.has(type),
+    description:  'reads everything but registration tokens, writes nothing; of the secrets only the plan secrets of server (etcd, control plane) machines, granted by name: secret lists are partial',
+    can:          readsOnly,
     partialTypes: ['secret'],
     visible:      (type, obj) => type !== 'secret' || serverPlanSecret(obj),
   },

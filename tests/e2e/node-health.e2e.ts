@@ -441,6 +441,36 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'the read-only user is given no registration token, and told why',
+    async run(t) {
+      const { page } = await t.session('read-only');
+
+      await openTab(t, page, GHOST.cluster);
+      const { last } = await control(t.mock, 'GET', 'requests');
+
+      await page.locator('[data-testid="node-health-registration"]').click();
+      const dialog = page.locator('[data-testid="nh-registration"]');
+      const why = dialog.locator('[data-testid="nh-token-not-allowed"]');
+
+      await why.waitFor({ state: 'visible', timeout: 30000 });
+      await page.waitForTimeout(500);
+      await t.shot(page, 'registration refused');
+      assert((await why.innerText()).includes('You may not edit cluster dev-k3s'), `the dialog does not say why: ${ await why.innerText() }`);
+      assert(await dialog.locator('[data-testid="nh-command"], [data-testid="nh-copy"]').count() === 0, 'a command is shown to the read-only user');
+      assert(!(await page.content()).includes(registrationTokenValue(GHOST.mgmtId)), 'the token reached the page');
+      const { requests } = await control(t.mock, 'GET', `requests?since=${ last }`);
+      const asked = (requests as { path: string }[]).filter((r) => r.path.toLowerCase().includes('clusterregistrationtoken'));
+
+      assert(asked.length === 0, `the dialog asked for the token: ${ JSON.stringify(asked) }`);
+      await dialog.locator('[data-testid="nh-close"]').click();
+      await openRow(page, GHOST_MACHINE);
+      const denied = page.locator(NH.denied('re-register')).first();
+
+      await denied.waitFor({ state: 'visible', timeout: 15000 });
+      assert(await page.locator(NH.action('re-register')).count() === 0, 're-register is offered to the read-only user');
+    },
+  },
+  {
     name: 'a condition message with HTML shows as text and runs nothing',
     async run(t) {
       const { page, problems } = await t.session();

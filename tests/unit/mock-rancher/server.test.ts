@@ -85,6 +85,20 @@ describe('what the dashboard reads at start', () => {
     expect((await call('GET', '/v3/clusterregistrationtokens?clusterId=c-m-nope')).body.data).toHaveLength(0);
   });
 
+  it.each([['read-only'], ['fleet-member']])('gives %s, who may not change the cluster, no registration token, as Rancher does', async(user) => {
+    const listed = await call('GET', `/v3/clusterregistrationtokens?clusterId=${ DOWNSTREAM }`, { user });
+    const admin = (await call('GET', `/v3/clusterregistrationtokens?clusterId=${ DOWNSTREAM }`)).body.data[0];
+
+    // A collection holds only what the user may read: none, and nothing to create.
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
+    expect(listed.body.createTypes).toEqual({});
+    expect((await call('GET', `/v3/clusterregistrationtokens/${ encodeURIComponent(admin.id) }`)).status).toBe(200);
+    expect((await call('GET', `/v3/clusterregistrationtokens/${ encodeURIComponent(admin.id) }`, { user })).status).toBe(403);
+    expect((await call('POST', '/v3/clusterregistrationtokens', { user, body: { clusterId: DOWNSTREAM } })).status).toBe(403);
+    expect(JSON.stringify(listed.body)).not.toContain(admin.token);
+  });
+
   it('serves downstream Nodes under /k8s/clusters/<id>/v1 with links that name the cluster', async() => {
     const nodes = (await call('GET', `/k8s/clusters/${ DOWNSTREAM }/v1/nodes`)).body;
 
