@@ -67,7 +67,9 @@ export const FLEET_TESTS: E2eTest[] = [
       await agent.waitFor({ state: 'visible', timeout: 120000 });
       assert((await agent.innerText()).trim() === 'Cluster agent disconnected', `edge-k3s's cell says: ${ await edge.locator(FLEET.clusterCell).innerText() }`);
       assert(await edge.locator('[data-testid="node-health-cluster-error"], [data-testid="node-health-cluster-warning"]').count() === 0, 'edge-k3s shows unhealthy nodes');
-      assert(await clusterListRow(page, 'pool-rke2').locator('[data-testid="node-health-cluster-level-init-node-missing"]').count() === 1, 'pool-rke2: its lost init node is not shown');
+      // q-rke2: one etcd member of three down, quorum at risk; nw-rke2: no worker machine.
+      assert(await clusterListRow(page, 'q-rke2').locator('[data-testid="node-health-cluster-level-etcd-quorum"]').count() === 1, 'q-rke2: its etcd quorum at risk is not shown');
+      assert(await clusterListRow(page, 'nw-rke2').locator('[data-testid="node-health-cluster-level-role-missing"]').count() === 1, 'nw-rke2: its missing worker role is not shown');
       await edge.scrollIntoViewIfNeeded();
       await t.shot(page, 'cluster-list-edge-k3s');
       await edge.locator(FLEET.clusterCell).click();
