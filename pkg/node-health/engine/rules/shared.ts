@@ -7,6 +7,7 @@ import { conditionPath, findUnhealthyCondition, getCondition } from '../conditio
 import { asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef, saysInfrastructureGone } from '../objects';
 import { RuleContext, commonStep, evidence, objectLabel } from './rule';
+import { jobSignals } from '../signals/infrastructure';
 
 /** Where the system agent keeps its connection to Rancher, and so the name of its plan secret. */
 export const CONNECTION_INFO_PATH = {
@@ -54,15 +55,8 @@ export interface InfrastructureDeleteError {
   jobName: string | null;
 }
 
-/** The two jobs Rancher runs per infrastructure machine, as machineprovision names their outcome. */
-const INFRASTRUCTURE_JOBS = {
-  create: {
-    reason: 'CreateError', condition: 'CreateJob', message: /^failed creating server\b/i
-  },
-  delete: {
-    reason: 'DeleteError', condition: 'DeleteJob', message: /^failed deleting server\b/i
-  },
-} as const;
+/** The two jobs Rancher runs per infrastructure machine, as machineprovision names their outcome (the infrastructure signal table). */
+const INFRASTRUCTURE_JOBS = { create: jobSignals('create'), delete: jobSignals('delete') } as const;
 
 /** What Rancher's infrastructure machine (else the Machine that mirrors it) says about a failed create or delete job. */
 export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTRUCTURE_JOBS): InfrastructureDeleteError | null {

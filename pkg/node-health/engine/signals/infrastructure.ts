@@ -1,0 +1,138 @@
+/**
+ * What Rancher's infrastructure machines (rke-machine.cattle.io, and the Machine that mirrors them) say about the
+ * server behind a machine. Rancher runs one create and one delete job per infrastructure machine; when a job's pod
+ * exits with an error it writes the job's condition (CreateJob / DeleteJob) False and Ready False with the reason
+ * CreateError / DeleteError and the message "failed creating|deleting server [<ns>/<name>] of kind (<Kind>) for
+ * machine <machine> in infrastructure provider: <reason>: <the driver's words>", and the same reason in
+ * status.failureReason (rancher pkg/controllers/capr/machineprovision controller.go getMachineStatusFromPod,
+ * FailedMachineMessage). Node drivers and clouds say a VM is gone in their own words (objects.ts INFRASTRUCTURE_GONE).
+ */
+import type { SignalEntry, SignalTable } from './table';
+import { INFRASTRUCTURE_GONE } from '../objects';
+
+const PROVISION = 'rancher pkg/controllers/capr/machineprovision';
+
+export interface InfrastructureSignal extends SignalEntry {
+  /** The job whose outcome it is, for the entries Rancher writes per job */
+  job?: 'create' | 'delete';
+  /** The failure reason Rancher writes */
+  reason?: 'CreateError' | 'DeleteError';
+  /** The condition that carries it */
+  conditionType?: string;
+  /** A message as its writer words it (from the source or a thread) */
+  example: string;
+}
+
+export const CREATE_FAILED_MESSAGE = /^failed creating server\b/i;
+export const DELETE_FAILED_MESSAGE = /^failed deleting server\b/i;
+
+const EXAMPLE_TAIL = 'of kind (VmwarevsphereMachine) for machine vs-del-wk-7f8d9c6b5-2xk4p in infrastructure provider';
+
+export const INFRASTRUCTURE_SIGNALS: readonly InfrastructureSignal[] = [
+  {
+    id:            'createJobFailed',
+    object:        'infraMachine',
+    field:         'status.conditions[CreateJob]',
+    when:          'False',
+    pattern:       CREATE_FAILED_MESSAGE,
+    severity:      'error',
+    rule:          'infrastructure-create-failed',
+    source:        `${ PROVISION } getMachineStatusFromPod`,
+    fix:           [],
+    job:           'create',
+    reason:        'CreateError',
+    conditionType: 'CreateJob',
+    example:       `failed creating server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: CreateError: Error creating machine: Error in driver during machine creation: ServerFaultCode: Cannot complete login due to an incorrect user name or password.`,
+  },
+  {
+    id:       'createError',
+    object:   'infraMachine',
+    field:    'status.failureReason',
+    when:     'CreateError',
+    severity: 'error',
+    rule:     'infrastructure-create-failed',
+    source:   `${ PROVISION } getMachineStatusFromPod`,
+    fix:      [],
+    job:      'create',
+    reason:   'CreateError',
+    example:  'Error creating machine: Error in driver during machine creation: ServerFaultCode: Cannot complete login due to an incorrect user name or password.',
+  },
+  {
+    id:            'deleteJobFailed',
+    object:        'infraMachine',
+    field:         'status.conditions[DeleteJob]',
+    when:          'False',
+    pattern:       DELETE_FAILED_MESSAGE,
+    severity:      'error',
+    rule:          'infrastructure-delete-failed',
+    source:        `${ PROVISION } getMachineStatusFromPod`,
+    fix:           [],
+    job:           'delete',
+    reason:        'DeleteError',
+    conditionType: 'DeleteJob',
+    example:       `failed deleting server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: DeleteError: Error removing host "vs-del-wk-2": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`,
+  },
+  {
+    id:       'deleteError',
+    object:   'infraMachine',
+    field:    'status.failureReason',
+    when:     'DeleteError',
+    severity: 'error',
+    rule:     'infrastructure-delete-failed',
+    source:   `${ PROVISION } getMachineStatusFromPod`,
+    fix:      [],
+    job:      'delete',
+    reason:   'DeleteError',
+    example:  'Error removing host "vs-del-wk-2": ServerFaultCode: Cannot complete login due to an incorrect user name or password.',
+  },
+  {
+    id:            'machineMirrorsDeleteError',
+    object:        'machine',
+    field:         'status.conditions[InfrastructureReady]',
+    when:          'not True, reason DeleteError',
+    severity:      'error',
+    rule:          'infrastructure-delete-failed',
+    source:        'cluster-api machine controller (mirrors the infrastructure machine); rancher/dashboard models/cluster.x-k8s.io.machine.js',
+    fix:           [],
+    job:           'delete',
+    reason:        'DeleteError',
+    conditionType: 'InfrastructureReady',
+    example:       `failed deleting server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: DeleteError: …`,
+  },
+  {
+    id:       'vmGone',
+    object:   'infraMachine',
+    field:    'status.failureMessage | status.conditions[].message | metadata.state.message',
+    when:     'says the VM or instance is gone',
+    pattern:  INFRASTRUCTURE_GONE,
+    severity: 'error',
+    rule:     'infrastructure-missing',
+    source:   'node drivers and clouds (seed case 2: "no VM found"; AWS InvalidInstanceID.NotFound)',
+    fix:      [],
+    example:  'Error: no VM found',
+  },
+  {
+    id:       'objectGone',
+    object:   'machine',
+    field:    'spec.infrastructureRef',
+    when:     'names an object that does not exist',
+    severity: 'error',
+    rule:     'infrastructure-missing',
+    source:   'cluster-api machine controller (InfrastructureReady)',
+    fix:      [],
+    example:  'VmwarevsphereMachine fleet-default/vs-win-win-7d9f8c6b5-4jx2m not found',
+  },
+];
+
+/** The entries Rancher writes for one of its jobs: the reason, the job's condition and its message form. */
+export function jobSignals(job: 'create' | 'delete'): { reason: string; condition: string; message: RegExp } {
+  const withCondition = INFRASTRUCTURE_SIGNALS.find((s) => s.job === job && s.object === 'infraMachine' && s.conditionType) as InfrastructureSignal;
+
+  return {
+    reason: withCondition.reason as string, condition: withCondition.conditionType as string, message: withCondition.pattern as RegExp
+  };
+}
+
+export const INFRASTRUCTURE_TABLE: SignalTable = {
+  id: 'infrastructure', title: "Rancher's infrastructure machines: the create and delete jobs, and a VM that is gone", entries: INFRASTRUCTURE_SIGNALS
+};
