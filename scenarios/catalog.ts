@@ -8,6 +8,8 @@ import {
   machinesToV1beta2, nodeDriverMachineName, NodeSpec, recopyNode, sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
+import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '../pkg/node-health/engine/signals/node';
+import { DELETION_STAGES, MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../pkg/node-health/engine/signals/machine';
 import { createRng, stableHex } from './random';
 import { ago } from './time';
 import {
@@ -1820,6 +1822,107 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   });
 }
 
+/**
+ * One worker per entry of the Node and Machine signal tables, each showing its signal as its writer reports it:
+ * the condition's reason and message from the kubelet's and node-problem-detector's own sources, the taint the
+ * node lifecycle controller, the kubelet or the cloud provider sets, Cluster API's condition or annotation, a
+ * deletion held at each of the machine controller's stages. What an admin sees when a table entry fires.
+ */
+export function signalCatalogue(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-06-02T09:40:00Z';
+  const since = ago(now, '1h');
+
+  type Apply = (n: BuiltNode) => void;
+  const setNodeCondition = (n: BuiltNode, c: Record<string, string>) => {
+    const node = n.node as NodeObject;
+
+    node.status.conditions = [...node.status.conditions.filter((x) => x.type !== c.type), {
+      lastHeartbeatTime: ago(now, '10s'), lastTransitionTime: since, ...c
+    } as NodeObject['status']['conditions'][number]];
+    recopyNode(n.managementNode, node);
+  };
+  const entries: [string, string, Apply][] = [
+    ...NODE_CONDITION_SIGNALS.map((e): [string, string, Apply] => [e.id, e.rule, (n) => setNodeCondition(n, {
+      type: e.conditionType, status: 'True', reason: e.example.reason, message: e.example.message
+    })]),
+    [OTHER_NODE_CONDITION.id, OTHER_NODE_CONDITION.rule, (n) => setNodeCondition(n, {
+      type: 'GPUUnhealthyProblem', status: 'True', reason: 'XidError', message: 'NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.'
+    })],
+    ...TAINT_SIGNALS.map((e): [string, string, Apply] => [`taint-${ e.id }`, e.rule, (n) => {
+      const node = n.node as NodeObject;
+
+      node.spec.taints = [...(node.spec.taints ?? []), {
+        key: e.taintKey, effect: e.example.effect, ...(e.example.value ? { value: e.example.value } : {}), timeAdded: since
+      }];
+      recopyNode(n.managementNode, node);
+    }]),
+    ...MACHINE_CONDITION_SIGNALS.map((e): [string, string, Apply] => [`machine-${ e.id }`, e.rule, (n) => {
+      // Paused is a v1beta2 condition: a v1beta1 Machine carries it in status.v1beta2.conditions.
+      if (e.conditionType === 'Paused') {
+        (n.machine.status as Record<string, any>).v1beta2 = {
+          conditions: [{
+            type: 'Paused', status: 'True', reason: e.example.reason, message: e.example.message, lastTransitionTime: since, observedGeneration: 2
+          }]
+        };
+
+        return;
+      }
+      setMachineCondition(n, {
+        type: e.conditionType, status: e.status, severity: 'Warning', reason: e.example.reason, message: e.example.message, lastTransitionTime: since
+      } as CapiCondition);
+    }]),
+    ...MACHINE_ANNOTATION_SIGNALS.map((e): [string, string, Apply] => [`annotation-${ e.id }`, e.rule, (n) => {
+      n.machine.metadata.annotations = { ...(n.machine.metadata.annotations ?? {}), [e.annotation]: e.example.value };
+    }]),
+    ...DELETION_STAGES.map((e): [string, string, Apply] => [`deleting-${ e.id }`, e.rule, (n) => {
+      const m = n.machine as Record<string, any>;
+
+      m.metadata.deletionTimestamp = since;
+      m.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+      m.status.conditions = [
+        ...m.status.conditions.filter((c: any) => c.type !== (e.conditionType ?? 'Deleting')),
+        e.conditionType ? {
+          type: e.conditionType, status: 'False', severity: 'Info', reason: e.example.reason, message: e.example.message, lastTransitionTime: since
+        } : {
+          type: 'Deleting', status: 'True', reason: e.deletingReason, message: e.example.message, lastTransitionTime: since
+        },
+      ];
+    }]),
+  ];
+  const host = (i: number) => `cat-worker-${ String(i + 1).padStart(2, '0') }`;
+  const built = buildCluster(clusterBuild({
+    name:              'catalogue-rke2',
+    mgmtId:            'c-m-c4t4l0g5',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.5+rke2r1',
+    createdAgo:        '90d',
+    nodes:             [
+      {
+        hostname: 'cat-cp-01', roles: { etcd: true, controlPlane: true }, address: '10.82.0.11', createdAgo: '90d'
+      },
+      ...entries.map((_, i): NodeSpec => ({
+        hostname: host(i), machineId: agentId(stableHex(`catalogue:${ i }`, 12)), roles: { worker: true }, address: `10.82.1.${ 11 + i }`, createdAgo: '90d'
+      })),
+    ],
+  }, now, o));
+  const expected: Record<string, FailureFamily[]> = {};
+
+  entries.forEach(([, rule, apply], i) => {
+    const n = builtNode(built, host(i));
+
+    apply(n);
+    expected[n.machineName] = [rule as FailureFamily];
+  });
+
+  return scenarioFrom({
+    name:         'signal-catalogue',
+    title:        'Every Node and Machine signal, one worker each',
+    description:  'RKE2 custom cluster with one worker per entry of the Node condition, taint, Machine condition, Machine annotation and deletion-stage tables, each showing its signal as its writer reports it.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], expected);
+}
+
 export const SCENARIOS = {
   'ghost-etcd':              ghostEtcd,
   'windows-node-ref':        windowsNodeRef,
@@ -1845,6 +1948,7 @@ export const SCENARIOS = {
   'no-worker':               noWorker,
   'reconciliation-paused':   reconciliationPaused,
   'health-check-blocked':    healthCheckBlocked,
+  'signal-catalogue':        signalCatalogue,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -205,6 +205,13 @@ function contractRef(ref: { apiVersion: string; kind: string; name: string }): C
  * `nodeRef: {name}`, metav1 conditions (Ready with "* Condition: detail" bullets, NodeDeleted
  * instead of NodeNotFound, Deleting) and the old conditions under status.deprecated.v1beta1.
  */
+/** A v1beta1 Machine's own v1beta2 Paused condition (status.v1beta2.conditions), which v1beta2 keeps as it is. */
+function pausedOf(machine: MachineV1beta1): MetaCondition | undefined {
+  const list = ((machine.status as Record<string, any>).v1beta2?.conditions ?? []) as MetaCondition[];
+
+  return list.find((c) => c.type === 'Paused' && c.status === 'True');
+}
+
 export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
   const old = machine.status.conditions;
   const byType = new Map(old.map((c) => [c.type, c]));
@@ -298,7 +305,7 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
     nodeHealthy,
     nodeReady,
     deletingCond,
-    cond('Paused', 'False', 'NotPaused', undefined),
+    pausedOf(machine) ?? cond('Paused', 'False', 'NotPaused', undefined),
     ...rancherConditions,
   ];
 
