@@ -19,6 +19,7 @@ import {
 import { formerMachineOf } from './objects';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
+import { attachPreflights } from './preflight';
 import { partialInputNotes } from './partial';
 import { attachHostReports } from './host-report';
 
@@ -184,6 +185,8 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
     counts[record.status]++;
   }
   judgeClusters(joined.clusters, joined.records, ctx);
+  // After the cluster's findings: an action's checks read them (paused, agent disconnected).
+  attachPreflights(joined.records, now);
 
   return {
     now:      new Date(now).toISOString(),

@@ -18,6 +18,8 @@ import { MACHINE_ANNOTATION_SIGNALS } from './signals/machine';
 /** Where an object is and which object it is: every kind keeps these. */
 export const IDENTITY_FIELDS: readonly string[] = [
   'apiVersion', 'kind', 'id', 'type', '_type', 'links.self',
+  // Whether the user may change it (Steve leaves it out where not): an action's preflight reads it.
+  'links.update',
   'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.creationTimestamp',
   'metadata.deletionTimestamp', 'metadata.finalizers',
 ];
@@ -78,6 +80,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     ...[ANNOTATIONS.capiMachine, ANNOTATIONS.capiClusterName, ANNOTATIONS.capiClusterNamespace].map(annotation),
     'spec.providerID', 'spec.unschedulable', ...['key', 'value', 'effect', 'timeAdded'].map((f) => `spec.taints[].${ f }`),
     'status.nodeInfo.osImage', KUBELET_VERSION, 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
+    // Whether the kubelet still reports: a live host is not a ghost (preflight.ts)
+    'status.conditions[].lastHeartbeatTime',
   ],
   // Whether the cluster agent is connected: its Connected and Ready conditions.
   mgmtCluster:        ['status.connected', ...CONDITIONS],

@@ -61,6 +61,25 @@ export interface FixStep {
 /** Actions the UI may offer for a finding; eligibility is decided here so every front end agrees. */
 export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register';
 
+export type PreflightCheckId =
+  | 'hostGone' | 'infrastructureGone' | 'etcdQuorum' | 'etcdReleased' | 'notPaused' | 'noRemediation' | 'agentConnected'
+  | 'mayUpdate' | 'customCluster';
+
+/** One check an action makes before it writes: passed (true), failed (false) or not judged (null), in words. */
+export interface PreflightCheck {
+  id: PreflightCheckId;
+  ok: boolean | null;
+  /** nodeHealth.preflight.<id>.<outcome>, with its args */
+  key: string;
+  args: MessageArgs;
+}
+
+export interface ActionPreflight {
+  id: ActionId;
+  allowed: boolean;
+  checks: PreflightCheck[];
+}
+
 export interface Finding {
   rule: string;
   /** The signal-table entry the finding reads (`<table>/<entry>`), for rules that read a table */
@@ -168,6 +187,8 @@ export interface NodeRecord {
   objects: JoinedObjects;
   /** What the host check found on this node's host, when a host report was given and joined to this record */
   hostReport: HostReport | null;
+  /** Each action the findings offer, with the checks it must pass before it may write (engine/preflight.ts) */
+  preflight?: ActionPreflight[];
 }
 
 export interface JoinedObjects {

@@ -50,6 +50,8 @@ export interface JsonRecord {
   plan: string;
   notes: string[];
   findings: JsonFinding[];
+  /** Each action the findings offer, with its preflight: allowed only when its checks pass */
+  actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string }[] }[];
 }
 
 export interface JsonReport {
@@ -164,6 +166,10 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       plan:     r.plan.state,
       notes:    r.notes.map((n) => t(n.key, n.args)),
       findings: r.findings.map((f) => findingToJson(f, t)),
+      // The same checks the action's dialog shows before it may write.
+      actions:  (r.preflight ?? []).map((p) => ({
+        id: p.id, allowed: p.allowed, checks: p.checks.map((c) => ({ id: c.id, ok: c.ok, text: t(c.key, c.args) }))
+      })),
     })),
     hosts: hostsToJson(report),
   };

@@ -1,0 +1,158 @@
+/**
+ * The checks an action makes before it writes, each both ways, on the scenarios' real shapes: a live host, a VM
+ * still there, etcd's quorum, a pause, a remediation under way, a disconnected agent, the user's permission.
+ */
+import { diagnose } from '@pkg/node-health/engine';
+import type { NodeRecord, PreflightCheck } from '@pkg/node-health/engine';
+import { preflightOf } from '@pkg/node-health/engine/preflight';
+import {
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, WINDOWS_CASE_MACHINE
+} from '../../../scenarios/catalog';
+import { clusterObjects, diagnoseScenario } from './helpers';
+import type { Shape } from './helpers';
+
+function objectsOf(name: string, shape: Shape = 'kubectl'): { now: string; objects: any[] } {
+  const s = buildScenario(name);
+
+  return { now: s.now, objects: JSON.parse(JSON.stringify(s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId, shape)))) };
+}
+
+function recordOf(report: { records: NodeRecord[] }, machine: string): NodeRecord {
+  const r = report.records.find((x) => x.machineName === machine);
+
+  if (!r) {
+    throw new Error(`no record ${ machine }`);
+  }
+
+  return r;
+}
+
+function checkOf(r: NodeRecord, action: string, id: string): PreflightCheck | undefined {
+  return r.preflight?.find((p) => p.id === action)?.checks.find((c) => c.id === id);
+}
+
+const outcome = (c: PreflightCheck | undefined) => c && `${ c.ok }:${ c.key.split('.').pop() }`;
+
+describe('the finalizer removal\'s preflight', () => {
+  it('on dev-k3s\'s ghost: no Node, a custom host, quorum kept: allowed', () => {
+    const ghost = recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE);
+    const p = ghost.preflight?.find((x) => x.id === 'remove-finalizers');
+
+    expect(p?.allowed).toBe(true);
+    expect(outcome(checkOf(ghost, 'remove-finalizers', 'hostGone'))).toBe('true:noNode');
+    expect(outcome(checkOf(ghost, 'remove-finalizers', 'infrastructureGone'))).toBe('true:custom');
+    expect(outcome(checkOf(ghost, 'remove-finalizers', 'etcdQuorum'))).toBe('true:kept');
+    // kubectl output carries no permissions: unjudged, and it does not refuse.
+    expect(outcome(checkOf(ghost, 'remove-finalizers', 'mayUpdate'))).toBe('null:unknown');
+  });
+
+  it('refuses where the machine\'s own Node is Ready with a recent heartbeat, and allows once the host stopped reporting', () => {
+    const { now, objects } = objectsOf('etcd-hook');
+    const leaving = diagnose(objects, { now }).records.find((r) => r.preflight?.some((p) => p.id === 'remove-finalizers'))!;
+
+    expect(outcome(checkOf(leaving, 'remove-finalizers', 'hostGone'))).toBe('false:alive');
+    expect(leaving.preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === leaving.nodeName);
+
+    node.status.conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: '2020-01-01T00:00:00Z' } : c));
+    const again = diagnose(objects, { now }).records.find((r) => r.machineName === leaving.machineName)!;
+
+    expect(outcome(checkOf(again, 'remove-finalizers', 'hostGone'))).toBe('true:silent');
+    // The etcd member is still held by the cleanup hook: released first.
+    expect(outcome(checkOf(again, 'remove-finalizers', 'etcdReleased'))).toBe('false:held');
+  });
+
+  it('refuses while the infrastructure reports a failed delete (the VM may run), and while the infrastructure machine exists', () => {
+    const { now, objects } = objectsOf('infra-delete-failed');
+    const failing = recordOf(diagnose(objects, { now }), DELETE_FAILED_MACHINE);
+
+    expect(outcome(preflightOf('remove-finalizers', failing, Date.parse(now), []).checks.find((c) => c.id === 'infrastructureGone'))).toBe('false:deleteFailed');
+    const infra = objects.find((o) => o.apiVersion.startsWith('rke-machine.cattle.io/') && o.metadata.name === failing.objects.infraMachine?.metadata.name);
+
+    infra.status = { ready: false, conditions: [] };
+    const m = objects.find((o) => o.kind === 'Machine' && o.metadata.name === DELETE_FAILED_MACHINE);
+
+    m.status.conditions = m.status.conditions.filter((c: any) => c.type !== 'InfrastructureReady');
+    const exists = recordOf(diagnose(objects, { now }), DELETE_FAILED_MACHINE);
+
+    expect(outcome(preflightOf('remove-finalizers', exists, Date.parse(now), []).checks.find((c) => c.id === 'infrastructureGone'))).toBe('false:exists');
+    const gone = diagnose(objects.filter((o) => o !== infra), { now, availability: { infraMachines: 'ok' } });
+
+    expect(outcome(preflightOf('remove-finalizers', recordOf(gone, DELETE_FAILED_MACHINE), Date.parse(now), []).checks.find((c) => c.id === 'infrastructureGone'))).toBe('true:gone');
+  });
+
+  it('judges etcd\'s quorum without the member: below a majority of the rest refuses, the last member refuses, a spare member is kept', () => {
+    const report = diagnoseScenario(buildScenario('etcd-quorum'));
+    const now = Date.parse(report.now);
+    const healthyMember = report.records.find((r) => r.roles.includes('etcd') && r.machineName !== CLUSTER_HEALTH_MACHINES.etcdDown)!;
+    const down = recordOf(report, CLUSTER_HEALTH_MACHINES.etcdDown);
+    const quorum = (r: NodeRecord, siblings: NodeRecord[]) => outcome(preflightOf('remove-finalizers', r, now, siblings).checks.find((c) => c.id === 'etcdQuorum'));
+
+    expect(quorum(healthyMember, report.records)).toBe('false:belowQuorum');
+    expect(quorum(down, report.records)).toBe('true:kept');
+    expect(quorum(down, [down])).toBe('false:lastMember');
+    const worker = report.records.find((r) => !r.roles.includes('etcd'))!;
+
+    expect(quorum(worker, report.records)).toBe('true:notMember');
+  });
+
+  it.each([
+    ['reconciliation-paused', 'notPaused', 'false:cluster'],
+    ['agent-disconnected', 'agentConnected', 'false:disconnected'],
+    ['ghost-etcd', 'notPaused', 'true:running'],
+    ['ghost-etcd', 'agentConnected', 'true:connected'],
+  ])('on %s, %s is %s', (scenario, id, expected) => {
+    const report = diagnoseScenario(buildScenario(scenario));
+    const r = report.records.find((x) => x.objects.machine)!;
+
+    expect(outcome(preflightOf('remove-finalizers', r, Date.parse(report.now), report.records).checks.find((c) => c.id === id))).toBe(expected);
+  });
+
+  it('refuses while a health check has marked the machine for remediation by its owner', () => {
+    const report = diagnoseScenario(buildScenario('node-signals'));
+    const marked = report.records.find((r) => r.objects.machine?.status?.conditions?.some((c: any) => c.type === 'OwnerRemediated' && c.status === 'False'))!;
+    const other = report.records.find((r) => r !== marked && r.objects.machine)!;
+    const remediation = (r: NodeRecord) => outcome(preflightOf('remove-finalizers', r, Date.parse(report.now), report.records).checks.find((c) => c.id === 'noRemediation'));
+
+    expect(remediation(marked)).toBe('false:pending');
+    expect(remediation(other)).toBe('true:none');
+  });
+
+  it('reads the user\'s permission from Steve\'s links: update allowed, update left out, none at all', () => {
+    const { now, objects } = objectsOf('ghost-etcd', 'steve');
+    const machine = objects.find((o) => o.type === 'cluster.x-k8s.io.machine' && o.metadata.name === GHOST_MACHINE);
+    const may = () => outcome(checkOf(recordOf(diagnose(objects, { now }), GHOST_MACHINE), 'remove-finalizers', 'mayUpdate'));
+
+    expect(may()).toBe('true:allowed');
+    delete machine.links.update;
+    expect(may()).toBe('false:denied');
+    expect(recordOf(diagnose(objects, { now }), GHOST_MACHINE).preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
+  });
+});
+
+describe('the registration command\'s preflight', () => {
+  it('fits a custom cluster\'s host, not a node-driver pool\'s machine', () => {
+    const ghost = recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE);
+    const win = recordOf(diagnoseScenario(buildScenario('windows-node-ref')), WINDOWS_CASE_MACHINE);
+    const now = Date.now();
+
+    expect(outcome(preflightOf('re-register', ghost, now, []).checks.find((c) => c.id === 'customCluster'))).toBe('true:custom');
+    const pool = preflightOf('re-register', win, now, []);
+
+    expect(outcome(pool.checks.find((c) => c.id === 'customCluster'))).toBe('false:pool');
+    expect(pool.allowed).toBe(false);
+  });
+});
+
+describe('the JSON report', () => {
+  it('carries each record\'s actions with the checks its dialog shows, in words', async() => {
+    const { toJsonReport } = await import('@pkg/node-health/report/render');
+    const { cliTranslator } = await import('../../../cli/l10n');
+    const json = toJsonReport(diagnoseScenario(buildScenario('ghost-etcd')), cliTranslator('en-us'));
+    const ghost = json.records.find((r) => r.machine === GHOST_MACHINE)!;
+    const removal = ghost.actions.find((a) => a.id === 'remove-finalizers')!;
+
+    expect(removal.allowed).toBe(true);
+    expect(removal.checks.find((c) => c.id === 'hostGone')).toStrictEqual({ id: 'hostGone', ok: true, text: 'This machine has no Node left.' });
+  });
+});
