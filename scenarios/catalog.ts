@@ -29,7 +29,7 @@ export const FAILURE_FAMILIES: readonly FailureFamily[] = [
   'agent-never-checked-in', 'plan-not-applied', 'plan-apply-failed', 'probes-failing', 'stuck-deleting',
   'etcd-removal-hook-blocked', 'waiting-for-node-ref', 'infrastructure-missing', 'node-name-mismatch', 'orphan-node',
   'node-missing', 'node-not-ready', 'plan-secret-missing', 'machine-missing', 'blocking-cluster-operation',
-  'windows-version-unsupported', 'windows-memory-low', 'node-condition', 'node-taint', 'machine-signal',
+  'windows-version-unsupported', 'windows-memory-low', 'node-condition', 'node-taint', 'machine-signal', 'related-record',
 ];
 
 /** A 64-hex agent id whose custom machine name is `custom-<prefix>`. */
@@ -237,6 +237,8 @@ export function windowsNodeRef(o: ScenarioOptions = {}): Scenario {
   }, [built], {
     [WINDOWS_VM_GONE_MACHINE]: ['infrastructure-missing', 'waiting-for-node-ref', 'blocking-cluster-operation'],
     [WINDOWS_CASE_MACHINE]:    ['node-name-mismatch', 'waiting-for-node-ref'],
+    // The Node that worker's host registered as: the same host, and the machine's findings name it.
+    'win-worker-01':           ['related-record'],
   });
 }
 
@@ -409,6 +411,8 @@ export const EVERY_FAILURE_EXPECTED: Readonly<Record<string, FailureFamily>> = {
   'custom-7a5b1e9c6f87': 'waiting-for-node-ref', // ef-wk-no-node
   'custom-8b6c2f0d7a98': 'infrastructure-missing', // ef-wk-infra-gone
   'custom-9c7d3a1e8b09': 'node-name-mismatch', // EF-WIN-CASE / ef-win-case
+  // the Node that machine's host registered: the same host, named by the machine's finding
+  'ef-win-case':         'related-record',
   'ef-orphan':           'orphan-node',
   'custom-b1f9c5d3a2e1': 'node-missing', // ef-wk-node-gone
   'custom-c2a0d6e4b3f2': 'node-not-ready', // ef-wk-notready

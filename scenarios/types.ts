@@ -232,6 +232,7 @@ export type FailureFamily =
   | 'drain-stuck'
   | 'duplicate-node-name'
   | 'serving-certs-expired'
+  | 'related-record'
   | 'unexplained-not-ready';
 
 /** What is wrong with a whole cluster, as the diagnosis is expected to name it. */

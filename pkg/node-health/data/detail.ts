@@ -14,6 +14,7 @@ export const LINK_STATE_COLORS: Record<ChainLink['state'], string> = {
   unreadable:       'bg-darker',
   'not-loaded':     'bg-darker',
   'not-applicable': 'bg-darker',
+  unlinked:         'bg-warning',
 };
 
 export { actionOffers } from '../actions/catalogue';

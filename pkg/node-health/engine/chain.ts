@@ -32,6 +32,13 @@ function missingOr(availability: InputAvailability, input: InputName): ChainLink
   return absenceUnknown(availability, input) ? 'unreadable' : (availability[input] === 'absent' ? 'not-loaded' : 'missing');
 }
 
+function unlinkedNode(r: NodeRecord): string | null {
+  const related = r.related ?? [];
+  const x = related.find((e) => e.sameHost && e.node && !e.machine) ?? related.find((e) => e.names.length > 0 && e.node && !e.machine);
+
+  return x?.node ?? null;
+}
+
 /**
  * The chain of objects behind a record, each with its state: what the row detail draws and a bundle
  * carries. Built when asked for, from the record alone: no rule reads it, and building it for every
@@ -97,10 +104,15 @@ export function linkChain(r: NodeRecord): ChainLink[] {
     chain.push(link('mgmtNode', o.node || o.machine ? missingOr(availability, 'mgmtNodes') : 'not-applicable', undefined, STEVE_TYPES.mgmtNode, null, null, null, clusterId));
   }
 
+  // A machine without its Node whose host is another record's Node, or whose finding names one: that Node, not linked.
+  const unlinked = o.machine && !o.node ? unlinkedNode(r) : null;
+
   if (o.node) {
     const ready = nodeReadyCondition(o.node);
 
     chain.push(link('node', ready && ready.status !== 'True' ? 'failed' : 'present', o.node, STEVE_TYPES.node, ready ? `Ready=${ ready.status }` : null, clusterId));
+  } else if (unlinked) {
+    chain.push(link('node', 'unlinked', undefined, STEVE_TYPES.node, null, clusterId, unlinked));
   } else if (availability.nodes !== 'ok') {
     chain.push(link('node', missingOr(availability, 'nodes'), undefined, STEVE_TYPES.node, null, clusterId, r.nodeName));
   } else {

@@ -22,6 +22,8 @@ import { judgeClusters } from './rules/cluster';
 import { attachPreflights } from './preflight';
 import { partialInputNotes } from './partial';
 import { attachHostReports } from './host-report';
+import { relateHosts, relateNamed } from './hosts';
+import { AFTER_RULES } from './rules/related';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -76,8 +78,12 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   record.findings = findings;
 
   addNotes(record, ctx);
+  settleStatus(record);
+}
 
-  const worst = findings.find((f) => f.severity !== 'info');
+/** The record's status from its worst finding, else from its notes. */
+function settleStatus(record: NodeRecord): void {
+  const worst = record.findings.find((f) => f.severity !== 'info');
 
   if (worst) {
     record.status = worst.severity as RecordStatus;
@@ -156,6 +162,31 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
   }
 }
 
+/** The rules that read other records' findings, on the records those findings name. */
+function judgeAfterOthers(named: NodeRecord[], ctx: RuleContext): void {
+  for (const record of new Set(named)) {
+    let added = false;
+
+    for (const rule of AFTER_RULES) {
+      try {
+        const hit = rule.check(record, ctx);
+
+        if (hit && !Array.isArray(hit)) {
+          record.findings.push(findingOf(rule, hit));
+          added = true;
+        }
+      } catch (e) {
+        record.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });
+        added = true;
+      }
+    }
+    if (added) {
+      record.findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+      settleStatus(record);
+    }
+  }
+}
+
 export function diagnose(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
   return judgeJoined(join(objects, options.availability, options.defaultCluster), options);
 }
@@ -174,6 +205,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   const rulesFor = new Map<InputAvailability, Rule[]>();
   const hosts = attachHostReports(joined.records, options.hostReports ?? []);
 
+  relateHosts(joined.records);
   for (const record of joined.records) {
     let rules = rulesFor.get(record.inputs);
 
@@ -182,6 +214,9 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
       rulesFor.set(record.inputs, rules);
     }
     judge(record, rules, ctx);
+  }
+  judgeAfterOthers(relateNamed(joined.records), ctx);
+  for (const record of joined.records) {
     counts[record.status]++;
   }
   judgeClusters(joined.clusters, joined.records, ctx);

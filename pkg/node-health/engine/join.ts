@@ -278,6 +278,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     statusSince:      null,
     objects,
     hostReport:       null,
+    related:          [],
   };
 }
 

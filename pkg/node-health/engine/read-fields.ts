@@ -42,6 +42,8 @@ const PAUSED = annotation(ANNOTATIONS.capiPaused);
 /** v1beta1's counts, and v1beta2's (where readyReplicas moved under deprecated and availableReplicas means Available) */
 const REPLICAS = ['replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas', 'upToDateReplicas', 'unavailableReplicas']
   .flatMap((f) => [`status.${ f }`, `status.deprecated.v1beta1.${ f }`]);
+/** What identifies a host across records (engine/hosts.ts): kubelet's nodeInfo, which Cluster API copies to the Machine. */
+const HOST_IDS = ['status.nodeInfo.systemUUID', 'status.nodeInfo.machineID'];
 
 export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   cluster: [
@@ -51,7 +53,7 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     label(LABELS.capiClusterName), label(LABELS.deploymentName), label(LABELS.machineSetName), label(LABELS.machinePoolName), label(LABELS.nodeName), label(LABELS.machineId), label(LABELS.initNode), ...MACHINE_ROLES,
     ...OPERATING_SYSTEM, annotation(ANNOTATIONS.etcdHook), ...DRAINING, KUBELET_VERSION,
     ...MACHINE_ANNOTATION_SIGNALS.map((s) => annotation(s.annotation)),
-    'spec.clusterName', 'spec.providerID',
+    'spec.clusterName', 'spec.providerID', ...HOST_IDS,
     ...REF_FIELDS.map((f) => `spec.infrastructureRef.${ f }`), ...REF_FIELDS.map((f) => `spec.bootstrap.configRef.${ f }`),
     'status.nodeRef.name', 'status.phase', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
   ],
@@ -79,7 +81,7 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     ...['etcd', 'control-plane', 'master', 'worker'].map((role) => label(`node-role.kubernetes.io/${ role }`)),
     ...[ANNOTATIONS.capiMachine, ANNOTATIONS.capiClusterName, ANNOTATIONS.capiClusterNamespace].map(annotation),
     'spec.providerID', 'spec.unschedulable', ...['key', 'value', 'effect', 'timeAdded'].map((f) => `spec.taints[].${ f }`),
-    'status.nodeInfo.osImage', KUBELET_VERSION, 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
+    'status.nodeInfo.osImage', KUBELET_VERSION, ...HOST_IDS, 'status.capacity.memory', ...ADDRESSES, ...CONDITIONS,
     // Whether the kubelet still reports: a live host is not a ghost (preflight.ts)
     'status.conditions[].lastHeartbeatTime',
   ],

@@ -142,7 +142,8 @@ export interface PlanStatus {
   since: string | null;
 }
 
-export type LinkState = 'present' | 'missing' | 'waiting' | 'failed' | 'unreadable' | 'not-loaded' | 'not-applicable';
+/** unlinked: the object is there (the same host, or one a finding names) but not joined to this record */
+export type LinkState = 'present' | 'missing' | 'waiting' | 'failed' | 'unreadable' | 'not-loaded' | 'not-applicable' | 'unlinked';
 
 /** One link of the chain Machine → plan secret → infrastructure machine → management Node → Node. */
 export interface ChainLink {
@@ -155,6 +156,37 @@ export interface ChainLink {
   /** Cluster id for downstream objects */
   clusterId: string | null;
   detail: string | null;
+}
+
+/**
+ * What identifies a host, as two records can share it (engine/hosts.ts): the agent's id (the Machine's
+ * rke.cattle.io/machine-id, a host report's cattle-id), the firmware's system UUID and the OS machine id (a
+ * Node's nodeInfo), a providerID, what a host report read on the host says of itself, an address, a host name.
+ */
+export type HostSignal = 'machineId' | 'systemUuid' | 'osMachineId' | 'providerId' | 'hostReport' | 'address' | 'hostname';
+
+/** One value two records share, with where each read it. */
+export interface SharedValue {
+  signal: HostSignal;
+  value: string;
+  /** this record's field first, then the other record's */
+  evidence: Evidence[];
+}
+
+/** Another record this one is related to: the same host, or one a finding of either names. */
+export interface RelatedRecord {
+  /** the other record's key */
+  key: string;
+  /** its machine, when the machine exists */
+  machine: string | null;
+  node: string | null;
+  /** certain: they share an id of the host; likely: only an address (host names only support it); null: not the same host */
+  sameHost: 'certain' | 'likely' | null;
+  shared: SharedValue[];
+  /** rules of this record's findings that name the other record */
+  names: string[];
+  /** rules of the other record's findings that name this one */
+  namedBy: string[];
 }
 
 export interface NodeRecord {
@@ -189,6 +221,8 @@ export interface NodeRecord {
   hostReport: HostReport | null;
   /** Each action the findings offer, with the checks it must pass before it may write (engine/preflight.ts) */
   preflight?: ActionPreflight[];
+  /** Records that are the same host as this one, or that a finding of either names (engine/hosts.ts) */
+  related: RelatedRecord[];
 }
 
 export interface JoinedObjects {

@@ -34,7 +34,7 @@ const locales = ['en-us', 'zh-hans'].map((l) => [l, load(readFileSync(join(ROOT,
 const INPUTS: InputName[] = ['machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes'];
 const KINDS: IssueKind[] = ['unauthorized', 'forbidden', 'hidden', 'not-found', 'server', 'network', 'unknown'];
 const ACTIONS: ActionId[] = ['remove-finalizers', 'etcd-force-remove', 're-register'];
-const LINK_STATES: ChainLink['state'][] = ['present', 'missing', 'waiting', 'failed', 'unreadable', 'not-loaded', 'not-applicable'];
+const LINK_STATES: ChainLink['state'][] = ['present', 'missing', 'waiting', 'failed', 'unreadable', 'not-loaded', 'not-applicable', 'unlinked'];
 const LINK_KINDS: ChainLink['kind'][] = ['machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node'];
 
 function denialKeys(): string[] {

@@ -121,12 +121,13 @@ describe('seed case 1: the ghost etcd machine', () => {
     expect(report.records.filter((r) => r.findings.some((f) => f.actions.includes('remove-finalizers'))).map((r) => r.machineName)).toStrictEqual([GHOST_MACHINE]);
   });
 
-  it('shows the chain with the missing Node and the plan secret waiting', () => {
+  it('shows the chain with the plan secret waiting and, for its Node, the host it most likely is, not linked', () => {
     const chain = Object.fromEntries(linkChain(ghost).map((l) => [l.kind, l.state]));
 
     expect(chain).toMatchObject({
-      machine: 'waiting', planSecret: 'waiting', node: 'waiting'
+      machine: 'waiting', planSecret: 'waiting', node: 'unlinked'
     });
+    expect(linkChain(ghost).find((l) => l.kind === 'node')?.name).toBe('dev-k8s-node01');
     expect(ghost.host.planSecretName).toBe(`${ GHOST_MACHINE }-machine-plan`);
   });
 });
@@ -151,12 +152,15 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
     const mismatch = record.findings.find((f) => f.rule === 'node-name-mismatch')!;
 
     expect(mismatch.args).toMatchObject({ expected: 'WIN-WORKER-01', registered: 'win-worker-01' });
-    expect(mismatch.fix.map((f) => f.command).filter(Boolean)).toContain("$env:CATTLE_NODE_NAME = 'win-worker-01'");
+    // That Node is this host already: the machine's label on it is what is missing, not a new name.
+    expect(mismatch.fix.map((f) => f.command).filter(Boolean)).toStrictEqual([
+      `kubectl label node -- win-worker-01 rke.cattle.io/machine=${ record.objects.machine?.metadata.uid }`,
+    ]);
   });
 
-  it('does not call the lower-case Node an orphan: its machine is known', () => {
+  it('does not call the lower-case Node an orphan: it points to its machine', () => {
     const node = report.records.find((r) => r.nodeName === 'win-worker-01' && !r.objects.machine);
 
-    expect(node?.findings.map((f) => f.rule) ?? []).toStrictEqual([]);
+    expect(node?.findings.map((f) => f.rule) ?? []).toStrictEqual(['related-record']);
   });
 });

@@ -20,6 +20,7 @@ import { unexplainedNotReady } from './safety-net';
 import { machineSignal, nodeCondition, nodeTaint } from './signals';
 import { CLUSTER_RULES } from './cluster';
 import { agentCaUntrusted, agentWatchStale, connectionInfoBroken } from './host';
+import { AFTER_RULES } from './related';
 
 export const RULES: readonly Rule[] = [
   blockingClusterOperation,
@@ -57,8 +58,8 @@ export const RULES: readonly Rule[] = [
   unexplainedNotReady,
 ];
 
-/** Every rule id: the node rules, then the rules about a whole cluster. */
-export const RULE_IDS = [...RULES.map((r) => r.id), ...CLUSTER_RULES.map((r) => r.id)];
+/** Every rule id: the node rules, those that read other records' findings, then the rules about a whole cluster. */
+export const RULE_IDS = [...RULES.map((r) => r.id), ...AFTER_RULES.map((r) => r.id), ...CLUSTER_RULES.map((r) => r.id)];
 
 export type {
   Rule, RuleContext, RuleHit

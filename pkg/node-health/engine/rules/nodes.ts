@@ -15,6 +15,7 @@ import {
 } from './rule';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
+import { sameHostWith, withSharedEvidence } from '../hosts';
 
 function kubeletStep(r: NodeRecord) {
   return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
@@ -141,6 +142,30 @@ export const nodeNameMismatch: Rule = {
       ev.push(evidence(objectLabel('node', registered), 'metadata.name', nameOf(registered)));
       ev.push(evidence(objectLabel('node', registered), `metadata.labels[${ LABELS.machineUid }]`, label(registered, LABELS.machineUid)));
     }
+    const registeredName = registered ? nameOf(registered) : null;
+    const host = registeredName ? r.related.find((x) => x.sameHost && x.node === registeredName && !x.machine) : undefined;
+
+    // The Node under the lower-case name is this very host: re-registering under that name changes nothing and
+    // removing the Node removes the host. What is missing is the machine's label on it, by which Rancher finds it.
+    if (registered && host) {
+      const uid = asString(asObject(r.objects.machine.metadata).uid) ?? '';
+      const shared = host.shared[0];
+
+      return {
+        args:     { expected: expected.name, registered: registeredName ?? '?' },
+        evidence: withSharedEvidence(ev, host),
+        fix:      [
+          step(this.id, 'sameHostRegistered', {
+            node: registeredName ?? '?', certainty: host.sameHost ?? 'likely', signal: shared?.signal ?? '-', value: shared?.value ?? '-'
+          }),
+          ...(label(registered, LABELS.machineUid) ? [] : [
+            step(this.id, 'labelNode', { node: registeredName ?? '?', uid }, kubectl('label', 'node', [registeredName], { after: [sh(`${ LABELS.machineUid }=${ uid }`)] })),
+          ]),
+        ],
+        since:   r.created,
+        actions: [],
+      };
+    }
 
     return {
       args:     { expected: expected.name, registered: registered ? nameOf(registered) ?? '?' : lower },
@@ -169,15 +194,38 @@ export const orphanNode: Rule = {
     const nodeLabel = objectLabel('node', n);
     const annotated = annotation(n, ANNOTATIONS.capiMachine);
     const uid = label(n, LABELS.machineUid);
+    const host = sameHostWith(r, 'machine');
+    const shared = host?.shared[0];
+    const ev = [
+      evidence(nodeLabel, `metadata.annotations[${ ANNOTATIONS.capiMachine }]`, annotated),
+      evidence(nodeLabel, `metadata.labels[${ LABELS.machineUid }]`, uid),
+      evidence(nodeLabel, 'metadata.creationTimestamp', r.created),
+    ];
+
+    // Another machine is this host: stopping its agent or deleting its Node would undo that machine's plan. One plan
+    // for both: settle that machine, then register the host again.
+    if (host && host.machine) {
+      const args = {
+        other: host.machine, certainty: host.sameHost ?? 'likely', signal: shared?.signal ?? '-', value: shared?.value ?? '-'
+      };
+
+      return {
+        args:     { machine: annotated ?? uid ?? '-', ...args },
+        evidence: withSharedEvidence(ev, host),
+        fix:      [
+          step(this.id, 'sameHostAs', args),
+          step(this.id, 'settleOther', { other: host.machine }),
+          step(this.id, 'reRegisterHost', { other: host.machine }),
+        ],
+        since:   r.created,
+        actions: ['re-register'],
+      };
+    }
 
     return {
-      args:     { machine: annotated ?? uid ?? '-' },
-      evidence: [
-        evidence(nodeLabel, `metadata.annotations[${ ANNOTATIONS.capiMachine }]`, annotated),
-        evidence(nodeLabel, `metadata.labels[${ LABELS.machineUid }]`, uid),
-        evidence(nodeLabel, 'metadata.creationTimestamp', r.created),
-      ],
-      fix: [
+      args:     { machine: annotated ?? uid ?? '-', other: '-' },
+      evidence: ev,
+      fix:      [
         step(this.id, 'decide'),
         step(this.id, 'keep'),
         step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : 'sudo systemctl disable --now rancher-system-agent rke2-agent rke2-server k3s k3s-agent'),

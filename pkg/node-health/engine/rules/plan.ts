@@ -8,7 +8,10 @@ import { getCondition } from '../conditions';
 import { annotation } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { agentEverActed, planApplyFailure, planSecretValue } from '../plan-status';
-import { findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone } from './shared';
+import {
+  findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, relatedHostArgs
+} from './shared';
+import { sameHostWith, withSharedEvidence } from '../hosts';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
@@ -69,17 +72,19 @@ export const agentNeverCheckedIn: Rule = {
     if (waited !== null && waited < ctx.config.agentCheckInTimeoutMs) {
       return null;
     }
+    const host = relatedHostArgs(r);
 
     return {
       args:     { duration: duration(waited), secret: r.host.planSecretName ?? '' },
-      evidence: [
+      // What says which host it is: the values this machine shares with that host's Node.
+      evidence: withSharedEvidence([
         ...planEvidence(r),
         evidence(objectLabel('machine', r.objects.machine), 'metadata.creationTimestamp', r.created),
-      ],
+      ], sameHostWith(r, 'node')),
       fix: [
         ...findHostSteps(r),
         step(this.id, 'credentials'),
-        step(this.id, 'reRegister'),
+        host ? step(this.id, 'reRegisterOn', { node: host.node }) : step(this.id, 'reRegister'),
         step(this.id, 'hostGone', {}, r.deleting ? undefined : kubectlMachine(r, 'delete', '--wait=false')),
       ],
       since:   start,

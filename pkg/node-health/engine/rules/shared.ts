@@ -8,6 +8,8 @@ import { asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef, saysInfrastructureGone } from '../objects';
 import { RuleContext, commonStep, evidence, objectLabel } from './rule';
 import { jobSignals } from '../signals/infrastructure';
+import { sameHostWith } from '../hosts';
+import type { MessageArgs } from '../vocabulary';
 
 /** Where the system agent keeps its connection to Rancher, and so the name of its plan secret. */
 export const CONNECTION_INFO_PATH = {
@@ -146,14 +148,36 @@ export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, '
   return evidence(`${ ref.kind ?? 'InfrastructureMachine' } ${ r.machineNamespace ?? '' }/${ ref.name }`, 'metadata.name', null);
 }
 
+/**
+ * The Node another record has that is most likely this machine's host, in the words of a step: its name, how sure,
+ * and the strongest value they share. Null when no record is.
+ */
+export function relatedHostArgs(r: NodeRecord): MessageArgs | null {
+  const host = sameHostWith(r, 'node');
+
+  if (!host || !host.node) {
+    return null;
+  }
+  const shared = host.shared[0];
+
+  return {
+    node: host.node, certainty: host.sameHost ?? 'likely', signal: shared?.signal ?? '-', value: shared?.value ?? '-'
+  };
+}
+
 /** Steps to find the host that serves a machine, and read its agent's log. */
 export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
   const windows = r.os === 'windows';
   const file = windows ? CONNECTION_INFO_PATH.windows : CONNECTION_INFO_PATH.linux;
   const secret = r.host.planSecretName ?? '';
+  const command = windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`;
+  const host = relatedHostArgs(r);
 
   return [
-    commonStep('findHost', { secret, file }, windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`),
+    // Another record already shows the host: say which, rather than have every host searched.
+    host ? commonStep('hostIs', {
+      ...host, secret, file
+    }, command) : commonStep('findHost', { secret, file }, command),
     windows ? commonStep('agentLogWindows', {}, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', {}, 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50'),
   ];
 }
