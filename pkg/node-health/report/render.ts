@@ -9,6 +9,7 @@ import { DURATION_ARGS, STATUS_ORDER, formatDuration } from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 import { hostFacts, hostReportName } from './host-facts';
+import { relationText } from './related';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
 
@@ -40,6 +41,22 @@ export interface JsonHost {
   by: 'plan-secret' | 'machine-id' | null;
 }
 
+/** Another record that is the same host, or that a finding of either names (engine/hosts.ts). */
+export interface JsonRelated {
+  /** its machine (when the machine exists) and its Node, as `records[]` name them */
+  machine: string | null;
+  node: string | null;
+  /** the relation in words */
+  why: string;
+  /** certain: they share an id of the host; likely: an address; null: not the same host */
+  sameHost: 'certain' | 'likely' | null;
+  /** what they share, with where each record read it (this record's field first) */
+  shared: { signal: string; value: string; evidence: JsonFinding['evidence'] }[];
+  /** rules of this record's findings that name the other, and of the other's that name this one */
+  names: string[];
+  namedBy: string[];
+}
+
 export interface JsonRecord {
   cluster: string | null;
   machine: string | null;
@@ -52,6 +69,7 @@ export interface JsonRecord {
   findings: JsonFinding[];
   /** Each action the findings offer, with its preflight: allowed only when its checks pass */
   actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string }[] }[];
+  related: JsonRelated[];
 }
 
 export interface JsonReport {
@@ -170,9 +188,24 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       actions:  (r.preflight ?? []).map((p) => ({
         id: p.id, allowed: p.allowed, checks: p.checks.map((c) => ({ id: c.id, ok: c.ok, text: t(c.key, c.args) }))
       })),
+      related:  relatedToJson(r, t),
     })),
     hosts: hostsToJson(report),
   };
+}
+
+export function relatedToJson(r: NodeRecord, t: Translate): JsonRelated[] {
+  return (r.related ?? []).map((x) => ({
+    machine:  x.machine,
+    node:     x.node,
+    why:      relationText(x, t),
+    sameHost: x.sameHost,
+    shared:   x.shared.map((v) => ({
+      signal: v.signal, value: v.value, evidence: v.evidence.map((e) => ({ ...e }))
+    })),
+    names:    [...x.names],
+    namedBy:  [...x.namedBy],
+  }));
 }
 
 function recordTitle(r: NodeRecord): string {
@@ -242,6 +275,12 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     }
     for (const f of r.findings) {
       out.push(...textFinding(f, t, '  '));
+    }
+    if (r.related?.length) {
+      out.push(`  ${ t('nodeHealth.report.related') }:`);
+      for (const x of r.related) {
+        out.push(`    - ${ relationText(x, t) }`);
+      }
     }
     out.push('');
   }
@@ -331,7 +370,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     ].join(' | ') } |`);
   }
   for (const r of sorted) {
-    if (r.findings.length === 0 && r.notes.length === 0 && !r.hostReport) {
+    if (r.findings.length === 0 && r.notes.length === 0 && !r.hostReport && !r.related?.length) {
       continue;
     }
     out.push('', `## ${ mdCell(recordTitle(r)) } — ${ t(`nodeHealth.status.${ r.status }`) }`);
@@ -340,6 +379,15 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     }
     for (const f of r.findings) {
       out.push(...markdownFinding(f, t));
+    }
+    if (r.related?.length) {
+      out.push('', `### ${ t('nodeHealth.report.related') }`, '');
+      for (const x of r.related) {
+        out.push(`- ${ mdCell(relationText(x, t)) }`);
+        for (const e of x.shared.flatMap((v) => v.evidence)) {
+          out.push(`  - ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: \`${ mdCell(String(e.value)).replace(/`/g, "'") }\``);
+        }
+      }
     }
     if (r.hostReport) {
       out.push('', `### ${ t('nodeHealth.host.reportOf', { host: mdCell(r.hostReport.hostname ?? '?') }) }`, '');
