@@ -116,7 +116,9 @@ describe('the fleet page', () => {
     const vsWin = rowKeys(wrapper);
 
     expect(vsWin.length).toBeGreaterThan(0);
-    expect(vsWin.every((k) => k.includes('vs-win'))).toBe(true);
+    // Its machines, and the Node win-worker-01 (by its management id), which is one of those machines' host.
+    expect(vsWin.every((k) => k.includes('vs-win') || k.startsWith('node:c-m-w8k2p5tz/'))).toBe(true);
+    expect(vsWin).toContain('node:c-m-w8k2p5tz/win-worker-01');
     await choose(wrapper, 'cluster', 'all');
     await choose(wrapper, 'rule', 'orphan-node');
     // ef-stale-record: Rancher's copy of a Node whose machine is gone; the tab tells whether the Node is still there.
