@@ -28,7 +28,7 @@ import type {
   Evidence, HostSignal, KubeObject, NodeRecord, RelatedRecord, SharedValue
 } from './types';
 import {
-  annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
+  annotation, asArray, asObject, asString, label, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 import { nodeReadyCondition } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
@@ -47,14 +47,29 @@ type SourceKind = 'machine' | 'planSecret' | 'infraMachine' | 'mgmtNode' | 'node
 interface Carried {
   record: NodeRecord;
   signal: HostSignal;
-  value: string;
   kind: SourceKind;
   obj: KubeObject | null;
+  /** the field, or the list whose element `index` holds the value */
   path: string;
+  index: number;
   raw: string;
 }
 
-type Emit = (signal: HostSignal, raw: string | null, kind: SourceKind, obj: KubeObject | null, path: string) => void;
+/** `index` >= 0: the value is element `index` of the list at `path` (its path is made only when it is shown). */
+type Emit = (signal: HostSignal, raw: string | null, kind: SourceKind, obj: KubeObject | null, path: string, index?: number) => void;
+
+const PATHS = {
+  machineId:       `metadata.labels[${ LABELS.machineId }]`,
+  nodeNameLabel:   `metadata.labels[${ LABELS.nodeName }]`,
+  address:         `metadata.annotations[${ ANNOTATIONS.address }]`,
+  internalAddress: `metadata.annotations[${ ANNOTATIONS.internalAddress }]`,
+  joinUrl:         `metadata.annotations[${ ANNOTATIONS.joinUrl }]`,
+  hostnameLabel:   'metadata.labels[kubernetes.io/hostname]',
+};
+
+function pathOf(c: Carried): string {
+  return c.index >= 0 ? `${ c.path }[${ c.index }].address` : c.path;
+}
 
 /** An address as one spelling (IPv6 in full), or null for one that identifies no host. */
 export function identifyingAddress(raw: string): string | null {
@@ -137,18 +152,18 @@ function emitAddressList(emit: Emit, kind: SourceKind, obj: KubeObject, list: un
       continue;
     }
     if (type === 'InternalIP' || type === 'ExternalIP') {
-      emit('address', value, kind, obj, `${ base }[${ i }].address`);
+      emit('address', value, kind, obj, base, i);
     } else if (type === 'Hostname' || type === 'InternalDNS') {
-      emit('hostname', value, kind, obj, `${ base }[${ i }].address`);
+      emit('hostname', value, kind, obj, base, i);
     }
   }
 }
 
-function emitNodeInfo(emit: Emit, kind: SourceKind, obj: KubeObject, info: unknown, base: string): void {
+function emitNodeInfo(emit: Emit, kind: SourceKind, obj: KubeObject, info: unknown): void {
   const nodeInfo = asObject(info);
 
-  emit('systemUuid', asString(nodeInfo.systemUUID), kind, obj, `${ base }.systemUUID`);
-  emit('osMachineId', asString(nodeInfo.machineID), kind, obj, `${ base }.machineID`);
+  emit('systemUuid', asString(nodeInfo.systemUUID), kind, obj, 'status.nodeInfo.systemUUID');
+  emit('osMachineId', asString(nodeInfo.machineID), kind, obj, 'status.nodeInfo.machineID');
 }
 
 /** The host of a server's own join URL (https://10.20.1.21:9345). */
@@ -166,18 +181,18 @@ function emitSignals(r: NodeRecord, emit: Emit): void {
   if (o.planSecret) {
     const s = o.planSecret;
 
-    emit('address', annotation(s, ANNOTATIONS.address), 'planSecret', s, `metadata.annotations[${ ANNOTATIONS.address }]`);
-    emit('address', annotation(s, ANNOTATIONS.internalAddress), 'planSecret', s, `metadata.annotations[${ ANNOTATIONS.internalAddress }]`);
-    emit('address', joinUrlHost(annotation(s, ANNOTATIONS.joinUrl)), 'planSecret', s, `metadata.annotations[${ ANNOTATIONS.joinUrl }]`);
+    emit('address', annotation(s, ANNOTATIONS.address), 'planSecret', s, PATHS.address);
+    emit('address', annotation(s, ANNOTATIONS.internalAddress), 'planSecret', s, PATHS.internalAddress);
+    emit('address', joinUrlHost(annotation(s, ANNOTATIONS.joinUrl)), 'planSecret', s, PATHS.joinUrl);
   }
   if (o.machine) {
     const m = o.machine;
 
-    emit('machineId', label(m, LABELS.machineId), 'machine', m, `metadata.labels[${ LABELS.machineId }]`);
-    emit('hostname', label(m, LABELS.nodeName), 'machine', m, `metadata.labels[${ LABELS.nodeName }]`);
+    emit('machineId', label(m, LABELS.machineId), 'machine', m, PATHS.machineId);
+    emit('hostname', label(m, LABELS.nodeName), 'machine', m, PATHS.nodeNameLabel);
     emit('providerId', asString(specOf(m).providerID), 'machine', m, 'spec.providerID');
     emitAddressList(emit, 'machine', m, statusOf(m).addresses, 'status.addresses');
-    emitNodeInfo(emit, 'machine', m, statusOf(m).nodeInfo, 'status.nodeInfo');
+    emitNodeInfo(emit, 'machine', m, statusOf(m).nodeInfo);
   }
   if (o.infraMachine) {
     emitAddressList(emit, 'infraMachine', o.infraMachine, statusOf(o.infraMachine).addresses, 'status.addresses');
@@ -186,10 +201,10 @@ function emitSignals(r: NodeRecord, emit: Emit): void {
     const n = o.node;
 
     emit('hostname', nameOf(n), 'node', n, 'metadata.name');
-    emit('hostname', label(n, 'kubernetes.io/hostname'), 'node', n, 'metadata.labels[kubernetes.io/hostname]');
+    emit('hostname', label(n, 'kubernetes.io/hostname'), 'node', n, PATHS.hostnameLabel);
     emit('providerId', asString(specOf(n).providerID), 'node', n, 'spec.providerID');
     emitAddressList(emit, 'node', n, statusOf(n).addresses, 'status.addresses');
-    emitNodeInfo(emit, 'node', n, statusOf(n).nodeInfo, 'status.nodeInfo');
+    emitNodeInfo(emit, 'node', n, statusOf(n).nodeInfo);
   } else if (o.mgmtNode) {
     const mn = o.mgmtNode;
 
@@ -217,15 +232,21 @@ function hasReadyNode(r: NodeRecord): boolean {
 
 function evidenceOf(c: Carried): Evidence {
   if (c.kind === 'host') {
-    const e = evidence(`Host ${ c.record.hostReport?.hostname ?? '?' }`, c.path, c.raw);
+    const e = evidence(`Host ${ c.record.hostReport?.hostname ?? '?' }`, pathOf(c), c.raw);
 
     e.confirmed = true;
 
     return e;
   }
 
-  return evidence(objectLabel(c.kind, c.obj as KubeObject), c.path, c.raw);
+  return evidence(objectLabel(c.kind, c.obj as KubeObject), pathOf(c), c.raw);
 }
+
+/**
+ * The relations of a record that has none: one frozen list for all of them, so that a large healthy cluster
+ * allocates nothing; a record's own list is made when it gets its first relation.
+ */
+export const NO_RELATIONS = Object.freeze([]) as unknown as RelatedRecord[];
 
 /** How one record names another: what the other is called in reports and the row detail. */
 function relatedTo(other: NodeRecord): Pick<RelatedRecord, 'key' | 'machine' | 'node'> {
@@ -241,19 +262,91 @@ function entryFor(r: NodeRecord, other: NodeRecord): RelatedRecord {
     entry = {
       ...relatedTo(other), sameHost: null, shared: [], names: [], namedBy: []
     };
+    if (r.related === NO_RELATIONS) {
+      r.related = [];
+    }
     r.related.push(entry);
   }
 
   return entry;
 }
 
-/** A signal value is matched the same way on both sides: a host report's names against the other's host names. */
-function indexKey(signal: HostSignal, value: string): string {
-  return `${ signal === 'hostReport' ? 'hostname' : signal }\u0000${ value }`;
+/** A host report's names are matched against the other records' host names. */
+function classOf(signal: HostSignal): HostSignal {
+  return signal === 'hostReport' ? 'hostname' : signal;
+}
+
+/** Candidates' values per signal, by their one spelling; a lookup tries the value as written first. */
+type SignalIndex = Map<HostSignal, Map<string, Carried[]>>;
+
+/**
+ * The list a value of another record joins, or undefined. Candidates are indexed under their value as written and
+ * in upper case too (system UUIDs are written in upper case, names in lower case): only an IPv6 address is spelled
+ * out, so a look-up costs one map read.
+ */
+function listFor(byValue: Map<string, Carried[]> | undefined, signal: HostSignal, raw: string): Carried[] | undefined {
+  if (!byValue) {
+    return undefined;
+  }
+
+  return byValue.get(raw) ?? (signal === 'address' && raw.includes(':') ? byValue.get(identifyingAddress(raw) ?? '') : undefined);
+}
+
+/** The candidates' lists of the signals a Node is looked up by, read once per cluster. */
+interface NodeLookUp {
+  hostname?: Map<string, Carried[]>;
+  address?: Map<string, Carried[]>;
+  systemUuid?: Map<string, Carried[]>;
+  providerId?: Map<string, Carried[]>;
+}
+
+type Found = (list: Carried[], signal: HostSignal, raw: string, path: string, at: number) => void;
+
+/**
+ * A record that has its machine and its Node, looked up by its Node alone: the Machine's addresses, providerID and
+ * nodeInfo are copies of the Node's, and this pass reads every record of a large cluster. The system UUID stands
+ * for the OS machine id beside it.
+ */
+function lookUpByNode(n: KubeObject, maps: NodeLookUp, found: Found): void {
+  const name = nameOf(n);
+  let list = name ? listFor(maps.hostname, 'hostname', name) : undefined;
+
+  if (list && name) {
+    found(list, 'hostname', name, 'metadata.name', -1);
+  }
+  const status = statusOf(n);
+  const addresses = asArray(status.addresses);
+
+  for (let i = 0; i < addresses.length; i++) {
+    const a = asObject(addresses[i]);
+    const value = asString(a.address);
+    const signal = a.type === 'InternalIP' || a.type === 'ExternalIP' ? 'address' : (a.type === 'Hostname' ? 'hostname' : null);
+
+    list = value && signal ? listFor(signal === 'address' ? maps.address : maps.hostname, signal, value) : undefined;
+    if (list && value && signal) {
+      found(list, signal, value, 'status.addresses', i);
+    }
+  }
+  if (maps.systemUuid) {
+    const value = asString(asObject(status.nodeInfo).systemUUID);
+
+    list = value ? listFor(maps.systemUuid, 'systemUuid', value) : undefined;
+    if (list && value) {
+      found(list, 'systemUuid', value, 'status.nodeInfo.systemUUID', -1);
+    }
+  }
+  if (maps.providerId) {
+    const value = asString(specOf(n).providerID);
+
+    list = value ? listFor(maps.providerId, 'providerId', value) : undefined;
+    if (list && value) {
+      found(list, 'providerId', value, 'spec.providerID', -1);
+    }
+  }
 }
 
 function relateCluster(records: NodeRecord[]): void {
-  const index = new Map<string, Carried[]>();
+  const index: SignalIndex = new Map();
 
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -261,49 +354,64 @@ function relateCluster(records: NodeRecord[]): void {
     if (!lacksAPart(r)) {
       continue;
     }
-    emitSignals(r, (signal, raw, kind, obj, path) => {
+    emitSignals(r, (signal, raw, kind, obj, path, at = -1) => {
       const value = raw ? normalise(signal, raw) : null;
 
       if (value === null || raw === null) {
         return;
       }
-      const key = indexKey(signal, value);
-      const list = index.get(key);
+      const cls = classOf(signal);
+      let byValue = index.get(cls);
+
+      if (!byValue) {
+        byValue = new Map();
+        index.set(cls, byValue);
+      }
       const carried: Carried = {
-        record: r, signal, value, kind, obj, path, raw
+        record: r, signal, kind, obj, path, index: at, raw
       };
 
-      if (!list) {
-        index.set(key, [carried]);
-      } else if (!list.some((c) => c.record === r)) {
-        list.push(carried);
+      for (const spelling of new Set([value, raw, raw.toUpperCase()])) {
+        const list = byValue.get(spelling);
+
+        if (!list) {
+          // One list per value, whatever its spelling: a look-up by any of them joins the same list.
+          byValue.set(spelling, spelling === value ? [carried] : byValue.get(value) ?? [carried]);
+        } else if (!list.some((c) => c.record === r)) {
+          list.push(carried);
+        }
       }
     });
   }
   if (index.size === 0) {
     return;
   }
-  // Every record of the cluster that carries an indexed value, once per value.
+  // Every other record of the cluster, looked up: it joins the lists of the values it shares with a candidate.
+  const maps: NodeLookUp = {
+    hostname: index.get('hostname'), address: index.get('address'), systemUuid: index.get('systemUuid'), providerId: index.get('providerId')
+  };
+  let current: NodeRecord = records[0];
+  const found: Found = (list, signal, raw, path, at) => {
+    if (!list.some((c) => c.record === current)) {
+      list.push({
+        record: current, signal, kind: 'node', obj: current.objects.node as KubeObject, path, index: at, raw
+      });
+    }
+  };
+
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
 
     if (lacksAPart(r)) {
       continue;
     }
-    emitSignals(r, (signal, raw, kind, obj, path) => {
-      const value = raw ? normalise(signal, raw) : null;
-      const list = value === null ? undefined : index.get(indexKey(signal, value));
-
-      if (list && raw !== null && value !== null && !list.some((c) => c.record === r)) {
-        list.push({
-          record: r, signal, value, kind, obj, path, raw
-        });
-      }
-    });
+    current = r;
+    lookUpByNode(r.objects.node as KubeObject, maps, found);
   }
   const pairs = new Map<string, { a: NodeRecord; b: NodeRecord; shared: [Carried, Carried][] }>();
 
-  for (const carriers of index.values()) {
+  // A list is indexed under each spelling of its value: each once.
+  for (const carriers of new Set([...index.values()].flatMap((byValue) => [...byValue.values()]))) {
     if (carriers.length < 2) {
       continue;
     }
@@ -377,7 +485,7 @@ export function relateHosts(records: NodeRecord[]): void {
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
 
-    r.related = [];
+    r.related = NO_RELATIONS;
     if (!r.cluster || !r.machineManaged) {
       continue;
     }
@@ -470,52 +578,86 @@ function namedObjects(r: NodeRecord): { rule: string; kind: 'node' | 'machine'; 
  * Only records with findings are read, and a cluster's records are indexed by name only when one names another.
  */
 export function relateNamed(records: NodeRecord[]): NodeRecord[] {
-  const touched: NodeRecord[] = [];
-  const indexes = new Map<NodeRecord['cluster'], { nodes: Map<string, NodeRecord>; machines: Map<string, NodeRecord> }>();
-  const indexOf = (cluster: NodeRecord['cluster']) => {
-    let index = indexes.get(cluster);
-
-    if (!index) {
-      index = { nodes: new Map(), machines: new Map() };
-      for (const r of records) {
-        if (r.cluster !== cluster) {
-          continue;
-        }
-        if (r.objects.node) {
-          index.nodes.set(`${ nameOf(r.objects.node) }`, r);
-        }
-        if (r.objects.machine) {
-          index.machines.set(objectLabel('machine', r.objects.machine).slice(8), r);
-        }
-      }
-      indexes.set(cluster, index);
-    }
-
-    return index;
-  };
+  const named: { r: NodeRecord; kind: 'node' | 'machine'; name: string; rule: string }[] = [];
+  // Per cluster, the names of the Nodes and, per namespace, of the machines that findings name.
+  const wanted = new Map<NodeRecord['cluster'], { nodes: Set<string>; machines: Map<string, Set<string>> }>();
 
   for (const r of records) {
     if (r.findings.length === 0 || !r.cluster) {
       continue;
     }
-    for (const named of namedObjects(r)) {
-      const index = indexOf(r.cluster);
-      const other = named.kind === 'node' ? index.nodes.get(named.name) : index.machines.get(named.name);
+    for (const x of namedObjects(r)) {
+      let w = wanted.get(r.cluster);
 
-      if (!other || other === r) {
-        continue;
+      if (!w) {
+        w = { nodes: new Set(), machines: new Map() };
+        wanted.set(r.cluster, w);
       }
-      const mine = entryFor(r, other);
-      const theirs = entryFor(other, r);
+      if (x.kind === 'node') {
+        w.nodes.add(x.name);
+      } else {
+        const slash = x.name.indexOf('/');
+        const ns = slash >= 0 ? x.name.slice(0, slash) : '';
+        const names = w.machines.get(ns) ?? new Set<string>();
 
-      if (!mine.names.includes(named.rule)) {
-        mine.names.push(named.rule);
+        names.add(slash >= 0 ? x.name.slice(slash + 1) : x.name);
+        w.machines.set(ns, names);
       }
-      if (!theirs.namedBy.includes(named.rule)) {
-        theirs.namedBy.push(named.rule);
-      }
-      touched.push(other);
+      named.push({
+        r, kind: x.kind, name: x.name, rule: x.rule
+      });
     }
+  }
+  if (named.length === 0) {
+    return [];
+  }
+  // One pass over the records finds the named ones, by look-ups that make no key; only a hit makes one.
+  const found = new Map<NodeRecord['cluster'], Map<string, NodeRecord>>();
+  const keep = (r: NodeRecord, key: string) => {
+    let byKey = found.get(r.cluster);
+
+    if (!byKey) {
+      byKey = new Map();
+      found.set(r.cluster, byKey);
+    }
+    byKey.set(key, r);
+  };
+
+  for (const r of records) {
+    const w = wanted.get(r.cluster);
+
+    if (!w) {
+      continue;
+    }
+    const { node, machine } = r.objects;
+
+    if (node && w.nodes.has(nameOf(node) ?? '')) {
+      keep(r, `node:${ nameOf(node) }`);
+    }
+    if (machine && w.machines.get(namespaceOf(machine) ?? '')?.has(nameOf(machine) ?? '')) {
+      keep(r, `machine:${ objectLabel('machine', machine).slice(8) }`);
+    }
+  }
+  const touched: NodeRecord[] = [];
+
+  for (const {
+    r, kind, name, rule
+  } of named) {
+    const other = found.get(r.cluster)?.get(`${ kind }:${ name }`);
+
+    if (!other || other === r) {
+      continue;
+    }
+    const mine = entryFor(r, other);
+    const theirs = entryFor(other, r);
+
+    if (!mine.names.includes(rule)) {
+      mine.names.push(rule);
+    }
+    if (!theirs.namedBy.includes(rule)) {
+      theirs.namedBy.push(rule);
+    }
+    touched.push(other);
   }
 
   return touched;

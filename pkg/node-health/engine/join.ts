@@ -19,6 +19,7 @@ import { derivePlanStatus } from './plan-status';
 import { expectedNamesOfUnlinkedMachines } from './expected-name';
 import { NO_CAPI_OBJECTS, indexCapiObjects } from './capi-objects';
 import type { CapiObjects } from './capi-objects';
+import { NO_RELATIONS } from './hosts';
 
 export interface JoinContext {
   availability: InputAvailability;
@@ -278,7 +279,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     statusSince:      null,
     objects,
     hostReport:       null,
-    related:          [],
+    related:          NO_RELATIONS,
   };
 }
 
