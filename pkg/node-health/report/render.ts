@@ -186,9 +186,13 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       findings: r.findings.map((f) => findingToJson(f, t)),
       // The same checks the action's dialog shows before it may write.
       actions:  (r.preflight ?? []).map((p) => ({
-        id: p.id, allowed: p.allowed, checks: p.checks.map((c) => ({ id: c.id, ok: c.ok, text: t(c.key, c.args) }))
+        id:      p.id,
+        allowed: p.allowed,
+        checks:  p.checks.map((c) => ({
+          id: c.id, ok: c.ok, text: t(c.key, c.args)
+        }))
       })),
-      related:  relatedToJson(r, t),
+      related: relatedToJson(r, t),
     })),
     hosts: hostsToJson(report),
   };

@@ -153,6 +153,8 @@ describe('the JSON report', () => {
     const removal = ghost.actions.find((a) => a.id === 'remove-finalizers')!;
 
     expect(removal.allowed).toBe(true);
-    expect(removal.checks.find((c) => c.id === 'hostGone')).toStrictEqual({ id: 'hostGone', ok: true, text: 'This machine has no Node left.' });
+    expect(removal.checks.find((c) => c.id === 'hostGone')).toStrictEqual({
+      id: 'hostGone', ok: true, text: 'This machine has no Node left.'
+    });
   });
 });
