@@ -20,6 +20,7 @@ import { formerMachineOf } from './objects';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
 import { attachPreflights } from './preflight';
+import { attachResolutions } from './resolution';
 import { partialInputNotes } from './partial';
 import { attachHostReports } from './host-report';
 import { relateHosts, relateNamed } from './hosts';
@@ -220,6 +221,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
     counts[record.status]++;
   }
   judgeClusters(joined.clusters, joined.records, ctx);
+  attachResolutions(joined.clusters, joined.records);
   // After the cluster's findings: an action's checks read them (paused, agent disconnected).
   attachPreflights(joined.records, now);
 

@@ -51,11 +51,38 @@ export interface Evidence {
   confirmed?: true;
 }
 
+/**
+ * What a step does, where several rules can ask for the same thing: a record's plan asks for each once, and not
+ * at all where the record's state already did it (no "delete the machine" for a machine that is deleting).
+ * defer: "settle this record's own problem first", which the plan says by leading with that problem.
+ */
+export type StepAct = 'delete-machine' | 're-register' | 'remove-finalizers' | 'inspect-machine' | 'defer';
+
 /** One numbered fix step: translated text, optionally a command to copy. */
 export interface FixStep {
   key: string;
   args?: MessageArgs;
   command?: string;
+  act?: StepAct;
+}
+
+/** A step of a plan: the finding's step, with the rule it comes from. */
+export interface PlanStep extends FixStep {
+  rule: string;
+}
+
+/**
+ * What to do about a record (or a cluster), in order: its root cause's steps first, then those of its other
+ * problems, then those of the findings the root cause explains, each step once.
+ */
+export interface Resolution {
+  /** The finding that must be fixed for the others to clear: the first one no other finding explains */
+  rootCause: string | null;
+  /** Findings the root cause explains (their rule ids): shown as its consequences */
+  consequences: string[];
+  steps: PlanStep[];
+  /** A cluster's plan: the records to settle first (the machines the cluster waits for), by key */
+  first?: string[];
 }
 
 /** Actions the UI may offer for a finding; eligibility is decided here so every front end agrees. */
@@ -93,6 +120,8 @@ export interface Finding {
   /** When the problem started, as far as the objects tell (RFC3339), for "how long it has been so". */
   since: string | null;
   actions: ActionId[];
+  /** Rules whose findings this one explains, where the hit says so instead of its rule (rules/rule.ts `explains`) */
+  explains?: string[];
   /** Set when facts from the node's host (its host report) confirm the finding; the host's evidence says which */
   confirmed?: true;
   /** What the host showed, in words (a translation key), for findings a host fact confirms */
@@ -117,6 +146,8 @@ export interface ClusterInfo {
   findings: Finding[];
   /** Why a check of the whole cluster could not judge it (it threw): the cluster is not known to be fine */
   notes?: { key: string; args?: MessageArgs }[];
+  /** What to do first across the cluster (engine/resolution.ts) */
+  resolution?: Resolution;
 }
 
 export type PlanState =
@@ -223,6 +254,8 @@ export interface NodeRecord {
   preflight?: ActionPreflight[];
   /** Records that are the same host as this one, or that a finding of either names (engine/hosts.ts) */
   related: RelatedRecord[];
+  /** The record's one plan (engine/resolution.ts) */
+  resolution?: Resolution;
 }
 
 export interface JoinedObjects {

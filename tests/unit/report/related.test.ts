@@ -58,7 +58,8 @@ describe('dev-k3s: the ghost etcd machine and the orphan Node at its address', (
     expect(en(agent.fix[0].key, agent.fix[0].args)).toMatch(/^Its host is most likely dev-k8s-node01 \(same address 10\.20\.1\.21\)/);
     expect(zh(agent.fix[0].key, agent.fix[0].args)).toContain('很可能是 dev-k8s-node01（地址相同：10.20.1.21）');
     expect(steps(ghost).some((s) => /on each host of the cluster/.test(s))).toBe(false);
-    expect(steps(ghost)).toContain('Re-run the registration command on dev-k8s-node01, that host. It fetches fresh credentials, and the same host comes back as the same machine.');
+    // The ghost is deleting: its host registers again once it is gone, as a new machine, not as the same one.
+    expect(steps(ghost)).toContain('Once this machine is gone (the steps for its deletion come first), re-run the registration command on dev-k8s-node01: with fresh credentials it comes back as a new machine.');
     // The evidence that says so is the finding's own.
     expect(agent.evidence).toEqual(expect.arrayContaining([
       {

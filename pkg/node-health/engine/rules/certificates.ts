@@ -34,6 +34,7 @@ function bornAt(r: NodeRecord): { at: string | null; object: string } {
 export const servingCertsExpired: Rule = {
   id:       'serving-certs-expired',
   severity: 'error',
+  explains: ['probes-failing', 'blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const probes = r.plan.unhealthyProbes;

@@ -13,7 +13,9 @@ import type { MessageArgs } from '../vocabulary';
 import type { HostReport, HostSignature, HostSignatureId } from '../host-report';
 import { findSignature, hostLabel } from '../host-report';
 import { parseTime } from '../fields';
-import { Rule, RuleContext, RuleHit, step } from './rule';
+import {
+  Rule, RuleContext, RuleHit, acting, step
+} from './rule';
 import { CONNECTION_INFO_PATH } from './shared';
 
 export interface HostConfirmation {
@@ -87,6 +89,7 @@ function hostName(host: HostReport): string {
 export const connectionInfoBroken: Rule = {
   id:       'connection-info-broken',
   severity: 'error',
+  explains: ['agent-never-checked-in', 'plan-not-applied', 'waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'],
   needs:    [],
   check(r) {
     const host = r.hostReport;
@@ -114,7 +117,7 @@ export const connectionInfoBroken: Rule = {
       ],
       fix: [
         step(this.id, 'rancherReady', {}, 'kubectl -n cattle-system get pods -l app=rancher'),
-        step(this.id, 'reRegister', { file }),
+        acting('re-register', step(this.id, 'reRegister', { file })),
         step(this.id, 'restartAgent', {}, restartAgentCommand(r, host)),
       ],
       since:   eof?.first ?? host.agent?.since ?? host.collectedAt,
@@ -126,6 +129,7 @@ export const connectionInfoBroken: Rule = {
 export const agentCaUntrusted: Rule = {
   id:       'agent-ca-untrusted',
   severity: 'error',
+  explains: ['agent-never-checked-in', 'plan-not-applied', 'waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'],
   needs:    [],
   check(r) {
     const host = r.hostReport;
@@ -142,7 +146,7 @@ export const agentCaUntrusted: Rule = {
       fix:      [
         step(this.id, 'compareCa', { server: host.connectionInfo.server ?? '?' }, `kubectl get settings.management.cattle.io cacerts -o jsonpath='{.value}'`),
         step(this.id, 'tlsMode', {}, `kubectl get settings.management.cattle.io agent-tls-mode -o jsonpath='{.value}'`),
-        step(this.id, 'reRegister'),
+        acting('re-register', step(this.id, 'reRegister')),
       ],
       since:   firstSeen(found, host),
       actions: ['re-register'],
@@ -155,6 +159,7 @@ const STALE_WATCH: HostSignatureId[] = ['secret-too-old', 'secret-older-than-las
 export const agentWatchStale: Rule = {
   id:       'agent-watch-stale',
   severity: 'error',
+  explains: ['plan-not-applied', 'blocking-cluster-operation'],
   needs:    [],
   check(r) {
     const host = r.hostReport;

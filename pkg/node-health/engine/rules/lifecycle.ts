@@ -9,7 +9,7 @@ import { annotation, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { bootstrapRef, infrastructureRef } from '../objects';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, acting, step
 } from './rule';
 import { infrastructureDeleteError, infrastructureJobError } from './shared';
 import { DELETION_STAGES } from '../signals/machine';
@@ -47,8 +47,8 @@ export const blockingClusterOperation: Rule = {
         ...(c.certificateRotationPending ? [evidence(clusterLabel, 'spec.rkeConfig.rotateCertificates', 'pending')] : []),
       ],
       fix: [
-        step(this.id, 'fixThisMachine'),
-        step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        acting('defer', step(this.id, 'fixThisMachine')),
+        acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         step(this.id, 'watchCluster', { cluster: c.name }, kubectl('get', 'clusters.provisioning.cattle.io', [c.name], { namespace: c.namespace, flags: [`-o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`] })),
       ],
       since:   c.blockingSince,
@@ -85,6 +85,7 @@ function lastLine(text: string | null): string | null {
 export const infrastructureDeleteFailed: Rule = {
   id:       'infrastructure-delete-failed',
   severity: 'error',
+  explains: ['stuck-deleting', 'blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -136,6 +137,7 @@ export const infrastructureDeleteFailed: Rule = {
 export const infrastructureCreateFailed: Rule = {
   id:       'infrastructure-create-failed',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation'],
   needs:    [],
   check(r) {
     const m = r.objects.machine;
@@ -158,7 +160,7 @@ export const infrastructureCreateFailed: Rule = {
         step(this.id, 'providerSays', {}, failure.jobName ? kubectl('logs', '--tail=50', [`job/${ failure.jobName }`], { namespace }) : undefined),
         step(this.id, 'fixCause'),
         step(this.id, 'halfCreated', { server: name ?? '?' }),
-        step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        acting('delete-machine', step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false'))),
       ],
       since:   failure.since ?? r.created,
       actions: [],
@@ -169,6 +171,7 @@ export const infrastructureCreateFailed: Rule = {
 export const stuckDeleting: Rule = {
   id:       'stuck-deleting',
   severity: 'error',
+  explains: ['blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -207,11 +210,11 @@ export const stuckDeleting: Rule = {
       ],
       fix: [
         // The stage that holds the deletion says where to look; without one, the Machine's whole state does.
-        ...(stage ? signalSteps('deletionStages', stage, stageCommands(r)) : [step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml'))]),
+        ...(stage ? signalSteps('deletionStages', stage, stageCommands(r)) : [acting('inspect-machine', step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')))]),
         ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
-        step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`)),
+        acting('remove-finalizers', step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`))),
         step(this.id, 'leftovers'),
-        step(this.id, 'reRegister'),
+        acting('re-register', step(this.id, 'reRegister')),
       ],
       since: r.deleting,
       actions,
@@ -258,6 +261,7 @@ function stageCommands(r: NodeRecord): Record<string, string | undefined> {
 export const etcdRemovalHookBlocked: Rule = {
   id:       'etcd-removal-hook-blocked',
   severity: 'error',
+  explains: ['stuck-deleting', 'blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -291,7 +295,7 @@ export const etcdRemovalHookBlocked: Rule = {
         step(this.id, 'memberList', {}, 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list'),
         ...(joined.length > 0 ? [step(this.id, 'joinedNodes', { joined: joined.join(', ') })] : []),
         step(this.id, 'forceRemove', {}, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrap ? nameOf(bootstrap) : r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.etcdForceRemove }=true`] })),
-        step(this.id, 'finalizersAfter'),
+        acting('remove-finalizers', step(this.id, 'finalizersAfter')),
       ],
       since:   r.deleting,
       actions: bootstrap && forced !== 'true' ? ['etcd-force-remove'] : [],

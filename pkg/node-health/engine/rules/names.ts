@@ -10,7 +10,7 @@ import { nodeRefName } from '../objects';
 import { expectedNodeName } from '../expected-name';
 import type { NameClaim, RuleContext } from './rule';
 import {
-  Rule, age, duration, evidence, kubectlMachine, objectLabel, step
+  Rule, acting, age, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
 
 /** Per cluster, who claims which node name: a machine by its linked Node, else by the name it expects. Built on first use. */
@@ -59,6 +59,7 @@ export function nameClaimsOf(records: NodeRecord[]): RuleContext['nameClaims'] {
 export const duplicateNodeName: Rule = {
   id:       'duplicate-node-name',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'probes-failing'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -98,7 +99,7 @@ export const duplicateNodeName: Rule = {
         step(this.id, 'uniqueName'),
         step(this.id, 'reinstalled', { name: expected.name.toLowerCase() }, `kubectl -n kube-system get secrets | grep -i -- '${ expected.name.toLowerCase().replace(/[^a-z0-9.-]/g, '') }.node-password'`),
         step(this.id, 'removeStale', { other: other.record.machineName ?? '?' }),
-        step(this.id, 'deleteThis', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        acting('delete-machine', step(this.id, 'deleteThis', {}, kubectlMachine(r, 'delete', '--wait=false'))),
       ],
       since:   r.created,
       actions: ['re-register'],

@@ -11,7 +11,7 @@ import {
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
-  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
+  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, acting, step
 } from './rule';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
@@ -33,9 +33,10 @@ function explainedByNameMismatch(r: NodeRecord, ctx: RuleContext): boolean {
 }
 
 export const waitingForNodeRef: Rule = {
-  id:       'waiting-for-node-ref',
-  severity: 'warning',
-  needs:    [],
+  id:                 'waiting-for-node-ref',
+  severity:           'warning',
+  stepsWhenExplained: false,
+  needs:              [],
   check(r, ctx) {
     const m = r.objects.machine;
 
@@ -82,6 +83,7 @@ export const waitingForNodeRef: Rule = {
 export const infrastructureMissing: Rule = {
   id:       'infrastructure-missing',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting', 'node-not-ready', 'unexplained-not-ready'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -104,8 +106,8 @@ export const infrastructureMissing: Rule = {
       fix:      [
         step(this.id, 'checkProvider', { name: ref?.name ?? '?' }),
         step(this.id, 'restoreOrReplace'),
-        step(this.id, 'deleteMachine', {}, kubectlMachine(r, 'delete', '--wait=false')),
-        step(this.id, 'ifStuck'),
+        acting('delete-machine', step(this.id, 'deleteMachine', {}, kubectlMachine(r, 'delete', '--wait=false'))),
+        acting('remove-finalizers', step(this.id, 'ifStuck')),
       ],
       since:   cond?.lastTransitionTime ?? r.created,
       actions: [],
@@ -116,6 +118,7 @@ export const infrastructureMissing: Rule = {
 export const nodeNameMismatch: Rule = {
   id:       'node-name-mismatch',
   severity: 'warning',
+  explains: ['waiting-for-node-ref', 'provider-id-missing'],
   needs:    ['nodes'],
   check(r, ctx) {
     const joined = r.objects.node;
@@ -167,12 +170,25 @@ export const nodeNameMismatch: Rule = {
       };
     }
 
+    // The Node under the lower-case name carries this machine's label: it is the machine's own Node, joined to it
+    // already. Re-registering or removing it would undo what works; Cluster API lacks only its providerID.
+    if (registered && registered === joined) {
+      return {
+        args:     { expected: expected.name, registered: registeredName ?? '?' },
+        evidence: ev,
+        fix:      [step(this.id, 'ownNode', { node: registeredName ?? '?', label: `${ LABELS.machineUid }=${ label(registered, LABELS.machineUid) ?? '?' }` })],
+        since:    r.created,
+        actions:  [],
+        explains: ['waiting-for-node-ref'],
+      };
+    }
+
     return {
       args:     { expected: expected.name, registered: registered ? nameOf(registered) ?? '?' : lower },
       evidence: ev,
       fix:      [
         step(this.id, 'kubernetesLowercases', { lower }),
-        step(this.id, 'reRegisterLower', { lower }, r.os === 'windows' ? `$env:CATTLE_NODE_NAME = '${ lower.replace(/'/g, "''") }'` : undefined),
+        acting('re-register', step(this.id, 'reRegisterLower', { lower }, r.os === 'windows' ? `$env:CATTLE_NODE_NAME = '${ lower.replace(/'/g, "''") }'` : undefined)),
         ...(registered ? [step(this.id, 'removeStaleNode', { node: nameOf(registered) ?? '?' })] : []),
       ],
       since:   r.created,
@@ -215,7 +231,7 @@ export const orphanNode: Rule = {
         fix:      [
           step(this.id, 'sameHostAs', args),
           step(this.id, 'settleOther', { other: host.machine }),
-          step(this.id, 'reRegisterHost', { other: host.machine }),
+          acting('re-register', step(this.id, 'reRegisterHost', { other: host.machine })),
         ],
         since:   r.created,
         actions: ['re-register'],
@@ -241,6 +257,7 @@ export const orphanNode: Rule = {
 export const nodeMissing: Rule = {
   id:       'node-missing',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'machine-signal'],
   needs:    ['nodes'],
   check(r, ctx): RuleHit | null {
     const m = r.objects.machine;
@@ -299,7 +316,7 @@ export const nodeMissing: Rule = {
       fix: [
         ...findHostSteps(r).slice(0, 1),
         kubeletStep(r),
-        step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false')),
+        acting('delete-machine', step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         autoCleanup,
       ],
       since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
@@ -311,6 +328,7 @@ export const nodeMissing: Rule = {
 export const nodeNotReady: Rule = {
   id:       'node-not-ready',
   severity: 'error',
+  explains: ['machine-signal', 'blocking-cluster-operation', 'probes-failing'],
   needs:    [],
   check(r, ctx) {
     const n = r.objects.node;
@@ -348,6 +366,7 @@ export const nodeNotReady: Rule = {
 export const planSecretMissing: Rule = {
   id:       'plan-secret-missing',
   severity: 'warning',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation'],
   needs:    ['planSecrets'],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -399,7 +418,7 @@ export const machineMissing: Rule = {
       evidence: ev,
       fix:      [
         step(this.id, 'hostState'),
-        step(this.id, 'reRegister'),
+        acting('re-register', step(this.id, 'reRegister')),
         step(this.id, 'cleanup', {}, r.objects.mgmtNode ? kubectl('delete', 'nodes.management.cattle.io', [nameOf(r.objects.mgmtNode)], { namespace: namespaceOf(r.objects.mgmtNode) ?? r.cluster.mgmtId }) : undefined),
       ],
       since:   r.created,

@@ -13,7 +13,7 @@ import {
 } from './shared';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, acting, step
 } from './rule';
 
 /** Where the plan status was read, as evidence. */
@@ -58,6 +58,7 @@ function since(r: NodeRecord): string | null {
 export const agentNeverCheckedIn: Rule = {
   id:       'agent-never-checked-in',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'],
   needs:    [],
   check(r, ctx: RuleContext) {
     // With the VM gone, or never created, there is no agent to check in; infrastructure-missing and
@@ -84,8 +85,9 @@ export const agentNeverCheckedIn: Rule = {
       fix: [
         ...findHostSteps(r),
         step(this.id, 'credentials'),
-        host ? step(this.id, 'reRegisterOn', { node: host.node }) : step(this.id, 'reRegister'),
-        step(this.id, 'hostGone', {}, r.deleting ? undefined : kubectlMachine(r, 'delete', '--wait=false')),
+        // A machine that is deleting does not come back: the host re-registers as a new one once it is gone.
+        r.deleting ? acting('re-register', step(this.id, 'reRegisterAfterDelete', { host: host?.node ?? 'none' })) : host ? acting('re-register', step(this.id, 'reRegisterOn', { node: host.node })) : acting('re-register', step(this.id, 'reRegister')),
+        acting('delete-machine', step(this.id, 'hostGone', {}, r.deleting ? undefined : kubectlMachine(r, 'delete', '--wait=false'))),
       ],
       since:   start,
       actions: ['re-register'],
@@ -96,6 +98,7 @@ export const agentNeverCheckedIn: Rule = {
 export const planNotApplied: Rule = {
   id:       'plan-not-applied',
   severity: 'warning',
+  explains: ['blocking-cluster-operation', 'waiting-for-node-ref'],
   needs:    [],
   check(r, ctx) {
     if (!r.objects.machine || (r.plan.state !== 'waiting-for-plan' && r.plan.state !== 'applying')) {
@@ -125,6 +128,7 @@ export const planNotApplied: Rule = {
 export const planApplyFailed: Rule = {
   id:       'plan-apply-failed',
   severity: 'error',
+  explains: ['blocking-cluster-operation', 'waiting-for-node-ref', 'probes-failing'],
   needs:    [],
   check(r) {
     if (!r.objects.machine || !planApplyFailure(r.objects.planSecret, r.plan)) {
@@ -146,9 +150,11 @@ export const planApplyFailed: Rule = {
 };
 
 export const probesFailing: Rule = {
-  id:       'probes-failing',
-  severity: 'warning',
-  needs:    [],
+  id:                 'probes-failing',
+  severity:           'warning',
+  explains:           ['blocking-cluster-operation'],
+  stepsWhenExplained: false,
+  needs:              [],
   check(r, ctx) {
     if (!r.objects.machine || (r.plan.state !== 'probes-failing' && r.plan.unhealthyProbes.length === 0)) {
       return null;

@@ -58,6 +58,7 @@ export function taintOf(n: KubeObject, key: string): Record<string, any> | null 
 export const providerIdMissing: Rule = {
   id:       'provider-id-missing',
   severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const m = r.objects.machine;
@@ -120,6 +121,7 @@ export const providerIdMissing: Rule = {
 export const cloudProviderUninitialized: Rule = {
   id:       'cloud-provider-uninitialized',
   severity: 'error',
+  explains: ['provider-id-missing', 'waiting-for-node-ref', 'blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     const n = r.objects.node ?? (r.objects.machine && !nodeRefName(r.objects.machine) ? registeredNodeOf(r, ctx)?.node : undefined);

@@ -4,7 +4,7 @@
  * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
  */
 import type {
-  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity
+  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity, StepAct
 } from '../types';
 import type { MessageArgs } from '../vocabulary';
 import type { JoinContext } from '../join';
@@ -36,6 +36,8 @@ export interface RuleHit {
   actions?: ActionId[];
   /** The table entry the hit reads (`<table>/<entry>`): the finding takes that entry's words */
   signal?: { id: string; titleKey: string; causeKey: string };
+  /** Overrides the rule's `explains` for this hit, where what it explains depends on what it found */
+  explains?: string[];
 }
 
 export interface Rule {
@@ -45,6 +47,16 @@ export interface Rule {
   needs: InputName[];
   /** Runs only when no other rule found a warning or an error on the record: the net under the catalogue */
   fallback?: boolean;
+  /**
+   * Rules whose findings are symptoms of this one's on the same record (a machine whose agent never checked in
+   * also waits for its Node and holds back the cluster): a record's plan leads with the finding nothing explains.
+   */
+  explains?: readonly string[];
+  /**
+   * false: when another finding on the record explains this one, its steps only look for a cause that finding
+   * already names (why no Node is linked, why probes fail), and the record's plan leaves them out.
+   */
+  stepsWhenExplained?: false;
   /** One hit, or one per table entry the record shows (a Node may report several pressures at once) */
   check(record: NodeRecord, ctx: RuleContext): RuleHit | RuleHit[] | null;
 }
@@ -64,7 +76,13 @@ export function findingOf(rule: Pick<Rule, 'id' | 'severity'>, hit: RuleHit): Fi
     since:    hit.since,
     actions:  hit.actions ?? [],
     ...(hit.signal ? { signal: hit.signal.id } : {}),
+    ...(hit.explains ? { explains: hit.explains } : {}),
   };
+}
+
+/** The step, marked with what it does so that a plan asks for it once (types.ts StepAct). */
+export function acting(act: StepAct, s: FixStep): FixStep {
+  return { ...s, act };
 }
 
 /** nodeHealth.rules keys are camelCase so that every i18n implementation can address them. */

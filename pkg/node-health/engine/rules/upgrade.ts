@@ -46,6 +46,7 @@ function kubeletVersionOf(obj: KubeObject | undefined): string | null {
 export const kubeletVersionSkew: Rule = {
   id:       'kubelet-version-skew',
   severity: 'warning',
+  explains: ['blocking-cluster-operation'],
   needs:    [],
   check(r, ctx) {
     if (r.deleting || (!r.objects.node && !r.objects.machine)) {
@@ -128,6 +129,7 @@ function drainAnnotations(obj: KubeObject | undefined): readonly [string, string
 export const drainStuck: Rule = {
   id:       'drain-stuck',
   severity: 'warning',
+  explains: ['blocking-cluster-operation', 'stuck-deleting'],
   needs:    [],
   check(r, ctx) {
     const n = r.objects.node;

@@ -25,6 +25,7 @@ export function parseQuantityBytes(value: unknown): number | null {
 export const windowsVersionUnsupported: Rule = {
   id:       'windows-version-unsupported',
   severity: 'warning',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'node-not-ready'],
   needs:    [],
   check(r) {
     const n = r.objects.node;
@@ -51,6 +52,7 @@ export const windowsVersionUnsupported: Rule = {
 export const windowsMemoryLow: Rule = {
   id:       'windows-memory-low',
   severity: 'warning',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation', 'node-not-ready'],
   needs:    [],
   check(r, ctx) {
     const n = r.objects.node;
