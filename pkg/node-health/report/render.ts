@@ -3,7 +3,7 @@
  * stable JSON report format. All text comes from the translator; cluster text is passed through as data.
  */
 import type {
-  DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus
+  DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution
 } from '../engine';
 import { DURATION_ARGS, STATUS_ORDER, formatDuration } from '../engine';
 import { withLocalDurations } from './durations';
@@ -57,6 +57,16 @@ export interface JsonRelated {
   namedBy: string[];
 }
 
+/** What to do, in order: the root cause's rule, then each step once (engine/resolution.ts). */
+export interface JsonResolution {
+  rootCause: string | null;
+  /** rules of the findings the root cause explains */
+  consequences: string[];
+  steps: { text: string; command?: string; rule: string }[];
+  /** a cluster's plan: the records to settle first, by the name `records[]` gives them */
+  first?: string[];
+}
+
 export interface JsonRecord {
   cluster: string | null;
   machine: string | null;
@@ -70,6 +80,7 @@ export interface JsonRecord {
   /** Each action the findings offer, with its preflight: allowed only when its checks pass */
   actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string }[] }[];
   related: JsonRelated[];
+  resolution: JsonResolution;
 }
 
 export interface JsonReport {
@@ -81,6 +92,7 @@ export interface JsonReport {
     findings: JsonFinding[];
     /** checks of the whole cluster that could not judge it, with the reason */
     notes: string[];
+    resolution: JsonResolution;
   }[];
   counts: Record<RecordStatus, number>;
   records: JsonRecord[];
@@ -159,19 +171,42 @@ export function hostsToJson(report: DiagnosisReport): JsonHost[] {
   }));
 }
 
+const NO_PLAN: Resolution = {
+  rootCause: null, consequences: [], steps: []
+};
+
+export function resolutionToJson(res: Resolution | undefined, translate: Translate, report?: DiagnosisReport): JsonResolution {
+  const t = withLocalDurations(translate);
+  const r = res ?? NO_PLAN;
+  const out: JsonResolution = {
+    rootCause:    r.rootCause,
+    consequences: [...r.consequences],
+    steps:        r.steps.map((s) => (s.command ? {
+      text: t(s.key, s.args), command: s.command, rule: s.rule
+    } : { text: t(s.key, s.args), rule: s.rule })),
+  };
+
+  if (r.first) {
+    out.first = r.first.map((key) => matchedName(report as DiagnosisReport, key) ?? key);
+  }
+
+  return out;
+}
+
 export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport {
   return {
     format:   REPORT_FORMAT,
     now:      report.now,
     clusters: report.clusters.map((c) => ({
-      name:      c.name,
-      namespace: c.namespace,
-      id:        c.mgmtId,
-      kind:      c.kind,
-      blockedBy: c.blockingMachines,
-      message:   c.blockingMessage,
-      findings:  (c.findings ?? []).map((f) => findingToJson(f, t)),
-      notes:     (c.notes ?? []).map((n) => t(n.key, n.args)),
+      name:       c.name,
+      namespace:  c.namespace,
+      id:         c.mgmtId,
+      kind:       c.kind,
+      blockedBy:  c.blockingMachines,
+      message:    c.blockingMessage,
+      findings:   (c.findings ?? []).map((f) => findingToJson(f, t)),
+      notes:      (c.notes ?? []).map((n) => t(n.key, n.args)),
+      resolution: resolutionToJson(c.resolution, t, report),
     })),
     counts:  report.counts,
     records: sortRecords(report.records).map((r) => ({
@@ -192,7 +227,8 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
           id: c.id, ok: c.ok, text: t(c.key, c.args)
         }))
       })),
-      related: relatedToJson(r, t),
+      related:    relatedToJson(r, t),
+      resolution: resolutionToJson(r.resolution, t),
     })),
     hosts: hostsToJson(report),
   };
@@ -226,8 +262,38 @@ function countsLine(report: DiagnosisReport, t: Translate): string {
   return STATUS_ORDER.map((s) => `${ t(`nodeHealth.status.${ s }`) }: ${ report.counts[s] }`).join('  ');
 }
 
-/** A finding as indented text lines: title, cause, evidence, numbered steps. */
-function textFinding(f: Finding, t: Translate, indent: string): string[] {
+/** The plan as indented text lines: the root cause, what it explains, then the numbered steps. */
+function textPlan(res: Resolution | undefined, findings: Finding[], t: Translate, indent: string): string[] {
+  if (!res || res.steps.length === 0) {
+    return [];
+  }
+  const out: string[] = [`${ indent }${ t('nodeHealth.plan.title') }:`];
+  const root = findings.find((f) => f.rule === res.rootCause);
+
+  if (root) {
+    out.push(`${ indent }  ${ t('nodeHealth.plan.rootCause', { title: t(root.titleKey, root.args) }) }`);
+  }
+  const consequences = consequenceTitles(res, findings, t);
+
+  if (consequences) {
+    out.push(`${ indent }  ${ t('nodeHealth.plan.consequences', { list: consequences }) }`);
+  }
+  res.steps.forEach((s, i) => {
+    out.push(`${ indent }  ${ i + 1 }. ${ t(s.key, s.args) }`);
+    if (s.command) {
+      out.push(`${ indent }     $ ${ s.command }`);
+    }
+  });
+
+  return out;
+}
+
+function consequenceTitles(res: Resolution, findings: Finding[], t: Translate): string {
+  return res.consequences.flatMap((rule) => findings.filter((f) => f.rule === rule)).map((f) => t(f.titleKey, f.args)).join(t('nodeHealth.plan.separator'));
+}
+
+/** A finding as indented text lines: title, cause, evidence, and its steps where no plan carries them. */
+function textFinding(f: Finding, t: Translate, indent: string, withSteps = true): string[] {
   const out: string[] = [];
 
   out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
@@ -238,6 +304,9 @@ function textFinding(f: Finding, t: Translate, indent: string): string[] {
   out.push(`${ indent }  ${ t('nodeHealth.report.evidence') }:`);
   for (const e of f.evidence) {
     out.push(`${ indent }    ${ e.confirmed ? '* ' : '' }${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
+  }
+  if (!withSteps) {
+    return out;
   }
   out.push(`${ indent }  ${ t('nodeHealth.report.fix') }:`);
   f.fix.forEach((s, i) => {
@@ -261,8 +330,9 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (c.blockingMessage) {
       out.push(`  ${ c.blockingCondition }: ${ c.blockingMessage }`);
     }
+    out.push(...textPlan(c.resolution, c.findings ?? [], t, '  '));
     for (const f of c.findings ?? []) {
-      out.push(...textFinding(f, t, '  '));
+      out.push(...textFinding(f, t, '  ', !c.resolution?.steps.length));
     }
   }
   out.push(countsLine(report, t), '');
@@ -277,8 +347,9 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     for (const n of r.notes) {
       out.push(`  - ${ t(n.key, n.args) }`);
     }
+    out.push(...textPlan(r.resolution, r.findings, t, '  '));
     for (const f of r.findings) {
-      out.push(...textFinding(f, t, '  '));
+      out.push(...textFinding(f, t, '  ', !r.resolution?.steps.length));
     }
     if (r.related?.length) {
       out.push(`  ${ t('nodeHealth.report.related') }:`);
@@ -315,8 +386,42 @@ function mdCode(value: string): string {
   return `${ fence }sh\n${ value }\n${ fence }`;
 }
 
-/** A finding in Markdown: heading, cause, evidence list, numbered steps with their commands. */
-function markdownFinding(f: Finding, t: Translate): string[] {
+function markdownSteps(steps: { key: string; args?: MessageArgs; command?: string }[], t: Translate): string[] {
+  const out: string[] = [];
+
+  steps.forEach((s, i) => {
+    out.push(`${ i + 1 }. ${ mdCell(t(s.key, s.args)) }`);
+    if (s.command) {
+      out.push('', mdCode(s.command).split('\n').map((l) => `   ${ l }`).join('\n'));
+    }
+  });
+
+  return out;
+}
+
+/** The plan in Markdown: the root cause, what it explains, the numbered steps. */
+function markdownPlan(res: Resolution | undefined, findings: Finding[], t: Translate): string[] {
+  if (!res || res.steps.length === 0) {
+    return [];
+  }
+  const out: string[] = ['', `### ${ t('nodeHealth.plan.title') }`, ''];
+  const root = findings.find((f) => f.rule === res.rootCause);
+
+  if (root) {
+    out.push(`**${ mdCell(t('nodeHealth.plan.rootCause', { title: t(root.titleKey, root.args) })) }**`, '');
+  }
+  const consequences = consequenceTitles(res, findings, t);
+
+  if (consequences) {
+    out.push(mdCell(t('nodeHealth.plan.consequences', { list: consequences })), '');
+  }
+  out.push(...markdownSteps(res.steps, t));
+
+  return out;
+}
+
+/** A finding in Markdown: heading, cause, evidence list, and its steps where no plan carries them. */
+function markdownFinding(f: Finding, t: Translate, withSteps = true): string[] {
   const out: string[] = [];
 
   out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '', mdCell(t(f.causeKey, f.args)), '');
@@ -327,13 +432,9 @@ function markdownFinding(f: Finding, t: Translate): string[] {
   for (const e of f.evidence) {
     out.push(`- ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
   }
-  out.push('', `**${ t('nodeHealth.report.fix') }**`, '');
-  f.fix.forEach((s, i) => {
-    out.push(`${ i + 1 }. ${ mdCell(t(s.key, s.args)) }`);
-    if (s.command) {
-      out.push('', mdCode(s.command).split('\n').map((l) => `   ${ l }`).join('\n'));
-    }
-  });
+  if (withSteps) {
+    out.push('', `**${ t('nodeHealth.report.fix') }**`, '', ...markdownSteps(f.fix, t));
+  }
 
   return out;
 }
@@ -351,8 +452,9 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   for (const c of report.clusters) {
     if ((c.findings ?? []).length > 0 || (c.notes ?? []).length > 0) {
       out.push('', `## ${ t('nodeHealth.report.clusterFindings', { cluster: mdCell(c.name) }) }`);
+      out.push(...markdownPlan(c.resolution, c.findings ?? [], t));
       for (const f of c.findings ?? []) {
-        out.push(...markdownFinding(f, t));
+        out.push(...markdownFinding(f, t, !c.resolution?.steps.length));
       }
       for (const n of c.notes ?? []) {
         out.push('', `- ${ mdCell(t(n.key, n.args)) }`);
@@ -381,8 +483,9 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     for (const n of r.notes) {
       out.push('', `> ${ mdCell(t(n.key, n.args)) }`);
     }
+    out.push(...markdownPlan(r.resolution, r.findings, t));
     for (const f of r.findings) {
-      out.push(...markdownFinding(f, t));
+      out.push(...markdownFinding(f, t, !r.resolution?.steps.length));
     }
     if (r.related?.length) {
       out.push('', `### ${ t('nodeHealth.report.related') }`, '');

@@ -1,0 +1,58 @@
+/**
+ * The reports carry each record's and each cluster's plan: JSON `resolution`, and in text and Markdown the plan
+ * before the findings, whose steps are not printed again.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
+import { renderMarkdown, renderText, toJsonReport } from '@pkg/node-health/report/render';
+import { createTranslator } from '@pkg/node-health/report/translate';
+import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
+import { diagnoseScenario } from '../engine/helpers';
+
+const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+const zh = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/zh-hans.yaml'), 'utf8')), 'zh-hans');
+const report = diagnoseScenario(buildScenario('ghost-etcd'));
+
+describe('the JSON report', () => {
+  const json = toJsonReport(report, en);
+  const ghost = json.records.find((r) => r.machine === GHOST_MACHINE);
+
+  it('gives each record its root cause and its steps, in words and with their commands', () => {
+    expect(ghost?.resolution.rootCause).toBe('agent-never-checked-in');
+    expect(ghost?.resolution.consequences).toEqual(['stuck-deleting', 'blocking-cluster-operation']);
+    expect(ghost?.resolution.steps[0].text).toMatch(/^Its host is most likely dev-k8s-node01/);
+    expect(ghost?.resolution.steps.some((s) => s.rule === 'stuck-deleting' && s.command?.includes('patch machines.cluster.x-k8s.io'))).toBe(true);
+    const healthy = json.records.find((r) => r.status === 'healthy');
+
+    expect(healthy?.resolution).toEqual({
+      rootCause: null, consequences: [], steps: []
+    });
+  });
+
+  it('gives the cluster its plan, naming the record to settle first as records[] names it', () => {
+    const cluster = json.clusters.find((c) => c.name === 'dev-k3s');
+
+    expect(cluster?.resolution.first).toEqual([GHOST_MACHINE]);
+    expect(cluster?.resolution.steps.map((s) => s.text)).toEqual([
+      `Settle machine ${ GHOST_MACHINE } first: the cluster waits for it before it configures the others. Its plan is on its row.`,
+    ]);
+  });
+});
+
+describe('text and Markdown', () => {
+  it('print the plan before the findings, and each step once', () => {
+    for (const text of [renderText(report, en), renderMarkdown(report, en)]) {
+      const section = text.slice(text.indexOf(GHOST_MACHINE, text.indexOf('Healthy:') > 0 ? text.indexOf('Healthy:') : 0));
+      const plan = section.indexOf('Root cause: Agent never checked in');
+
+      expect(plan).toBeGreaterThan(-1);
+      expect(plan).toBeLessThan(section.indexOf('Holds back the whole cluster', plan));
+      expect(section.split('Last resort: remove the finalizers.').length - 1).toBe(1);
+    }
+  });
+
+  it('in zh-hans too', () => {
+    expect(renderText(report, zh)).toContain('根本原因：');
+  });
+});
