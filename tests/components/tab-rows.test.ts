@@ -86,27 +86,44 @@ describe('rows from the first seed case (ghost etcd machine)', () => {
     expect(detail.find('[data-testid="node-health-chain-planSecret"]').findComponent(RouterLinkStub).exists()).toBe(false);
   });
 
-  it('shows every finding with its evidence as text and numbered fix steps, commands with a copy button', async() => {
+  it('leads with the plan: the root cause, what it explains, then numbered steps, commands with a copy button', async() => {
     const detail = await openRow(tab!, `machine:fleet-default/${ GHOST_MACHINE }`);
-    const findings = detail.findAll('[data-testid^="node-health-finding-"]');
+    const sections = detail.findAll('section').map((x) => x.find('h4').text());
 
-    expect(findings.map((f) => f.attributes('data-testid'))).toEqual([
-      'node-health-finding-blocking-cluster-operation', 'node-health-finding-stuck-deleting', 'node-health-finding-agent-never-checked-in',
-    ]);
-    const agent = detail.find('[data-testid="node-health-finding-agent-never-checked-in"]');
+    expect(sections[0]).toBe('%nodeHealth.plan.title%');
+    expect(detail.find('[data-testid="node-health-plan-root"]').text()).toBe('%nodeHealth.plan.rootCause%');
+    const steps = detail.findAll('[data-testid="node-health-plan"] ol > li');
 
-    expect(agent.find('h5').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.title%');
-    expect(agent.find('.node-detail__cause').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.cause%');
-    expect(agent.find('.node-detail__evidence').text()).toContain('waiting for agent to check in and apply initial plan');
-    const steps = agent.findAll('.node-detail__fix ol > li');
-
-    expect(steps).toHaveLength(5);
+    expect(steps).toHaveLength(8);
     // The host is named (the orphan Node at its address) rather than searched for.
     expect(steps[0].text()).toContain('%nodeHealth.fix.hostIs%');
     expect(steps[0].find('pre code').text()).toContain('/var/lib/rancher/agent/rancher2_connection_info.json');
     expect(steps[0].find('button').text()).toContain('%nodeHealth.tab.detail.copy%');
     expect(steps[2].find('pre').exists()).toBe(false);
-    expect(steps.filter((s) => s.find('pre').exists()).length).toBe(steps.filter((s) => s.find('button').exists()).length);
+    expect(steps.filter((x) => x.find('pre').exists()).length).toBe(steps.filter((x) => x.find('button').exists()).length);
+    // Re-registering comes last: the machine is deleting, the host comes back as a new one.
+    expect(steps[7].text()).toContain('%nodeHealth.rules.agentNeverCheckedIn.fix.reRegisterAfterDelete%');
+  });
+
+  it('then every finding, root cause first, consequences marked, evidence folded and no step repeated', async() => {
+    const detail = await openRow(tab!, `machine:fleet-default/${ GHOST_MACHINE }`);
+    const findings = detail.findAll('[data-testid^="node-health-finding-"]').filter((f) => f.element.tagName === 'ARTICLE');
+
+    expect(findings.map((f) => f.attributes('data-testid'))).toEqual([
+      'node-health-finding-agent-never-checked-in', 'node-health-finding-stuck-deleting', 'node-health-finding-blocking-cluster-operation',
+    ]);
+    const agent = findings[0];
+
+    expect(agent.find('h5').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.title%');
+    expect(agent.find('.node-detail__cause').text()).toBe('%nodeHealth.rules.agentNeverCheckedIn.cause%');
+    expect(agent.find('[data-testid="node-health-finding-consequence"]').exists()).toBe(false);
+    expect(findings[2].find('[data-testid="node-health-finding-consequence"]').exists()).toBe(true);
+    const evidence = agent.find('details[data-testid="node-health-evidence"]');
+
+    expect(evidence.attributes('open')).toBeUndefined();
+    expect(evidence.text()).toContain('waiting for agent to check in and apply initial plan');
+    // The steps are the plan's: the findings do not say them again.
+    expect(detail.findAll('.node-detail__fix')).toHaveLength(0);
   });
 
   it('gives the host-side facts: the plan secret name from rancher2_connection_info.json, machine id, addresses', async() => {

@@ -48,7 +48,7 @@ function rowToggle(page: Page, name: string) {
 }
 
 /** Narrows the table to one name (the table pages large clusters) and opens that row's detail. */
-async function openRow(page: Page, name: string): Promise<void> {
+async function openRow(page: Page, name: string, expand = true): Promise<void> {
   await page.locator(NH.search).fill(name);
   const toggle = rowToggle(page, name).first();
 
@@ -57,6 +57,12 @@ async function openRow(page: Page, name: string): Promise<void> {
     await toggle.click();
   }
   await page.locator(NH.detail).first().waitFor({ state: 'visible', timeout: 15000 });
+  if (expand) {
+    // The tests read the evidence too; an admin opens it per finding (it is folded by default).
+    await page.locator(`${ NH.detail } details[data-testid="node-health-evidence"]`).evaluateAll((els) => els.forEach((el) => {
+      (el as HTMLDetailsElement).open = true;
+    }));
+  }
 }
 
 async function expectFindings(page: Page, name: string, rules: string[]): Promise<void> {
@@ -143,6 +149,34 @@ export const TESTS: E2eTest[] = [
       const errors = Number((await page.locator(NH.count('error')).innerText()).replace(/\D+/g, '') || '0');
 
       assert(errors >= 1, `the summary counts ${ errors } errors, expected the ghost machine among them`);
+    },
+  },
+  {
+    name: 'the row detail leads with the plan: the root cause, then each step once, the evidence folded',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await openRow(page, GHOST_MACHINE, false);
+      const detail = page.locator(NH.detail).first();
+      const first = await detail.locator('section').first().getAttribute('data-testid');
+
+      assert(first === 'node-health-plan', `the detail's first section is ${ first }, not the plan`);
+      const root = await detail.locator('[data-testid="node-health-plan-root"]').innerText();
+
+      assert(root.trim() === 'Root cause: Agent never checked in', `the plan's root cause says: ${ root }`);
+      const steps = await detail.locator('[data-testid="node-health-plan"] ol > li > span').allInnerTexts();
+
+      assert(steps.length >= 5 && new Set(steps).size === steps.length, `the plan's steps repeat or are too few: ${ steps.join(' | ') }`);
+      assert(!steps.some((x) => /delete the machine/i.test(x)), `the plan tells to delete a machine that is deleting: ${ steps.join(' | ') }`);
+      assert(/registration command/.test(steps[steps.length - 1]), `re-registering is not the last step: ${ steps[steps.length - 1] }`);
+      const firstFinding = await detail.locator('article[data-testid^="node-health-finding-"]').first().getAttribute('data-testid');
+
+      assert(firstFinding === 'node-health-finding-agent-never-checked-in', `the first finding is ${ firstFinding }`);
+      const folded = await detail.locator('details[data-testid="node-health-evidence"]').evaluateAll((els) => els.every((el) => !(el as HTMLDetailsElement).open));
+
+      assert(folded, 'the evidence is not folded by default');
+      await t.shot(page, 'plan leads the row detail');
     },
   },
   {

@@ -20,9 +20,12 @@ const CONDITION_BY_TYPE = new Map(NODE_CONDITION_SIGNALS.map((e) => [e.condition
 /** Types the kubelet owns that say health when True or are read elsewhere (Ready: node-not-ready). */
 const NOT_A_PROBLEM = new Set(['Ready']);
 
+const SHARED = 'shared:';
+
 export function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>): FixStep[] {
   return entry.fix.map((name) => {
-    const s: FixStep = { key: signalKey(table, entry, `fix.${ name }`) };
+    // shared:<step>: the same step in several entries, one key, so that a plan says it once.
+    const s: FixStep = { key: name.startsWith(SHARED) ? `nodeHealth.signals.sharedFix.${ name.slice(SHARED.length) }` : signalKey(table, entry, `fix.${ name }`) };
     const command = commands[name];
 
     if (command) {
@@ -159,9 +162,9 @@ export const nodeTaint: Rule = {
 function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, string> {
   const m = r.objects.machine as KubeObject;
   const out: Record<string, string> = {
-    mhc:       kubectl('get', 'machinehealthchecks.cluster.x-k8s.io', [], { namespace: r.machineNamespace, flags: ['-o', 'wide'] }),
-    whoPaused: kubectlMachine(r, 'get', '--show-managed-fields', '-o', 'yaml'),
-    node:      r.nodeName ? kubectl('describe', 'node', [r.nodeName]) : kubectlMachine(r, 'describe'),
+    'shared:healthChecks': kubectl('get', 'machinehealthchecks.cluster.x-k8s.io', [], { namespace: r.machineNamespace, flags: ['-o', 'wide'] }),
+    whoPaused:             kubectlMachine(r, 'get', '--show-managed-fields', '-o', 'yaml'),
+    node:                  r.nodeName ? kubectl('describe', 'node', [r.nodeName]) : kubectlMachine(r, 'describe'),
   };
 
   if (entry.id === 'paused' || entry.id === 'pausedCondition') {

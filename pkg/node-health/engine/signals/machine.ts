@@ -31,7 +31,7 @@ export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
     source:        MHC,
     conditionType: 'HealthCheckSucceeded',
     status:        'False',
-    fix:           ['mhc', 'node'],
+    fix:           ['shared:healthChecks', 'node'],
     example:       { reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s' },
   },
   {
@@ -44,7 +44,7 @@ export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
     source:        MHC,
     conditionType: 'OwnerRemediated',
     status:        'False',
-    fix:           ['mhc', 'owner'],
+    fix:           ['shared:healthChecks', 'owner'],
     example:       { reason: 'WaitingForRemediation', message: 'Waiting for remediation' },
   },
   {
@@ -57,7 +57,7 @@ export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
     source:        MHC,
     conditionType: 'ExternallyRemediated',
     status:        'False',
-    fix:           ['mhc', 'external'],
+    fix:           ['shared:healthChecks', 'external'],
     example:       { reason: 'RemediationTemplateNotFound', message: 'Remediation template not found' },
   },
   {
@@ -97,7 +97,7 @@ export const MACHINE_ANNOTATION_SIGNALS: readonly MachineAnnotationSignal[] = [
     rule:       'machine-signal',
     source:     'cluster-api api/core/v1beta2 RemediateMachineAnnotation',
     annotation: 'cluster.x-k8s.io/remediate-machine',
-    fix:        ['mhc', 'unmark'],
+    fix:        ['shared:healthChecks', 'unmark'],
     example:    { value: '' },
   },
   {

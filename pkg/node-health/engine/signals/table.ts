@@ -27,7 +27,7 @@ export interface SignalEntry {
   rule: string;
   /** Who writes the signal (source file, or the thread it was seen in) */
   source: string;
-  /** Fix step names, under nodeHealth.signals.<table>.<id>.fix.<name>, in order */
+  /** Fix step names, under nodeHealth.signals.<table>.<id>.fix.<name> (shared:<name>: nodeHealth.signals.sharedFix.<name>), in order */
   fix: readonly string[];
 }
 
