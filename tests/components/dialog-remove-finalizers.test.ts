@@ -160,6 +160,40 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
   });
 });
 
+describe('RemoveFinalizersDialog: the checks before it writes', () => {
+  const outcomes = (w: Wrapper) => Object.fromEntries(w.findAll('[data-testid^="nh-preflight-check-"]').map((li) => [
+    String(li.attributes('data-testid')).replace('nh-preflight-check-', ''), li.attributes('data-outcome'),
+  ]));
+
+  it('lists each check with its outcome and its words, and lets a machine with no Node left be confirmed', () => {
+    const { wrapper } = open();
+
+    expect(outcomes(wrapper)).toEqual({
+      hostGone: 'passed', infrastructureGone: 'passed', etcdQuorum: 'passed', notPaused: 'passed', noRemediation: 'passed', agentConnected: 'passed', mayUpdate: 'passed',
+    });
+    expect(wrapper.find('[data-testid="nh-preflight-check-hostGone"]').text()).toContain('%nodeHealth.preflight.hostGone.noNode%');
+    expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(true);
+  });
+
+  it('refuses where the machine\'s own Node is Ready and reporting, says which check failed, and asks for no confirmation', async() => {
+    const { wrapper, store } = open({ liveNode: true });
+
+    expect(outcomes(wrapper).hostGone).toBe('failed');
+    expect(wrapper.find('[data-testid="nh-preflight-check-hostGone"]').text()).toContain('%nodeHealth.preflight.hostGone.alive% {"node":"node-1","seconds":0}');
+    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text()).toBe('%nodeHealth.preflight.hostGone.alive% {"node":"node-1","seconds":0}');
+    expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
+    await flushPromises();
+    expect(patches(store)).toEqual([]);
+  });
+
+  it('shows the etcd release\'s own checks: what it does to quorum', () => {
+    const { wrapper } = open({ etcd: true });
+
+    expect(wrapper.find('[data-testid="nh-preflight-etcd-force-remove"]').exists()).toBe(true);
+    expect(outcomes(wrapper).etcdQuorum).toBe('passed');
+  });
+});
+
 describe('RemoveFinalizersDialog: who gets the button', () => {
   it('shows the button to a user who may update the Machine', () => {
     expect(removeButton(open().wrapper).exists()).toBe(true);

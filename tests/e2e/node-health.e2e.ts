@@ -7,8 +7,8 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, SIGNAL_MACHINES, WINDOWS_CASE_MACHINE,
-  XSS_PAYLOAD
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, SIGNAL_MACHINES,
+  WINDOWS_CASE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
@@ -334,6 +334,48 @@ export const TESTS: E2eTest[] = [
       await page.locator(NH.search).fill(GHOST_MACHINE);
       await rowToggle(page, GHOST_MACHINE).waitFor({ state: 'detached', timeout: 30000 });
       await t.shot(page, 'machine gone');
+    },
+  },
+  {
+    name: 'the finalizer removal lists its checks: passed on the ghost, refused where the machine\'s own Node is alive, and says why',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await openRow(page, GHOST_MACHINE);
+      await page.locator(NH.action('remove-finalizers')).first().click();
+      let dialog = page.locator('[data-testid="nh-remove-finalizers"]');
+
+      await dialog.waitFor({ state: 'visible', timeout: 15000 });
+      const host = dialog.locator('[data-testid="nh-preflight-check-hostGone"]');
+
+      assert(await host.getAttribute('data-outcome') === 'passed', 'the host check did not pass on the ghost');
+      assert((await host.innerText()).includes('dev-k8s-node01'), `the host check does not say why it passed: ${ await host.innerText() }`);
+      assert(await dialog.locator('[data-testid="nh-confirm-input"]').count() === 1, 'the ghost cannot be confirmed');
+      await t.shot(page, 'preflight passed on the ghost');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 15000 }).catch(() => undefined);
+
+      await openTab(t, page, 'prod-rke2');
+      await openRow(page, LEAVING_ETCD_MACHINE);
+      await page.locator(NH.action('remove-finalizers')).first().click();
+      dialog = page.locator('[data-testid="nh-remove-finalizers"]');
+      await dialog.waitFor({ state: 'visible', timeout: 15000 });
+      const show = dialog.locator('[data-testid="nh-show-finalizers"]');
+
+      if (await show.count()) {
+        await show.click();
+      }
+      const alive = dialog.locator('[data-testid="nh-preflight-check-hostGone"]');
+
+      assert(await alive.getAttribute('data-outcome') === 'failed', 'the host check passed on a machine whose Node is alive');
+      const why = await dialog.locator('[data-testid="nh-finalizers-reason"]').innerText();
+
+      assert(/is Ready and its kubelet reported/.test(why), `the refusal does not say which check failed: ${ why }`);
+      assert(await dialog.locator('[data-testid="nh-confirm-input"]').count() === 0 || await dialog.locator('[data-testid="nh-remove-async-button"]').isDisabled(),
+        'the finalizer removal can still be confirmed');
+      await alive.scrollIntoViewIfNeeded();
+      await t.shot(page, 'preflight refused: the host is alive');
     },
   },
   {

@@ -6,7 +6,7 @@
 import { ANNOTATIONS, annotationsOf, isPlainObject, metadata } from '../engine';
 import type { KubeObject, NodeRecord } from '../engine';
 import {
-  changedVerdict, deletionChange, describeTarget, escapeJsonPointer, isReplacement, metadataString, notOffered,
+  changedVerdict, deletionChange, describeTarget, escapeJsonPointer, isReplacement, metadataString, notOffered, preflightRefusal,
   objectChanges, objectUrls, offeredBy, refused, resourceVersionOf, sameUid, withFresh, canUpdate, ALLOWED, BOOTSTRAP_TYPE, KEY, MACHINE_TYPE
 } from './finalizers';
 import type { Eligibility, Recheck } from './finalizers';
@@ -62,6 +62,11 @@ export function etcdForceRemoveEligibility(record: NodeRecord): Eligibility {
 
   if (annotationsOf(bootstrap)[ETCD_FORCE_REMOVE_ANNOTATION] === 'true') {
     return refused('etcdAlreadyReleased', { object: target });
+  }
+  const unsafe = preflightRefusal(record, 'etcd-force-remove');
+
+  if (unsafe) {
+    return unsafe;
   }
   if (!canUpdate(bootstrap)) {
     return refused('noUpdatePermission', { object: target });

@@ -133,6 +133,21 @@ export const ALLOWED: Eligibility = {
 };
 
 /**
+ * The engine's preflight for the action on this record (engine/preflight.ts), as a refusal: the first safety
+ * check that failed or could not be judged, in its own words (what it found, and what to do instead). The
+ * permission check is judged on the object itself, by the caller; `settled` names checks the dialog settles
+ * itself before this write (the etcd release it offers first).
+ */
+export function preflightRefusal(record: NodeRecord, action: ActionId, settled: string[] = []): Eligibility | null {
+  const preflight = (record?.preflight ?? []).find((p) => p.id === action);
+  const failed = preflight?.checks.find((c) => c.id !== 'mayUpdate' && !settled.includes(c.id) && c.ok !== true);
+
+  return failed ? {
+    offered: true, allowed: false, reason: { key: failed.key, args: failed.args }
+  } : null;
+}
+
+/**
  * The finalizer cleanup: only where the engine offers it (stuck deleting past the threshold, with finalizers),
  * judged on the Machine as last read: the dialog passes the object it read again, and a Machine that is no
  * longer being deleted (or never was) is never offered the removal, whatever the findings said before.
@@ -150,6 +165,11 @@ export function finalizerRemovalEligibility(record: NodeRecord): Eligibility {
   }
   if (!metadataString(machine, 'deletionTimestamp')) {
     return notOffered('notDeleting');
+  }
+  const unsafe = preflightRefusal(record, 'remove-finalizers', ['etcdReleased']);
+
+  if (unsafe) {
+    return unsafe;
   }
   const target = describeTarget('Machine', machine);
 

@@ -41,6 +41,15 @@ function hostGone(r: NodeRecord, ctx: Context): PreflightCheck {
       return check('hostGone', null, 'unknown', { node: nodeRefName(r.objects.machine) ?? '?' });
     }
 
+    // A Node at its address that no machine owns is the host to register again, not this machine still running.
+    const host = (r.related ?? []).find((x) => x.sameHost && x.node && !x.machine);
+
+    if (host) {
+      return check('hostGone', true, 'likelyHost', {
+        node: host.node ?? '?', certainty: host.sameHost ?? 'likely', signal: host.shared[0]?.signal ?? '-', value: host.shared[0]?.value ?? '-'
+      });
+    }
+
     return check('hostGone', true, 'noNode');
   }
   const ready = nodeReadyCondition(node);

@@ -345,3 +345,32 @@ describe('objectChanges', () => {
     expect(isReplacement(before, steveMachine({ resourceVersion: '9' }))).toBe(false);
   });
 });
+
+describe('the engine\'s preflight gates each write, in the words of the check that failed', () => {
+  it('refuses the finalizer removal where the machine\'s own Node is Ready and reporting: the host is alive', () => {
+    const record = stuckRecord({ liveNode: true });
+    const eligibility = finalizerRemovalEligibility(record);
+
+    expect(record.objects.node).toBeDefined();
+    expect(eligibility).toEqual({
+      offered: true, allowed: false, reason: { key: 'nodeHealth.preflight.hostGone.alive', args: { node: 'node-1', seconds: 0 } }
+    });
+  });
+
+  it('allows it where the machine has no Node left', () => {
+    expect(finalizerRemovalEligibility(stuckRecord()).allowed).toBe(true);
+  });
+
+  it('refuses the etcd release of the cluster\'s last etcd member, and of one whose loss breaks quorum', () => {
+    expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true, etcdPeers: 0 })).reason).toEqual({ key: 'nodeHealth.preflight.etcdQuorum.lastMember', args: {} });
+    expect(etcdForceRemoveEligibility(stuckRecord({ etcd: true, etcdPeers: 2 })).allowed).toBe(true);
+  });
+
+  it('leaves the etcd release check to the dialog that offers the release first', () => {
+    const record = stuckRecord({ etcd: true });
+    const held = record.preflight?.find((p) => p.id === 'remove-finalizers')?.checks.find((c) => c.id === 'etcdReleased');
+
+    expect(held?.ok).toBe(false);
+    expect(finalizerRemovalEligibility(record).allowed).toBe(true);
+  });
+});

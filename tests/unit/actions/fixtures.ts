@@ -21,6 +21,67 @@ export interface StuckOptions {
   resourceVersion?: string;
   bootstrapAnnotations?: Record<string, string> | null;
   withBootstrap?: boolean;
+  /** For an etcd machine: how many other etcd members, each with its Ready Node (default 2, so quorum is kept) */
+  etcdPeers?: number;
+  /** The machine's own Node node-1 is there, Ready, its kubelet reporting at NOW: the host is alive */
+  liveNode?: boolean;
+}
+
+/** node-1, the fixture machine's own Node, Ready and reporting. */
+function liveNode(): KubeObject {
+  return {
+    id:         'node-1',
+    type:       'node',
+    apiVersion: 'v1',
+    kind:       'Node',
+    metadata:   {
+      name: 'node-1', uid: '5f0e8a52-1111-4c4c-9d9d-0000000000aa', creationTimestamp: '2024-05-01T00:00:00Z', labels: { 'rke.cattle.io/machine': '5f0e8a52-1111-4c4c-9d9d-000000000001' }
+    },
+    status: {
+      conditions: [{
+        type: 'Ready', status: 'True', lastHeartbeatTime: NOW, lastTransitionTime: '2024-05-01T00:00:00Z'
+      }]
+    },
+  };
+}
+
+/** Another etcd member of the same cluster, running, with a Ready Node: what keeps quorum without the fixture machine. */
+function etcdPeer(i: number): KubeObject[] {
+  const name = `prod-etcd-${ i }`;
+  const uid = `5f0e8a52-2222-4c4c-9d9d-00000000000${ i }`;
+
+  return [{
+    id:         `${ NS }/${ name }`,
+    type:       'cluster.x-k8s.io.machine',
+    links:      machineLinks(name, true),
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind:       'Machine',
+    metadata:   {
+      name,
+      namespace:         NS,
+      uid,
+      resourceVersion:   '100',
+      creationTimestamp: '2024-05-01T00:00:00Z',
+      labels:            {
+        'cluster.x-k8s.io/cluster-name': 'prod', 'rke.cattle.io/cluster-name': 'prod', 'rke.cattle.io/etcd-role': 'true', 'cattle.io/os': 'linux'
+      }
+    },
+    spec:   { clusterName: 'prod' },
+    status: { phase: 'Running', nodeRef: { kind: 'Node', name } },
+  }, {
+    id:         name,
+    type:       'node',
+    apiVersion: 'v1',
+    kind:       'Node',
+    metadata:   {
+      name, uid: `${ uid }-node`, creationTimestamp: '2024-05-01T00:00:00Z', labels: { 'node-role.kubernetes.io/etcd': 'true', 'rke.cattle.io/machine': uid }
+    },
+    status: {
+      conditions: [{
+        type: 'Ready', status: 'True', lastHeartbeatTime: NOW, lastTransitionTime: '2024-05-01T00:00:00Z'
+      }]
+    },
+  }];
 }
 
 export function machineLinks(name: string, update: boolean): Record<string, string> {
@@ -118,6 +179,14 @@ export function stuckRecord(options: StuckOptions = {}): NodeRecord {
 
   if (options.withBootstrap ?? true) {
     objects.push(steveBootstrap(options));
+  }
+  if (options.liveNode) {
+    objects.push(liveNode());
+  }
+  if (options.etcd) {
+    for (let i = 2; i < 2 + (options.etcdPeers ?? 2); i++) {
+      objects.push(...etcdPeer(i));
+    }
   }
   const report = diagnose(objects, { now: NOW, availability: { nodes: 'ok' } });
   const record = report.records.find((r) => r.machineName === MACHINE);

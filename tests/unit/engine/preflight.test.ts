@@ -2,6 +2,7 @@
  * The checks an action makes before it writes, each both ways, on the scenarios' real shapes: a live host, a VM
  * still there, etcd's quorum, a pause, a remediation under way, a disconnected agent, the user's permission.
  */
+import { stuckRecord } from '../actions/fixtures';
 import { diagnose } from '@pkg/node-health/engine';
 import type { NodeRecord, PreflightCheck } from '@pkg/node-health/engine';
 import { preflightOf } from '@pkg/node-health/engine/preflight';
@@ -39,11 +40,19 @@ describe('the finalizer removal\'s preflight', () => {
     const p = ghost.preflight?.find((x) => x.id === 'remove-finalizers');
 
     expect(p?.allowed).toBe(true);
-    expect(outcome(checkOf(ghost, 'remove-finalizers', 'hostGone'))).toBe('true:noNode');
+    expect(outcome(checkOf(ghost, 'remove-finalizers', 'hostGone'))).toBe('true:likelyHost');
     expect(outcome(checkOf(ghost, 'remove-finalizers', 'infrastructureGone'))).toBe('true:custom');
     expect(outcome(checkOf(ghost, 'remove-finalizers', 'etcdQuorum'))).toBe('true:kept');
     // kubectl output carries no permissions: unjudged, and it does not refuse.
     expect(outcome(checkOf(ghost, 'remove-finalizers', 'mayUpdate'))).toBe('null:unknown');
+    // The Node at its address belongs to a machine that is gone: named as the likely host, not a blocker.
+    expect(checkOf(ghost, 'remove-finalizers', 'hostGone')?.args).toEqual({
+      node: 'dev-k8s-node01', certainty: 'likely', signal: 'address', value: '10.20.1.21'
+    });
+  });
+
+  it('a machine with no Node and no other record at its host: no Node left', () => {
+    expect(outcome(checkOf(stuckRecord(), 'remove-finalizers', 'hostGone'))).toBe('true:noNode');
   });
 
   it('refuses where the machine\'s own Node is Ready with a recent heartbeat, and allows once the host stopped reporting', () => {
@@ -154,7 +163,7 @@ describe('the JSON report', () => {
 
     expect(removal.allowed).toBe(true);
     expect(removal.checks.find((c) => c.id === 'hostGone')).toStrictEqual({
-      id: 'hostGone', ok: true, text: 'This machine has no Node left.'
+      id: 'hostGone', ok: true, text: 'This machine has no Node of its own. Node dev-k8s-node01 is most likely its host (same address 10.20.1.21), but no machine owns that Node: it is the host to register again, not a sign that this machine still runs.'
     });
   });
 });
