@@ -6,14 +6,14 @@
  * from Steve's `links.update`; input without links (kubectl output, a bundle) leaves it unjudged.
  */
 import type {
-  ActionId, ActionPreflight, ClusterInfo, KubeObject, NodeRecord, PreflightCheck, PreflightCheckId
+  ActionId, ActionPreflight, ClusterInfo, Finding, KubeObject, NodeRecord, PreflightCheck, PreflightCheckId
 } from './types';
 import type { MessageArgs } from './vocabulary';
 import {
-  annotation, asArray, asObject, asString, nameOf, statusOf
+  annotation, asArray, asObject, asString, label, nameOf, statusOf
 } from './fields';
 import { getCondition, nodeReadyCondition } from './conditions';
-import { ANNOTATIONS } from './vocabulary';
+import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { infrastructureDeleteError } from './rules/shared';
 
@@ -32,8 +32,11 @@ function check(id: PreflightCheckId, ok: boolean | null, outcome: string, args: 
   };
 }
 
-/** A Ready Node linked to this machine, with a heartbeat within LIVE_HEARTBEAT_MS, is a host still alive. */
-function hostGone(r: NodeRecord, ctx: Context): PreflightCheck {
+/**
+ * A Ready Node linked to this machine, with a heartbeat within LIVE_HEARTBEAT_MS, is a host still alive. `alive`
+ * names the outcome for a live host: the finalizer removal's words, or the delete's.
+ */
+function hostGone(r: NodeRecord, ctx: Context, alive: 'alive' | 'aliveDelete' = 'alive'): PreflightCheck {
   const node = r.objects.node;
 
   if (!node) {
@@ -59,7 +62,7 @@ function hostGone(r: NodeRecord, ctx: Context): PreflightCheck {
   const ago = Number.isNaN(beat) ? null : Math.max(0, ctx.now - beat);
 
   if (ready?.status === 'True' && ago !== null && ago <= LIVE_HEARTBEAT_MS) {
-    return check('hostGone', false, 'alive', { node: nameOf(node) ?? '?', seconds: Math.round(ago / 1000) });
+    return check('hostGone', false, alive, { node: nameOf(node) ?? '?', seconds: Math.round(ago / 1000) });
   }
   if (ready?.status === 'True') {
     return check('hostGone', true, 'silent', { node: nameOf(node) ?? '?', minutes: ago === null ? '?' : Math.round(ago / 60000) });
@@ -150,13 +153,14 @@ function clusterFinding(cluster: ClusterInfo | null, rule: string): boolean {
   return !!cluster?.findings.some((f) => f.rule === rule);
 }
 
-function notPaused(r: NodeRecord): PreflightCheck {
+/** `machine: false` when the action is the machine's own resume: only a pause above it then stands in the way. */
+function notPaused(r: NodeRecord, { machine = true } = {}): PreflightCheck {
   const m = r.objects.machine;
 
   if (clusterFinding(r.cluster, 'reconciliation-paused')) {
-    return check('notPaused', false, 'cluster', { cluster: r.cluster?.name ?? '?' });
+    return check('notPaused', false, machine ? 'cluster' : 'clusterToo', { cluster: r.cluster?.name ?? '?' });
   }
-  if (m && annotation(m, ANNOTATIONS.capiPaused) !== null) {
+  if (machine && m && annotation(m, ANNOTATIONS.capiPaused) !== null) {
     return check('notPaused', false, 'machine');
   }
 
@@ -186,6 +190,78 @@ function mayUpdate(obj: KubeObject | undefined, what: string): PreflightCheck {
   return typeof links.update === 'string' ? check('mayUpdate', true, 'allowed', { object: what }) : check('mayUpdate', false, 'denied', { object: what });
 }
 
+/** Steve's `links.remove` says whether the user may delete the object, as `links.update` says for a change. */
+function mayDelete(obj: KubeObject | undefined, what: string): PreflightCheck {
+  const links = asObject(obj?.links);
+
+  if (!obj || Object.keys(links).length === 0) {
+    return check('mayDelete', null, 'unknown', { object: what });
+  }
+
+  return typeof links.remove === 'string' && links.remove !== 'blocked' ? check('mayDelete', true, 'allowed', { object: what }) : check('mayDelete', false, 'denied', { object: what });
+}
+
+function infraLabel(r: NodeRecord): string {
+  const ref = r.objects.machine ? infrastructureRef(r.objects.machine) : null;
+
+  return `${ ref?.kind ?? r.objects.infraMachine?.kind ?? 'InfrastructureMachine' } ${ ref?.name ?? nameOf(r.objects.infraMachine) ?? '?' }`;
+}
+
+/** Rancher's Force Delete answers a delete the provider refused (its Machine model offers it on DeleteError only). */
+function deleteFailed(r: NodeRecord): PreflightCheck {
+  if (!r.objects.infraMachine) {
+    return check('deleteFailed', r.inputs.infraMachines === 'ok' ? false : null, r.inputs.infraMachines === 'ok' ? 'gone' : 'unknown', { object: infraLabel(r) });
+  }
+
+  return infrastructureDeleteError(r) ? check('deleteFailed', true, 'reported', { object: infraLabel(r) }) : check('deleteFailed', false, 'none', { object: infraLabel(r) });
+}
+
+/** Rancher cannot see the provider: only the user can say the server is gone, and the dialog asks. */
+function serverGone(r: NodeRecord): PreflightCheck {
+  return { ...check('serverGone', null, 'confirm', { server: nameOf(r.objects.infraMachine) ?? r.machineName ?? '?' }), byUser: true };
+}
+
+function notDeleting(r: NodeRecord): PreflightCheck {
+  return r.deleting ? check('notDeleting', false, 'deleting', { since: r.deleting }) : check('notDeleting', true, 'running');
+}
+
+/** What comes after the delete: a node-driver pool creates a new machine; a custom host is not replaced. */
+function replacement(r: NodeRecord): PreflightCheck {
+  const m = r.objects.machine;
+
+  if (!m) {
+    return check('replacement', null, 'unknown');
+  }
+  if (infrastructureRef(m)?.kind === 'CustomMachine') {
+    return check('replacement', true, 'custom');
+  }
+  const pool = label(m, LABELS.machinePoolName) ?? label(m, LABELS.deploymentName);
+
+  return pool ? check('replacement', true, 'pool', { pool }) : check('replacement', null, 'unknown');
+}
+
+/**
+ * Never the cluster's last etcd or control-plane machine, the rule Rancher's Scale Down keeps (dashboard's
+ * `notOnlyOfRole`): machines already deleting do not count as the ones left.
+ */
+function lastOfRole(r: NodeRecord, ctx: Context): PreflightCheck {
+  const held = (['etcd', 'controlplane'] as const).filter((role) => r.roles.includes(role));
+
+  if (!held.length) {
+    return check('lastOfRole', true, 'noSoleRole');
+  }
+  const last = held.filter((role) => !ctx.siblings.some((x) => x !== r && !!x.objects.machine && !x.deleting && x.roles.includes(role)));
+
+  return last.length ? check('lastOfRole', false, 'last', { role: last.join(', ') }) : check('lastOfRole', true, 'others', { role: held.join(', ') });
+}
+
+/** The resume is for a machine that carries the pause annotation itself. */
+function machinePaused(r: NodeRecord): PreflightCheck {
+  const m = r.objects.machine;
+
+  return m && annotation(m, ANNOTATIONS.capiPaused) !== null ? check('machinePaused', true, 'annotated') : check('machinePaused', false, 'notAnnotated');
+}
+
 function customCluster(r: NodeRecord): PreflightCheck {
   const custom = r.objects.machine ? infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' : r.cluster?.kind !== 'imported';
 
@@ -205,14 +281,42 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
     return [etcdQuorum(r, ctx), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];
   case 're-register':
     return [customCluster(r), mayUpdate(r.objects.cluster, `Cluster ${ r.cluster?.name ?? '?' }`)];
+  case 'force-delete':
+    return [deleteFailed(r), serverGone(r), mayUpdate(r.objects.infraMachine, infraLabel(r))];
+  case 'delete-machine':
+    return [
+      notDeleting(r), hostGone(r, ctx, 'aliveDelete'), replacement(r), lastOfRole(r, ctx), etcdQuorum(r, ctx), notPaused(r), noRemediation(r), agentConnected(r),
+      mayDelete(r.objects.machine, machine),
+    ];
+  case 'resume-machine':
+    return [machinePaused(r), notPaused(r, { machine: false }), mayUpdate(r.objects.machine, machine)];
   default:
     return [];
   }
 }
 
-/** The permission check may stay unjudged (offline input); a safety check may not. */
-function allowedBy(checks: PreflightCheck[]): boolean {
-  return checks.every((c) => c.ok === true || (c.ok === null && c.id === 'mayUpdate'));
+/**
+ * The permission checks may stay unjudged (offline input), and so may what only the user can judge (the dialog
+ * asks for it); a safety check may not.
+ */
+export function allowedBy(checks: PreflightCheck[]): boolean {
+  return checks.every((c) => c.ok === true || (c.ok === null && userConfirmable(c)));
+}
+
+/** A check left unjudged that does not refuse: a permission offline input cannot tell, or what the user confirms. */
+export function userConfirmable(c: PreflightCheck): boolean {
+  return c.id === 'mayUpdate' || c.id === 'mayDelete' || !!c.byUser;
+}
+
+/**
+ * A finding whose steps delete the machine offers the delete itself, for a machine not yet deleting whose host
+ * is not alive (those steps say "if its host is gone"): a pool then creates a new one, as Rancher's Delete does.
+ */
+function derivedActions(f: Finding, r: NodeRecord, ctx: Context): void {
+  if (r.objects.machine && !r.deleting && !f.actions.includes('delete-machine') && f.fix.some((s) => s.act === 'delete-machine') &&
+    hostGone(r, ctx).ok !== false) {
+    f.actions = [...f.actions, 'delete-machine'];
+  }
 }
 
 export function preflightOf(id: ActionId, r: NodeRecord, now: number, siblings: NodeRecord[]): ActionPreflight {
@@ -239,7 +343,10 @@ export function attachPreflights(records: NodeRecord[], now: number): void {
   for (const r of records) {
     let ids: ActionId[] | null = null;
 
+    const siblings = byCluster.get(r.cluster) ?? [];
+
     for (const f of r.findings) {
+      derivedActions(f, r, { now, siblings });
       for (const a of f.actions) {
         ids ??= [];
         if (!ids.includes(a)) {
@@ -247,6 +354,6 @@ export function attachPreflights(records: NodeRecord[], now: number): void {
         }
       }
     }
-    r.preflight = ids ? ids.map((id) => preflightOf(id, r, now, byCluster.get(r.cluster) ?? [])) : [];
+    r.preflight = ids ? ids.map((id) => preflightOf(id, r, now, siblings)) : [];
   }
 }

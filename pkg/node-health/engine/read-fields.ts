@@ -19,7 +19,7 @@ import { MACHINE_ANNOTATION_SIGNALS } from './signals/machine';
 export const IDENTITY_FIELDS: readonly string[] = [
   'apiVersion', 'kind', 'id', 'type', '_type', 'links.self',
   // Whether the user may change it (Steve leaves it out where not): an action's preflight reads it.
-  'links.update',
+  'links.update', 'links.remove',
   'metadata.name', 'metadata.namespace', 'metadata.uid', 'metadata.resourceVersion', 'metadata.creationTimestamp',
   'metadata.deletionTimestamp', 'metadata.finalizers',
 ];

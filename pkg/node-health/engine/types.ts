@@ -86,11 +86,12 @@ export interface Resolution {
 }
 
 /** Actions the UI may offer for a finding; eligibility is decided here so every front end agrees. */
-export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register';
+export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register' | 'force-delete' | 'delete-machine' | 'resume-machine';
 
 export type PreflightCheckId =
   | 'hostGone' | 'infrastructureGone' | 'etcdQuorum' | 'etcdReleased' | 'notPaused' | 'noRemediation' | 'agentConnected'
-  | 'mayUpdate' | 'customCluster';
+  | 'mayUpdate' | 'customCluster' | 'deleteFailed' | 'serverGone' | 'notDeleting' | 'replacement' | 'lastOfRole' | 'mayDelete'
+  | 'machinePaused';
 
 /** One check an action makes before it writes: passed (true), failed (false) or not judged (null), in words. */
 export interface PreflightCheck {
@@ -99,6 +100,11 @@ export interface PreflightCheck {
   /** nodeHealth.preflight.<id>.<outcome>, with its args */
   key: string;
   args: MessageArgs;
+  /**
+   * Only the user can judge it (whether a server still runs at the provider): not judged here, and the dialog
+   * asks the user to confirm it before the write.
+   */
+  byUser?: true;
 }
 
 export interface ActionPreflight {

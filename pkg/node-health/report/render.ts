@@ -78,7 +78,7 @@ export interface JsonRecord {
   notes: string[];
   findings: JsonFinding[];
   /** Each action the findings offer, with its preflight: allowed only when its checks pass */
-  actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string }[] }[];
+  actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string; byUser?: true }[] }[];
   related: JsonRelated[];
   resolution: JsonResolution;
 }
@@ -223,8 +223,9 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
       actions:  (r.preflight ?? []).map((p) => ({
         id:      p.id,
         allowed: p.allowed,
+        // byUser: not judged here; the dialog asks the user to confirm it before the write.
         checks:  p.checks.map((c) => ({
-          id: c.id, ok: c.ok, text: t(c.key, c.args)
+          id: c.id, ok: c.ok, text: t(c.key, c.args), ...(c.byUser ? { byUser: true } : {})
         }))
       })),
       related:    relatedToJson(r, t),

@@ -139,6 +139,118 @@ describe('the finalizer removal\'s preflight', () => {
   });
 });
 
+describe('Rancher\'s Force Delete, offered where the provider refused a delete', () => {
+  const forceDelete = (r: NodeRecord, now: string) => preflightOf('force-delete', r, Date.parse(now), []);
+
+  it('on the vCenter whose login fails: offered, the failed delete seen, the server\'s fate left to the user to confirm', () => {
+    const { now, objects } = objectsOf('infra-delete-failed');
+    const failing = recordOf(diagnose(objects, { now }), DELETE_FAILED_MACHINE);
+    const p = failing.preflight?.find((x) => x.id === 'force-delete');
+
+    expect(failing.findings.find((f) => f.rule === 'infrastructure-delete-failed')?.actions).toEqual(['force-delete']);
+    expect(p?.allowed).toBe(true);
+    expect(p?.checks.map(outcome)).toEqual(['true:reported', 'null:confirm', 'null:unknown']);
+    expect(p?.checks.find((c) => c.id === 'serverGone')).toMatchObject({ byUser: true, args: { server: DELETE_FAILED_MACHINE } });
+  });
+
+  it('refuses where the infrastructure reports no failed delete, or is gone already', () => {
+    const { now, objects } = objectsOf('infra-delete-failed');
+    const infra = objects.find((o) => o.apiVersion.startsWith('rke-machine.cattle.io/') && o.metadata.name === DELETE_FAILED_MACHINE);
+
+    infra.status = { ready: false, conditions: [] };
+    const quiet = forceDelete(recordOf(diagnose(objects, { now }), DELETE_FAILED_MACHINE), now);
+
+    expect(outcome(quiet.checks[0])).toBe('false:none');
+    expect(quiet.allowed).toBe(false);
+    const gone = diagnose(objects.filter((o) => o !== infra), { now, availability: { infraMachines: 'ok' } });
+
+    expect(outcome(forceDelete(recordOf(gone, DELETE_FAILED_MACHINE), now).checks[0])).toBe('false:gone');
+  });
+
+  it('is no longer offered once the infrastructure machine carries the force annotation', () => {
+    const { now, objects } = objectsOf('infra-delete-failed');
+    const infra = objects.find((o) => o.apiVersion.startsWith('rke-machine.cattle.io/') && o.metadata.name === DELETE_FAILED_MACHINE);
+
+    infra.metadata.annotations = { ...(infra.metadata.annotations ?? {}), 'provisioning.cattle.io/force-machine-remove': 'true' };
+    const forced = recordOf(diagnose(objects, { now }), DELETE_FAILED_MACHINE);
+
+    expect(forced.preflight?.some((p) => p.id === 'force-delete')).toBe(false);
+  });
+});
+
+describe('deleting a machine so that its pool replaces it', () => {
+  const deleteCheck = (r: NodeRecord, now: number, siblings: NodeRecord[], id: string) => outcome(preflightOf('delete-machine', r, now, siblings).checks.find((c) => c.id === id));
+
+  it('is offered where a finding says to delete the machine: a VM that vanished, its pool named', () => {
+    const report = diagnoseScenario(buildScenario('windows-node-ref'));
+    const vanished = report.records.find((r) => r.findings.some((f) => f.rule === 'infrastructure-missing'))!;
+    const p = vanished.preflight?.find((x) => x.id === 'delete-machine');
+
+    expect(p?.allowed).toBe(true);
+    expect(p?.checks.find((c) => c.id === 'replacement')).toMatchObject({ ok: true, args: { pool: expect.stringMatching(/win/) } });
+    expect(deleteCheck(vanished, Date.parse(report.now), report.records, 'hostGone')).toMatch(/^true:/);
+  });
+
+  it('is not offered where the step only applies if the host is gone and the machine\'s own Node is alive', () => {
+    const report = diagnoseScenario(buildScenario('drain-stuck'));
+    const blocking = report.records.find((r) => r.findings.some((f) => f.rule === 'blocking-cluster-operation'))!;
+
+    expect(blocking.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(true);
+    expect(blocking.findings.some((f) => f.actions.includes('delete-machine'))).toBe(false);
+    expect(deleteCheck(blocking, Date.parse(report.now), report.records, 'hostGone')).toBe('false:aliveDelete');
+  });
+
+  it('refuses a machine already deleting, and says a custom host is not replaced', () => {
+    const ghost = recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE);
+
+    expect(deleteCheck(ghost, Date.now(), [], 'notDeleting')).toBe('false:deleting');
+    expect(deleteCheck({ ...ghost, deleting: null }, Date.now(), [], 'notDeleting')).toBe('true:running');
+    expect(deleteCheck(ghost, Date.now(), [], 'replacement')).toBe('true:custom');
+  });
+
+  it('never the last control-plane or etcd machine, as Rancher\'s Scale Down keeps one', () => {
+    const report = diagnoseScenario(buildScenario('control-plane-down'));
+    const now = Date.parse(report.now);
+    const cp = recordOf(report, CLUSTER_HEALTH_MACHINES.controlPlane);
+    const worker = report.records.find((r) => r.roles.length === 1 && r.roles[0] === 'worker')!;
+
+    expect(deleteCheck(cp, now, report.records, 'lastOfRole')).toBe('false:last');
+    expect(preflightOf('delete-machine', cp, now, report.records).checks.find((c) => c.id === 'lastOfRole')?.args).toEqual({ role: 'controlplane' });
+    expect(deleteCheck(cp, now, [...report.records, { ...cp, key: 'another' }], 'lastOfRole')).toBe('true:others');
+    expect(deleteCheck(worker, now, report.records, 'lastOfRole')).toBe('true:noSoleRole');
+  });
+
+  it('reads whether the user may delete from Steve\'s links.remove', () => {
+    const { now, objects } = objectsOf('ghost-etcd', 'steve');
+    const machine = objects.find((o) => o.type === 'cluster.x-k8s.io.machine' && o.metadata.name === GHOST_MACHINE);
+    const may = () => deleteCheck(recordOf(diagnose(objects, { now }), GHOST_MACHINE), Date.parse(now), [], 'mayDelete');
+
+    machine.links.remove = machine.links.remove ?? 'https://rancher.example.com/v1/x';
+    expect(may()).toBe('true:allowed');
+    delete machine.links.remove;
+    expect(may()).toBe('false:denied');
+  });
+});
+
+describe('resuming a paused machine', () => {
+  it('is offered for a machine annotated cluster.x-k8s.io/paused, and refused once the annotation is gone or while the cluster is paused too', () => {
+    const { now, objects } = objectsOf('node-signals');
+    const report = diagnose(objects, { now });
+    const paused = report.records.find((r) => r.preflight?.some((p) => p.id === 'resume-machine'))!;
+    const resume = (r: NodeRecord) => preflightOf('resume-machine', r, Date.parse(now), report.records);
+
+    expect(resume(paused).checks.map(outcome)).toEqual(['true:annotated', 'true:running', 'null:unknown']);
+    expect(resume(paused).allowed).toBe(true);
+    const machine = { ...paused.objects.machine!, metadata: { ...paused.objects.machine!.metadata, annotations: {} } };
+
+    expect(outcome(resume({ ...paused, objects: { ...paused.objects, machine } }).checks[0])).toBe('false:notAnnotated');
+    const pausedCluster = diagnoseScenario(buildScenario('reconciliation-paused'));
+    const r = pausedCluster.records.find((x) => x.objects.machine)!;
+
+    expect(outcome(preflightOf('resume-machine', r, Date.parse(pausedCluster.now), pausedCluster.records).checks[1])).toBe('false:clusterToo');
+  });
+});
+
 describe('the registration command\'s preflight', () => {
   it('fits a custom cluster\'s host, not a node-driver pool\'s machine', () => {
     const ghost = recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE);
@@ -154,6 +266,16 @@ describe('the registration command\'s preflight', () => {
 });
 
 describe('the JSON report', () => {
+  it('marks what only the user can confirm, as the dialog asks for it', async() => {
+    const { toJsonReport } = await import('@pkg/node-health/report/render');
+    const { cliTranslator } = await import('../../../cli/l10n');
+    const json = toJsonReport(diagnoseScenario(buildScenario('infra-delete-failed')), cliTranslator('en-us'));
+    const force = json.records.find((r) => r.machine === DELETE_FAILED_MACHINE)!.actions.find((a) => a.id === 'force-delete')!;
+
+    expect(force.checks.map((c) => [c.id, c.ok, c.byUser ?? false])).toEqual([['deleteFailed', true, false], ['serverGone', null, true], ['mayUpdate', null, false]]);
+    expect(force.checks[1].text).toBe(`Rancher cannot see the provider: confirm in its console that server ${ DELETE_FAILED_MACHINE } no longer exists, or delete it there first.`);
+  });
+
   it('carries each record\'s actions with the checks its dialog shows, in words', async() => {
     const { toJsonReport } = await import('@pkg/node-health/report/render');
     const { cliTranslator } = await import('../../../cli/l10n');

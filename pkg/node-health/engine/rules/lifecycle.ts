@@ -123,7 +123,8 @@ export const infrastructureDeleteFailed: Rule = {
         step(this.id, 'noFinalizers'),
       ],
       since:   failure.since ?? r.deleting,
-      actions: [],
+      // Rancher's own way out once the server is gone (dashboard's Machine model offers it on DeleteError).
+      actions: forced?.toLowerCase() === 'true' ? [] : ['force-delete'],
     };
   },
 };

@@ -2,7 +2,7 @@
  * The rules that read the signal tables (engine/signals): one finding per entry the record shows, named by
  * the signal ("Disk pressure on the node"), with the writer's own reason and message and since when.
  */
-import type { FixStep, KubeObject, NodeRecord } from '../types';
+import type { ActionId, FixStep, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
 import { getCondition, trueConditions } from '../conditions';
 import { annotation, asArray, asString, nameOf } from '../fields';
@@ -204,6 +204,8 @@ export const machineSignal: Rule = {
         evidence: [evidence(objectLabel('machine', m), entry.field, value)],
         fix:      signalSteps('machineAnnotations', entry, machineCommands(r, entry)),
         since:    null,
+        // A pause set on the machine itself is lifted on the machine; the dialog checks who else holds it.
+        ...(entry.id === 'paused' ? { actions: ['resume-machine'] as ActionId[] } : {}),
       }));
     }
     for (const entry of MACHINE_CONDITION_SIGNALS) {
