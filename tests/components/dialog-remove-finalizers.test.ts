@@ -46,7 +46,10 @@ function server(write: Answer = () => ({}), machines: Read[] = [steveMachine()],
   };
 }
 
-const patches = (store: ReturnType<typeof open>['store']) => store.requests().filter((r: any) => r.method === 'PATCH');
+/** The requests to the objects reviewed: the audit Events each write leaves are checked on their own. */
+const objectRequests = (store: ReturnType<typeof open>['store']) => store.requests().filter((r: any) => !String(r.url).includes('/events'));
+const auditEvents = (store: ReturnType<typeof open>['store']) => store.requests().filter((r: any) => String(r.url).includes('/events')).map((r: any) => r.data);
+const patches = (store: ReturnType<typeof open>['store']) => objectRequests(store).filter((r: any) => r.method === 'PATCH');
 
 const FINALIZER_PATCH = {
   url:                  VIEW,
@@ -227,7 +230,7 @@ describe('RemoveFinalizersDialog: typed confirmation', () => {
     expect(removeButton(wrapper).attributes('disabled')).toBeDefined();
     await removeButton(wrapper).trigger('click');
     await flushPromises();
-    expect(store.requests()).toEqual([]);
+    expect(objectRequests(store)).toEqual([]);
 
     await wrapper.find('[data-testid="nh-confirm-input"]').setValue(MACHINE);
     expect(removeButton(wrapper).attributes('disabled')).toBeUndefined();
@@ -239,7 +242,14 @@ describe('RemoveFinalizersDialog: the write', () => {
     const { wrapper, store, onDone } = open();
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE, FINALIZER_PATCH]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE, FINALIZER_PATCH]);
+    expect(auditEvents(store)).toEqual([expect.objectContaining({
+      kind:           'Event',
+      reason:         'NodeHealthRemovedFinalizers',
+      involvedObject: expect.objectContaining({
+        kind: 'Machine', name: MACHINE, namespace: NS
+      })
+    })]);
     expect(onDone).toHaveBeenCalledTimes(1);
     expect(getActionLog(CLUSTER)).toEqual([{
       at:      expect.any(String),
@@ -248,7 +258,7 @@ describe('RemoveFinalizersDialog: the write', () => {
       action:  'remove-finalizers',
       target:  `Machine ${ NS }/${ MACHINE }`,
       result:  'succeeded',
-      detail:  'removed machine.cluster.x-k8s.io',
+      detail:  'removed the finalizers machine.cluster.x-k8s.io; event recorded',
     }]);
     expect(store.dispatch).toHaveBeenCalledWith('growl/success', expect.anything());
     expect(wrapper.emitted('close')).toHaveLength(1);
@@ -291,7 +301,7 @@ describe('RemoveFinalizersDialog: the write', () => {
 
     await wrapper.find('[data-testid="nh-review-again"]').trigger('click');
     await flushPromises();
-    expect(store.requests().slice(1)).toEqual([FINALIZER_PATCH, READ_MACHINE]);
+    expect(objectRequests(store).slice(1)).toEqual([FINALIZER_PATCH, READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-failure"]').exists()).toBe(false);
     expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())).toEqual([
       '%nodeHealth.actions.change.finalizers% {"before":"machine.cluster.x-k8s.io","after":"machine.cluster.x-k8s.io, example.com/backup"}',
@@ -302,8 +312,8 @@ describe('RemoveFinalizersDialog: the write', () => {
     expect((wrapper.find('[data-testid="nh-confirm-input"]').element as HTMLInputElement).value).toBe('');
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()[3]).toEqual(READ_MACHINE);
-    expect(store.requests()[4].data).toEqual([
+    expect(objectRequests(store)[3]).toEqual(READ_MACHINE);
+    expect(objectRequests(store)[4].data).toEqual([
       {
         op: 'test', path: '/metadata/uid', value: '5f0e8a52-1111-4c4c-9d9d-000000000001'
       },
@@ -332,7 +342,7 @@ describe('RemoveFinalizersDialog: the write', () => {
     expect(wrapper.find('[data-testid="nh-replaced"]').text()).toBe(`%nodeHealth.dialog.removeFinalizers.replaced% {"machine":"Machine ${ NS }/${ MACHINE }"}`);
     expect(removeButton(wrapper).exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
-    expect(store.requests().filter((r: any) => r.method === 'PATCH')).toHaveLength(1);
+    expect(objectRequests(store).filter((r: any) => r.method === 'PATCH')).toHaveLength(1);
     expect(onDone).toHaveBeenCalledTimes(1);
   });
 
@@ -383,7 +393,7 @@ describe('RemoveFinalizersDialog: the write', () => {
 
     await wrapper.find('[data-testid="nh-close"]').trigger('click');
     expect(wrapper.emitted('close')).toHaveLength(1);
-    expect(store.requests()).toEqual([]);
+    expect(objectRequests(store)).toEqual([]);
     expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ action: 'remove-finalizers', result: 'cancelled' })]);
   });
 
@@ -437,7 +447,7 @@ describe('RemoveFinalizersDialog: the etcd release comes first', () => {
     await wrapper.find('[data-testid="nh-confirm-input"]').setValue(MACHINE);
     await etcdButton(wrapper).trigger('click');
     await flushPromises();
-    expect(store.requests()).toEqual([READ_MACHINE, READ_BOOTSTRAP, {
+    expect(objectRequests(store)).toEqual([READ_MACHINE, READ_BOOTSTRAP, {
       url:                  BOOTSTRAP_VIEW,
       method:               'PATCH',
       headers:              { 'content-type': 'application/json-patch+json' },
@@ -481,7 +491,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store } = open({}, server(undefined, [touched]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE, {
+    expect(objectRequests(store)).toEqual([READ_MACHINE, {
       ...FINALIZER_PATCH,
       data: FINALIZER_PATCH.data.map((op) => (op.path === '/metadata/resourceVersion' ? { ...op, value: '4800' } : op)),
     }]);
@@ -495,7 +505,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store, onDone } = open({}, server(undefined, [recreated]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-replaced"]').text()).toBe(`%nodeHealth.dialog.removeFinalizers.replaced% {"machine":"Machine ${ NS }/${ MACHINE }"}`);
     expect(removeButton(wrapper).exists()).toBe(false);
     expect(onDone).toHaveBeenCalledTimes(1);
@@ -518,7 +528,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store } = open({}, server(undefined, [restored]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-review-intro"]').text())
       .toBe(`%nodeHealth.dialog.removeFinalizers.changedBeforeWrite% {"object":"Machine ${ NS }/${ MACHINE }"}`);
     expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())[0])
@@ -532,7 +542,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store } = open({}, server(undefined, [changed]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE]);
     expect(wrapper.findAll('[data-testid="nh-review-change"]').map((li) => li.text())).toEqual([
       '%nodeHealth.actions.change.finalizers% {"before":"machine.cluster.x-k8s.io","after":"machine.cluster.x-k8s.io, example.com/backup"}',
       '%nodeHealth.actions.change.resourceVersion% {"before":"4711","after":"9300"}',
@@ -543,7 +553,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
 
     // Confirmed again on the new state: that state is what the patch now guards.
     await confirmAndRemove(wrapper);
-    expect(store.requests().slice(1)).toEqual([READ_MACHINE, expect.objectContaining({ method: 'PATCH' })]);
+    expect(objectRequests(store).slice(1)).toEqual([READ_MACHINE, expect.objectContaining({ method: 'PATCH' })]);
     expect(patches(store)[0].data).toContainEqual({
       op: 'test', path: '/metadata/finalizers', value: ['machine.cluster.x-k8s.io', 'example.com/backup']
     });
@@ -571,7 +581,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store, onDone } = open({}, server(undefined, [() => Promise.reject(httpError(404))]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-gone"]').exists()).toBe(true);
     expect(onDone).toHaveBeenCalledTimes(1);
     expect(getActionLog(CLUSTER)).toEqual([expect.objectContaining({ result: 'already-gone', detail: 'gone (HTTP 404) reading it again; nothing sent' })]);
@@ -586,7 +596,7 @@ describe('RemoveFinalizersDialog: the confirmation reads the Machine again befor
     const { wrapper, store, onDone } = open({}, server(undefined, [() => Promise.reject(httpError(status))]));
 
     await confirmAndRemove(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE]);
     expect(wrapper.find('[data-testid="nh-failure-message"]').text())
       .toBe(`%nodeHealth.actions.reread.${ key }% {"object":"Machine ${ NS }/${ MACHINE }","status":${ status }}`);
     expect(wrapper.find('[data-testid="nh-review-again"]').exists()).toBe(offerReview);
@@ -626,7 +636,7 @@ describe('RemoveFinalizersDialog: the etcd release reads the Machine and the RKE
     const { wrapper, store } = open({ etcd: true }, server(undefined, [etcdMachine], [bootstrap]));
 
     await confirmRelease(wrapper);
-    expect(store.requests().slice(0, 2)).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
+    expect(objectRequests(store).slice(0, 2)).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
     expect(patches(store)).toHaveLength(1);
     expect(patches(store)[0].data[0]).toEqual({
       op: 'test', path: '/metadata/resourceVersion', value: '900'
@@ -640,7 +650,7 @@ describe('RemoveFinalizersDialog: the etcd release reads the Machine and the RKE
     const { wrapper, store } = open({ etcd: true }, server(undefined, [recreated]));
 
     await confirmRelease(wrapper);
-    expect(store.requests()).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
+    expect(objectRequests(store)).toEqual([READ_MACHINE, READ_BOOTSTRAP]);
     expect(wrapper.find('[data-testid="nh-replaced"]').exists()).toBe(true);
   });
 

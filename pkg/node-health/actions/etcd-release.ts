@@ -11,7 +11,7 @@ import {
 } from './finalizers';
 import type { Eligibility, Recheck } from './finalizers';
 import {
-  gone, notWritten, readAgain, runPatch, unreadable
+  gone, notWritten, readAgain, runWrite, unreadable
 } from './requests';
 import type { ActionOutcome, ConfirmedWrite } from './requests';
 import type { ActionContext, JsonPatchOperation, StoreLike } from './types';
@@ -108,8 +108,10 @@ export function recheckEtcdRelease(
 export function releaseEtcdMember(store: StoreLike, bootstrap: KubeObject, context: ActionContext): Promise<ActionOutcome> {
   const patch = buildEtcdForceRemovePatch(bootstrap);
 
-  return runPatch(store, context, 'etcd-force-remove', describeTarget('RKEBootstrap', bootstrap), objectUrls(bootstrap, BOOTSTRAP_TYPE).write, patch,
-    'rke.cattle.io/etcd-force-remove=true');
+  return runWrite(store, context, 'etcd-force-remove', describeTarget('RKEBootstrap', bootstrap), {
+    method: 'PATCH', url: objectUrls(bootstrap, BOOTSTRAP_TYPE).write, patch
+  },
+  'annotated rke.cattle.io/etcd-force-remove=true', bootstrap);
 }
 
 /** The etcd release as confirmed in the dialog: the Machine and the RKEBootstrap are read again first. */

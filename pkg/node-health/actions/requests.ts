@@ -6,6 +6,8 @@ import type { ActionId, KubeObject, NodeRecord } from '../engine';
 import { readRegistrationToken, isTokenError } from '../registration';
 import type { RegistrationOptions, RegistrationToken, TokenReadError } from '../registration';
 import { recordAction } from './action-log';
+import { auditDetail, recordAuditEvent } from './audit-event';
+import type { AuditResult } from './audit-event';
 import { ACTION_CATALOGUE } from './catalogue';
 import type { ActionLogEntry } from './action-log';
 import { describeActionError, failureDetail } from './errors';
@@ -46,28 +48,53 @@ export interface ActionOutcome {
   updated: KubeObject | null;
 }
 
-export async function runPatch(
-  store: StoreLike, context: ActionContext, action: WriteAction, target: string,
-  url: string, patch: JsonPatchOperation[], successDetail: string
+/** One write: a guarded JSON Patch, or a DELETE whose body carries the preconditions the API server checks. */
+export type WriteRequest =
+  | { method: 'PATCH'; url: string; patch: JsonPatchOperation[] }
+  | { method: 'DELETE'; url: string; body: Record<string, unknown> };
+
+function send(store: StoreLike, write: WriteRequest): Promise<any> {
+  if (write.method === 'PATCH') {
+    return sendJsonPatch(store, write.url, write.patch);
+  }
+
+  return store.dispatch('management/request', {
+    url:                  write.url,
+    method:               'DELETE',
+    headers:              { 'content-type': 'application/json' },
+    data:                 write.body,
+    redirectUnauthorized: false,
+  });
+}
+
+/**
+ * Sends the write and logs it; once it succeeded, the object it changed gets an audit Event (`object`, as
+ * reviewed: the Event names its uid) saying `successDetail`.
+ */
+export async function runWrite(
+  store: StoreLike, context: ActionContext, action: WriteAction, target: string, write: WriteRequest, successDetail: string, object: KubeObject
 ): Promise<ActionOutcome> {
   let failure: ActionFailure | null = null;
   let updated: KubeObject | null = null;
 
   try {
-    const response = await sendJsonPatch(store, url, patch);
+    const response = await send(store, write);
 
     updated = response && typeof response === 'object' ? response : null;
   } catch (err) {
     failure = describeActionError(err);
   }
   const result: ActionResult = failure ? failure.result : 'succeeded';
+  const audit = failure ? null : await recordAuditEvent(store, object, action, {
+    user: context.user, what: successDetail, why: context.why
+  });
   const entry = recordAction({
     user:    context.user,
     cluster: context.clusterId,
     action:  ACTION_CATALOGUE[action].logName,
     target,
     result,
-    detail:  failure ? failureDetail(failure) : successDetail,
+    detail:  failure ? failureDetail(failure) : `${ successDetail }; ${ auditDetail(audit as AuditResult) }`,
   });
 
   if (!failure || failure.countsAsDone) {
@@ -83,8 +110,10 @@ export async function runPatch(
 export function removeMachineFinalizers(store: StoreLike, machine: KubeObject, context: ActionContext): Promise<ActionOutcome> {
   const patch = buildFinalizerRemovalPatch(machine);
 
-  return runPatch(store, context, 'remove-finalizers', describeTarget('Machine', machine), objectUrls(machine, MACHINE_TYPE).write, patch,
-    `removed ${ finalizersOf(machine).join(', ') }`);
+  return runWrite(store, context, 'remove-finalizers', describeTarget('Machine', machine), {
+    method: 'PATCH', url: objectUrls(machine, MACHINE_TYPE).write, patch
+  },
+  `removed the finalizers ${ finalizersOf(machine).join(', ') }`, machine);
 }
 
 export type ReloadResult =
@@ -126,7 +155,7 @@ export type ConfirmedWrite =
   | { state: 'written'; outcome: ActionOutcome }
   | { state: 'gone'; which: 'machine' | 'bootstrap'; failure: ActionFailure; entry: ActionLogEntry }
   | { state: 'replaced'; entry: ActionLogEntry }
-  | { state: 'changed'; changes: Message[]; machine: KubeObject | null; bootstrap: KubeObject | null; entry: ActionLogEntry }
+  | { state: 'changed'; changes: Message[]; machine: KubeObject | null; bootstrap: KubeObject | null; object?: KubeObject; entry: ActionLogEntry }
   | { state: 'unreadable'; failure: ActionFailure; entry: ActionLogEntry };
 
 /** The actions that write to the cluster. */

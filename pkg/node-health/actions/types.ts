@@ -31,6 +31,8 @@ export interface ActionContext {
   onDone: () => void;
   /** Clock for "deleting for 2h"; tests fix it, the dashboard leaves it out */
   now?: () => number;
+  /** Why the user acts, as the diagnosis said it (the record's root cause): the audit Event carries it */
+  why?: string | null;
 }
 
 /** A translation key with its arguments. */

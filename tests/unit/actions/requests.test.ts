@@ -58,7 +58,7 @@ describe('removeMachineFinalizers', () => {
     const ctx = context();
     const outcome = await removeMachineFinalizers(store, steveMachine(), ctx);
 
-    expect(calls).toEqual([{
+    expect(calls[0]).toEqual({
       type:    'management/request',
       payload: {
         url:                  `${ SERVER }/apis/cluster.x-k8s.io/v1beta1/namespaces/${ NS }/machines/${ MACHINE }`,
@@ -81,12 +81,52 @@ describe('removeMachineFinalizers', () => {
         ],
         redirectUnauthorized: false,
       },
-    }]);
+    });
     expect(outcome.result).toBe('succeeded');
     expect(ctx.onDone).toHaveBeenCalledTimes(1);
     expect(getActionLog('c-m-test')).toEqual([expect.objectContaining({
-      user: 'admin', action: 'remove-finalizers', target: `Machine ${ NS }/${ MACHINE }`, result: 'succeeded', detail: 'removed machine.cluster.x-k8s.io'
+      user: 'admin', action: 'remove-finalizers', target: `Machine ${ NS }/${ MACHINE }`, result: 'succeeded', detail: 'removed the finalizers machine.cluster.x-k8s.io; event recorded'
     })]);
+  });
+
+  it('leaves an audit Event on the machine it changed: who, what, why, through the Kubernetes API', async() => {
+    const { store, calls } = fakeStore(() => ({ metadata: { name: MACHINE } }));
+
+    await removeMachineFinalizers(store, steveMachine(), { ...context(), why: 'agent-never-checked-in' });
+
+    expect(calls).toHaveLength(2);
+    expect(calls[1].payload).toMatchObject({
+      url:    `/k8s/clusters/local/api/v1/namespaces/${ NS }/events`,
+      method: 'POST',
+      data:   {
+        apiVersion:     'v1',
+        kind:           'Event',
+        metadata:       { namespace: NS },
+        involvedObject: {
+          apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', name: MACHINE, namespace: NS, uid: '5f0e8a52-1111-4c4c-9d9d-000000000001'
+        },
+        reason:  'NodeHealthRemovedFinalizers',
+        type:    'Warning',
+        message: 'admin removed the finalizers machine.cluster.x-k8s.io from Node Health (diagnosis: agent-never-checked-in)',
+        count:   1,
+      },
+    });
+  });
+
+  it('keeps the write when the user may not create Events, and the log says there is none', async() => {
+    const { store } = fakeStore((type, payload) => (payload.method === 'POST' ? Promise.reject(rejection(403)) : { metadata: { name: MACHINE } }));
+    const outcome = await removeMachineFinalizers(store, steveMachine(), context());
+
+    expect(outcome.result).toBe('succeeded');
+    expect(getActionLog('c-m-test')[0]).toMatchObject({ result: 'succeeded', detail: 'removed the finalizers machine.cluster.x-k8s.io; no event (may not create events)' });
+  });
+
+  it('sends no Event for a write that failed', async() => {
+    const { store, calls } = fakeStore(() => Promise.reject(rejection(409)));
+
+    await removeMachineFinalizers(store, steveMachine(), context());
+
+    expect(calls.map((c) => c.payload.method)).toEqual(['PATCH']);
   });
 
   it('counts a 404 as done and logs it as already gone', async() => {
