@@ -145,10 +145,10 @@ function operate(store: ObjectStore, ctx: RequestContext, user: MockUser, t: Res
   }
   case 'DELETE': {
     check(user, 'delete', t);
-    const pre = (ctx.body as { preconditions?: { resourceVersion?: string } } | undefined)?.preconditions?.resourceVersion;
+    const pre = (ctx.body as { preconditions?: { resourceVersion?: string; uid?: string } } | undefined)?.preconditions;
 
     return {
-      kind: 'item', object: store.delete(t.scope, t.info, t.namespace, t.name, pre), status: 200
+      kind: 'item', object: store.delete(t.scope, t.info, t.namespace, t.name, pre?.resourceVersion, pre?.uid), status: 200
     };
   }
   default:

@@ -329,7 +329,7 @@ export class ObjectStore {
   }
 
   /** DELETE: with finalizers the object only gets its deletionTimestamp; without, it is gone. */
-  delete(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string, preconditionRv?: string): KubeObject {
+  delete(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string, preconditionRv?: string, preconditionUid?: string): KubeObject {
     const scope = this.mustScope(scopeId);
     const key = keyOf(namespace, name);
     const current = scope.bucket(info.id).get(key);
@@ -337,7 +337,8 @@ export class ObjectStore {
     if (!current) {
       throw notFound(info, name);
     }
-    if (preconditionRv && preconditionRv !== current.metadata.resourceVersion) {
+    // The API server's DeleteOptions.preconditions: another object under the name, or a change, is a conflict.
+    if ((preconditionRv && preconditionRv !== current.metadata.resourceVersion) || (preconditionUid && preconditionUid !== current.metadata.uid)) {
       throw conflict(info, name);
     }
     if (current.metadata.finalizers?.length) {

@@ -6,22 +6,23 @@
  * (`nodeHealth.tab.actions.<id>`, `nodeHealth.actions.name.<log name>`).
  */
 import type { ActionId, ClusterInfo, Finding, NodeRecord } from '../engine';
-import { canUpdate } from './finalizers';
+import { canRemove, canUpdate } from './finalizers';
 import {
-  openEtcdForceRemove, openRegistrationCommand, openRemoveFinalizers, REGISTRATION_COMMAND_DIALOG, REMOVE_FINALIZERS_DIALOG
+  openEtcdForceRemove, openMachineAction, openRegistrationCommand, openRemoveFinalizers, MACHINE_ACTION_DIALOG, REGISTRATION_COMMAND_DIALOG,
+  REMOVE_FINALIZERS_DIALOG
 } from './open';
 import type { RegistrationClusterRef } from './open';
 import type { ActionContext, StoreLike } from './types';
 
 /** How the action log names an action (kept as it was: logs already written use these names). */
-export type ActionLogName = 'remove-finalizers' | 'etcd-force-remove' | 'copy-registration-command';
+export type ActionLogName = 'remove-finalizers' | 'etcd-force-remove' | 'copy-registration-command' | 'force-delete' | 'delete-machine' | 'resume-machine';
 
 /**
  * The record's object the user must be allowed to update for an action: the one it writes, or for the
  * registration command the provisioning cluster, since Rancher gives its registration token only to who may
  * update the cluster (registration-access.ts).
  */
-export type ActionTarget = 'machine' | 'bootstrap' | 'cluster';
+export type ActionTarget = 'machine' | 'bootstrap' | 'cluster' | 'infraMachine';
 
 /** What the tab hands an action's opener. */
 export interface ActionInvocation {
@@ -32,8 +33,10 @@ export interface ActionInvocation {
 }
 
 export interface ActionEntry {
-  /** The object the user must be allowed to update; null when the action needs no permission (it only shows something) */
+  /** The object the user must be allowed to change; null when the action needs no permission (it only shows something) */
   target: ActionTarget | null;
+  /** What the user must be allowed to do to it: update it (the default), or delete it */
+  permission?: 'update' | 'remove';
   /** Its dialog: the file name in ../dialog/ that the shell's modal opens */
   dialog: string;
   logName: ActionLogName;
@@ -58,6 +61,25 @@ export const ACTION_CATALOGUE: Readonly<Record<ActionId, ActionEntry>> = {
     dialog:  REGISTRATION_COMMAND_DIALOG,
     logName: 'copy-registration-command',
     open:    (store, { record, context, cluster }) => openRegistrationCommand(store, cluster, record, { clusterId: context.clusterId, user: context.user }, record.objects.cluster),
+  },
+  'force-delete': {
+    target:  'infraMachine',
+    dialog:  MACHINE_ACTION_DIALOG,
+    logName: 'force-delete',
+    open:    (store, { record, context }) => openMachineAction(store, 'force-delete', record, context),
+  },
+  'delete-machine': {
+    target:     'machine',
+    permission: 'remove',
+    dialog:     MACHINE_ACTION_DIALOG,
+    logName:    'delete-machine',
+    open:       (store, { record, context }) => openMachineAction(store, 'delete-machine', record, context),
+  },
+  'resume-machine': {
+    target:  'machine',
+    dialog:  MACHINE_ACTION_DIALOG,
+    logName: 'resume-machine',
+    open:    (store, { record, context }) => openMachineAction(store, 'resume-machine', record, context),
   },
 };
 
@@ -88,7 +110,8 @@ export interface ActionOffer {
  */
 export function actionOffers(finding: Pick<Finding, 'actions'>, record: NodeRecord): ActionOffer[] {
   return finding.actions.map((id) => {
-    const target = actionEntry(id)?.target ?? null;
+    const entry = actionEntry(id);
+    const target = entry?.target ?? null;
 
     if (!target) {
       return {
@@ -103,10 +126,12 @@ export function actionOffers(finding: Pick<Finding, 'actions'>, record: NodeReco
       };
     }
 
-    return canUpdate(obj) ? {
+    const remove = entry?.permission === 'remove';
+
+    return (remove ? canRemove(obj) : canUpdate(obj)) ? {
       id, allowed: true, reasonKey: null
     } : {
-      id, allowed: false, reasonKey: `nodeHealth.tab.actions.noPermission.${ target }`
+      id, allowed: false, reasonKey: `nodeHealth.tab.actions.${ remove ? 'noDeletePermission' : 'noPermission' }.${ target }`
     };
   });
 }

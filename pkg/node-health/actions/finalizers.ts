@@ -58,6 +58,13 @@ export function canUpdate(obj: unknown): boolean {
   return typeof links.update === 'string' && links.update !== '' && links.update !== 'blocked';
 }
 
+/** Steve sets links.remove only when the current user may delete the object. */
+export function canRemove(obj: unknown): boolean {
+  const links = asObject(asObject(obj).links);
+
+  return typeof links.remove === 'string' && links.remove !== '' && links.remove !== 'blocked';
+}
+
 /**
  * Removes every finalizer of the Machine, provided it is still the very Machine the user saw (its uid: a
  * custom machine deleted and registered again comes back under the same name), still being deleted since

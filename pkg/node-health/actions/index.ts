@@ -8,7 +8,7 @@ export type {
 } from './catalogue';
 export {
   buildFinalizerRemovalPatch, finalizerRemovalEligibility,
-  canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
+  canRemove, canUpdate, escapeJsonPointer, finalizersOf, finalizerPurpose, stuckFacts, describeTarget, objectUrls, objectChanges,
   isReplacement, recheckFinalizerRemoval,
   CAPI_MACHINE_FINALIZER, MACHINE_TYPE, BOOTSTRAP_TYPE
 } from './finalizers';
@@ -26,18 +26,29 @@ export {
 } from './action-log';
 export type { ActionLogEntry, ActionLogInput } from './action-log';
 export {
-  sendJsonPatch, removeMachineFinalizers, reloadObject, loadRegistrationToken, recordRegistrationCopy, removeFinalizersIfUnchanged,
+  sendJsonPatch, runWrite, removeMachineFinalizers, reloadObject, loadRegistrationToken, recordRegistrationCopy, removeFinalizersIfUnchanged,
   JSON_PATCH_CONTENT_TYPE, REGISTRATION_TOKENS_URL
 } from './requests';
 export type {
-  ActionOutcome, ConfirmedWrite, ReloadResult, TokenLoad
+  ActionOutcome, ConfirmedWrite, ReloadResult, TokenLoad, WriteRequest
 } from './requests';
 export {
-  openRemoveFinalizers, openEtcdForceRemove, openRegistrationCommand, currentUserName, toClusterRef,
-  DIALOG_PROPS, REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
+  openRemoveFinalizers, openEtcdForceRemove, openMachineAction, openRegistrationCommand, currentUserName, toClusterRef,
+  DIALOG_PROPS, MACHINE_ACTION_DIALOG, REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
 } from './open';
 export type {
-  RemoveFinalizersRequest, RegistrationCommandRequest, RegistrationClusterRef
+  MachineActionRequest, RemoveFinalizersRequest, RegistrationCommandRequest, RegistrationClusterRef
 } from './open';
+export {
+  currentPreflight, infraNameOf, isMachineAction, kubeObjectUrl, machineActionEligibility, recheckMachineAction, runMachineAction, targetOf, withTarget,
+  FORCE_MACHINE_REMOVE_ANNOTATION, MACHINE_ACTIONS
+} from './machine-actions';
+export type { MachineAction, MachineActionId } from './machine-actions';
+export {
+  auditDetail, buildAuditEvent, recordAuditEvent, AUDIT_COMPONENT, AUDIT_REASONS
+} from './audit-event';
+export type {
+  AuditNote, AuditResult, AuditedAction
+} from './audit-event';
 export { registrationAccess } from './registration-access';
 export type { RegistrationAccess } from './registration-access';

@@ -4,13 +4,14 @@
  * `resources`, the one channel every Rancher version's PromptModal passes on.
  */
 import type { PropType } from 'vue';
-import type { ClusterInfo, NodeRecord } from '../engine';
+import type { ActionId, ClusterInfo, NodeRecord } from '../engine';
 import type { ActionContext, StoreLike } from './types';
 import { registrationAccess } from './registration-access';
 import type { RegistrationAccess } from './registration-access';
 
 export const REMOVE_FINALIZERS_DIALOG = 'RemoveFinalizersDialog';
 export const REGISTRATION_COMMAND_DIALOG = 'RegistrationCommandDialog';
+export const MACHINE_ACTION_DIALOG = 'MachineActionDialog';
 
 /** The props the shell's PromptModal gives every dialog: the request as `resources[0]`, and a close hook. */
 export const DIALOG_PROPS = {
@@ -32,6 +33,13 @@ export interface RemoveFinalizersRequest {
   context: ActionContext;
   /** Opened from the etcd finding: the dialog starts at the designed release */
   focus: 'finalizers' | 'etcd';
+}
+
+/** What MachineActionDialog receives as `resources[0]`: Force Delete, Delete or Resume for this record. */
+export interface MachineActionRequest {
+  action: ActionId;
+  record: NodeRecord;
+  context: ActionContext;
 }
 
 /** The cluster a registration command is for; an engine ClusterInfo or a provisioning cluster model fits. */
@@ -129,5 +137,18 @@ export function openRegistrationCommand(
     resources:  [request],
     modalWidth: '820px',
     testId:     'node-health-registration-command-modal',
+  });
+}
+
+export function openMachineAction(store: StoreLike, action: ActionId, record: NodeRecord, context: ActionContext): Promise<void> {
+  const request: MachineActionRequest = {
+    action, record, context: { ...context, why: context.why ?? record.resolution?.rootCause ?? null }
+  };
+
+  return store.dispatch('management/promptModal', {
+    component:  MACHINE_ACTION_DIALOG,
+    resources:  [request],
+    modalWidth: '720px',
+    testId:     `node-health-${ action }-modal`,
   });
 }

@@ -85,15 +85,18 @@ describe('the action catalogue', () => {
     })).toThrow(/unknown action/);
   });
 
-  it('offers a writing action only with its object read and updatable, where "blocked" means not allowed', () => {
+  it('offers a writing action only with its object read and updatable (or deletable, for a delete), where "blocked" means not allowed', () => {
     const record = ghostRecord();
     const finding = { actions: ACTION_IDS };
-    const links = (update: string | undefined) => ({ links: update === undefined ? {} : { update } });
-    const objects = (update: string | undefined) => ({
+    const links = (link: string | undefined) => ({ links: link === undefined ? {} : { update: link, remove: link } });
+    const objects = (link: string | undefined) => ({
       ...record.objects,
-      machine:   { ...record.objects.machine, ...links(update) },
-      bootstrap: { ...record.objects.bootstrap, ...links(update) },
-      cluster:   { metadata: { name: 'prod', namespace: 'fleet-default' }, ...links(update) },
+      machine:      { ...record.objects.machine, ...links(link) },
+      bootstrap:    { ...record.objects.bootstrap, ...links(link) },
+      cluster:      { metadata: { name: 'prod', namespace: 'fleet-default' }, ...links(link) },
+      infraMachine: {
+        kind: 'VmwarevsphereMachine', metadata: { name: 'vs-1', namespace: 'fleet-default' }, ...links(link)
+      },
     }) as NodeRecord['objects'];
 
     const allowed = (update: string | undefined) => actionOffers(finding, { ...record, objects: objects(update) }).map((o) => [o.id, o.allowed]);
@@ -102,6 +105,19 @@ describe('the action catalogue', () => {
     for (const refused of [undefined, '', 'blocked']) {
       expect(allowed(refused)).toEqual(ACTION_IDS.map((id) => [id, ACTION_CATALOGUE[id].target === null]));
     }
+  });
+
+  it('asks to delete the machine only of who may delete it, and says so', () => {
+    const record = ghostRecord();
+    const withLinks = (links: Record<string, string>) => ({ ...record, objects: { ...record.objects, machine: { ...record.objects.machine, links } } as NodeRecord['objects'] });
+    const offer = (links: Record<string, string>) => actionOffers({ actions: ['delete-machine', 'resume-machine'] }, withLinks(links));
+
+    expect(offer({ update: 'u' }).map((o) => [o.id, o.allowed, o.reasonKey])).toEqual([
+      ['delete-machine', false, 'nodeHealth.tab.actions.noDeletePermission.machine'], ['resume-machine', true, null],
+    ]);
+    expect(offer({ remove: 'r' }).map((o) => [o.id, o.allowed, o.reasonKey])).toEqual([
+      ['delete-machine', true, null], ['resume-machine', false, 'nodeHealth.tab.actions.noPermission.machine'],
+    ]);
   });
 
   it('offers the registration command only to a user who may update the provisioning cluster, and opens it so', async() => {

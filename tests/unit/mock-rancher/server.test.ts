@@ -21,7 +21,7 @@ function call(method: string, path: string, opts: { user?: string, body?: unknow
       headers: {
         ...(opts.user ? { 'x-mock-user': opts.user } : {}),
         ...(opts.cookie ? { cookie: opts.cookie } : {}),
-        ...(body ? { 'content-type': opts.contentType || 'application/json' } : {}),
+        ...(body ? { 'content-type': opts.contentType || 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
       },
     }, (res) => {
       let text = '';
@@ -286,6 +286,44 @@ describe('writes behave like the Kubernetes API server', () => {
     expect(after.metadata.deletionTimestamp).toBeTruthy();
     expect(after.metadata.finalizers).toStrictEqual(target.metadata.finalizers);
     expect(after.status.phase).toBe('Deleting');
+  });
+
+  it('checks a DELETE\'s preconditions through the Kubernetes path: another uid or resourceVersion is a conflict', async() => {
+    const list = (await call('GET', `${ MACHINES }?labelSelector=${ encodeURIComponent('cluster.x-k8s.io/cluster-name=demo-rke2') }`)).body.data;
+    const target = list.find((m: any) => !m.metadata.deletionTimestamp && m.metadata.finalizers?.length);
+    const path = `/k8s/clusters/local/apis/cluster.x-k8s.io/v1beta1/namespaces/${ NS }/machines/${ target.metadata.name }`;
+    const options = (uid: string, resourceVersion: string) => ({
+      body: {
+        apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid, resourceVersion }
+      }
+    });
+
+    const first = await call('DELETE', path, options('another-uid', target.metadata.resourceVersion));
+
+    expect([first.status, first.body?.message]).toEqual([409, expect.any(String)]);
+    expect((await call('DELETE', path, options(target.metadata.uid, '1'))).status).toBe(409);
+    expect((await call('GET', `${ MACHINES }/${ target.metadata.name }`)).body.metadata.deletionTimestamp).toBeFalsy();
+    expect((await call('DELETE', path, options(target.metadata.uid, target.metadata.resourceVersion))).status).toBe(200);
+    expect((await call('GET', `${ MACHINES }/${ target.metadata.name }`)).body.metadata.deletionTimestamp).toBeTruthy();
+  });
+
+  it('takes an Event created through the Kubernetes path and lists it through Steve', async() => {
+    const event = {
+      apiVersion:     'v1',
+      kind:           'Event',
+      metadata:       { name: `${ GHOST_MACHINE }.nh1`, namespace: NS },
+      involvedObject: {
+        kind: 'Machine', name: GHOST_MACHINE, namespace: NS
+      },
+      reason:  'NodeHealthDeletedMachine',
+      message: 'admin deleted the machine from Node Health',
+      type:    'Normal'
+    };
+
+    expect((await call('POST', `/k8s/clusters/local/api/v1/namespaces/${ NS }/events`, { body: event })).status).toBe(201);
+    const listed = (await call('GET', `/v1/events/${ NS }`)).body.data;
+
+    expect(listed.map((e: any) => e.reason)).toContain('NodeHealthDeletedMachine');
   });
 });
 
