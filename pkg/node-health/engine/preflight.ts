@@ -309,10 +309,14 @@ export function userConfirmable(c: PreflightCheck): boolean {
 }
 
 /**
- * A finding whose steps delete the machine offers the delete itself, for a machine not yet deleting whose host
+ * Actions offered where they fit the record. A finding whose steps delete the machine offers the delete itself, for a machine not yet deleting whose host
  * is not alive (those steps say "if its host is gone"): a pool then creates a new one, as Rancher's Delete does.
  */
 function derivedActions(f: Finding, r: NodeRecord, ctx: Context): void {
+  // A node-driver pool replaces its machines itself: re-registering a host does not fit there, so it is not offered.
+  if (f.actions.includes('re-register') && r.objects.machine && customCluster(r).ok === false) {
+    f.actions = f.actions.filter((a) => a !== 're-register');
+  }
   if (r.objects.machine && !r.deleting && !f.actions.includes('delete-machine') && f.fix.some((s) => s.act === 'delete-machine') &&
     hostGone(r, ctx).ok !== false) {
     f.actions = [...f.actions, 'delete-machine'];

@@ -263,6 +263,14 @@ describe('the registration command\'s preflight', () => {
     expect(outcome(pool.checks.find((c) => c.id === 'customCluster'))).toBe('false:pool');
     expect(pool.allowed).toBe(false);
   });
+
+  it('is not offered at all on a node-driver pool\'s machines, and still is on a custom host', () => {
+    const pool = diagnoseScenario(buildScenario('windows-node-ref')).records.filter((r) => r.objects.machine);
+
+    expect(pool.flatMap((r) => r.findings.flatMap((f) => f.actions))).not.toContain('re-register');
+    expect(pool.some((r) => r.preflight?.some((p) => p.id === 're-register'))).toBe(false);
+    expect(recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE).preflight?.some((p) => p.id === 're-register')).toBe(true);
+  });
 });
 
 describe('the JSON report', () => {
