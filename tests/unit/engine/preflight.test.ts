@@ -69,6 +69,12 @@ describe('the finalizer removal\'s preflight', () => {
     expect(outcome(checkOf(again, 'remove-finalizers', 'hostGone'))).toBe('true:silent');
     // The etcd member is still held by the cleanup hook: released first.
     expect(outcome(checkOf(again, 'remove-finalizers', 'etcdReleased'))).toBe('false:held');
+    const bootstrap = objects.find((o) => o.kind === 'RKEBootstrap' && o.metadata.name === again.objects.bootstrap?.metadata.name);
+
+    bootstrap.metadata.annotations = { ...(bootstrap.metadata.annotations ?? {}), 'rke.cattle.io/etcd-force-remove': 'true' };
+    const released = diagnose(objects, { now }).records.find((r) => r.machineName === leaving.machineName)!;
+
+    expect(outcome(checkOf(released, 'remove-finalizers', 'etcdReleased'))).toBe('true:released');
   });
 
   it('refuses while the infrastructure reports a failed delete (the VM may run), and while the infrastructure machine exists', () => {
