@@ -297,6 +297,66 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'Force Delete on the failed server delete: its checks, the user\'s confirmation that the server is gone, the write and its Event',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'vs-del');
+      await openRow(page, DELETE_FAILED_MACHINE);
+      await page.locator(NH.action('force-delete')).first().click();
+      const dialog = page.locator('[data-testid="nh-machine-action-force-delete"]');
+
+      await dialog.waitFor({ state: 'visible', timeout: 15000 });
+      assert(await dialog.locator('[data-testid="nh-preflight-check-deleteFailed"]').getAttribute('data-outcome') === 'passed', 'the failed delete is not seen');
+      const run = dialog.locator('[data-testid="nh-run-async-button"]');
+
+      assert(await run.isDisabled(), 'Force Delete can be run before the user confirmed the server is gone');
+      assert(await dialog.locator('[data-testid="nh-confirm-input"]').count() === 0, 'the name can be typed before the server is confirmed gone');
+      const text = await dialog.innerText();
+
+      assert(/left running and billed/.test(text) && !/&#|&quot;/.test(text), `the risk is not said plainly: ${ text.slice(0, 600) }`);
+      await t.shot(page, 'force delete checks');
+      await dialog.locator('[data-testid="nh-confirm-check-serverGone"] .checkbox-custom').click();
+      await dialog.locator('[data-testid="nh-confirm-input"]').fill(DELETE_FAILED_MACHINE);
+      await t.shot(page, 'force delete confirmed');
+      await run.click();
+      await dialog.waitFor({ state: 'detached', timeout: 30000 });
+      const infra = (await control(t.mock, 'GET', `objects?cluster=local&type=rke-machine.cattle.io.vmwarevspheremachine&namespace=${ NS }&name=${ DELETE_FAILED_MACHINE }`)) as any;
+
+      assert(infra.metadata.annotations?.['provisioning.cattle.io/force-machine-remove'] === 'true', 'the infrastructure machine was not annotated');
+      const list = (await (await fetch(`${ t.mock.url }/v1/events/${ NS }`, { headers: { 'x-mock-user': 'admin' } })).json()).data ?? [];
+
+      assert(list.some((e: any) => e.reason === 'NodeHealthForceDelete' && e.involvedObject?.name === DELETE_FAILED_MACHINE && /^admin /.test(e.message)),
+        `no audit Event on the infrastructure machine: ${ JSON.stringify(list).slice(0, 400) }`);
+    },
+  },
+  {
+    name: 'Delete on the Windows worker whose VM vanished: its pool named, then the machine deleting',
+    async run(t) {
+      const { page } = await t.session();
+      const scenario = buildScenario('windows-node-ref');
+      const vanished = scenario.objects.find((o: any) => o.kind === 'Machine' && (scenario.expected[o.metadata.name] ?? []).includes('infrastructure-missing')) as any;
+
+      assert(vanished, 'the scenario has no machine whose VM vanished');
+      await openTab(t, page, WINDOWS.cluster);
+      await openRow(page, vanished.metadata.name);
+      await page.locator(NH.action('delete-machine')).first().click();
+      const dialog = page.locator('[data-testid="nh-machine-action-delete-machine"]');
+
+      await dialog.waitFor({ state: 'visible', timeout: 15000 });
+      const replacement = await dialog.locator('[data-testid="nh-preflight-check-replacement"]').innerText();
+
+      assert(/pool .+ creates a new machine/.test(replacement), `the dialog does not say what replaces the machine: ${ replacement }`);
+      await dialog.locator('[data-testid="nh-confirm-input"]').fill(vanished.metadata.name);
+      await t.shot(page, 'delete machine confirmed');
+      await dialog.locator('[data-testid="nh-run-async-button"]').click();
+      await dialog.waitFor({ state: 'detached', timeout: 30000 });
+      const after = await machineExists(t, vanished.metadata.name);
+
+      assert(!after || after.metadata?.deletionTimestamp, 'the machine is neither gone nor deleting');
+    },
+  },
+  {
     name: 'an etcd member down is said above the table as quorum at risk, and the member points to it',
     async run(t) {
       const { page } = await t.session();
