@@ -35,7 +35,8 @@ describe('infrastructure-delete-failed', () => {
     expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'credential', 'serverGone', 'forceDelete', 'noFinalizers']);
     expect(f.fix[0].command).toBe(`kubectl -n fleet-default logs --tail=50 -- job/${ DELETE_FAILED_MACHINE }-machine-provision`);
     expect(f.fix[3].command).toBe(`kubectl -n fleet-default annotate vmwarevspheremachines.rke-machine.cattle.io -- ${ DELETE_FAILED_MACHINE } provisioning.cattle.io/force-machine-remove=true`);
-    expect(f.actions).toStrictEqual([]);
+    // Rancher's own Force Delete, checked before it writes; never the finalizer removal.
+    expect(f.actions).toStrictEqual(['force-delete']);
     expect(JSON.stringify(f.fix)).not.toContain('finalizers"}]');
   });
 

@@ -111,7 +111,7 @@ describe('bundle shape', () => {
  * exporter's, judged in the tab, and unjudged in the bundle. Everything else of the report is the same.
  */
 function withoutPermission<T>(json: T): T {
-  return JSON.parse(JSON.stringify(json), (key, value) => (key === 'actions' && Array.isArray(value) && value.every((a) => a && typeof a === 'object') ? value.map((a: any) => ({ id: a.id, checks: a.checks.filter((c: any) => c.id !== 'mayUpdate') })) : value));
+  return JSON.parse(JSON.stringify(json), (key, value) => (key === 'actions' && Array.isArray(value) && value.every((a) => a && typeof a === 'object') ? value.map((a: any) => ({ id: a.id, checks: a.checks.filter((c: any) => c.id !== 'mayUpdate' && c.id !== 'mayDelete') })) : value));
 }
 
 describe.each(SCENARIO_NAMES)('round trip of scenario %s', (name) => {
