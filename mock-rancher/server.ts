@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import type { Duplex } from 'stream';
 import { Fault, FaultQueue, RequestFacts, validateFault } from './faults';
 import {
-  baseUrlOf, methodNotAllowed, parseJsonBody, readBody, refuseCrossSite, RequestContext, sendError, sendJson
+  baseUrlOf, methodNotAllowed, parseJsonBody, readBody, refuseCrossSite, RequestContext, sendError, sendJson, sendRawJson
 } from './http';
 import { handleNorman } from './norman';
 import type { CacheMode } from './query';
@@ -144,6 +144,30 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
     faults.clear();
     preferences.clear();
+  }
+
+  /** `namespaces/<ns>/pods/<pod>/log` after `/api/v1` */
+  function isPodLog(segments: string[]): boolean {
+    return segments.length === 5 && segments[0] === 'namespaces' && segments[2] === 'pods' && segments[4] === 'log';
+  }
+
+  /** A pod's log as the API server answers it: plain text, the last `tailLines` lines when asked. */
+  function podLog(ctx: RequestContext, user: MockUser, scope: string, segments: string[]): void {
+    const [, namespace, , pod] = segments;
+    const info = store.scope(scope)?.types.fromResource('', 'pods');
+
+    if (ctx.method !== 'GET' || !info) {
+      throw methodNotAllowed(ctx.method, ctx.path);
+    }
+    if (!user.can('get', info.id)) {
+      throw new ApiError(403, 'Forbidden', `pods "${ pod }" is forbidden: User "${ user.username }" cannot get resource "pods/log" in API group "" in the namespace "${ namespace }"`);
+    }
+    store.get(scope, info, namespace, pod);
+    const lines = (store.podLog(scope, namespace, pod) ?? '').split('\n');
+    const tail = Number(ctx.query.get('tailLines'));
+    const text = (Number.isInteger(tail) && tail >= 0 ? lines.slice(-tail) : lines).join('\n');
+
+    sendRawJson(ctx, 200, text, { 'content-type': 'text/plain' });
   }
 
   /* ---------------------------------------------------------------------------------------------- */
@@ -542,6 +566,11 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
 
       if (route.kind === 'kube' && route.group === 'authorization.k8s.io') {
         handleAccessReview(store, ctx, user, route.scope || LOCAL_SCOPE, route.segments);
+
+        return;
+      }
+      if (route.kind === 'kube' && !route.group && isPodLog(route.segments)) {
+        podLog(ctx, user, route.scope || LOCAL_SCOPE, route.segments);
 
         return;
       }

@@ -91,8 +91,19 @@ export class ObjectStore {
   /** the clock used for deletionTimestamp; tests may replace it */
   now: () => Date = () => new Date();
 
+  /** Pod logs by `scope/namespace/pod`: what `.../pods/<pod>/log` answers */
+  private readonly logs = new Map<string, string>();
+
   scope(id: string): Scope | undefined {
     return this.scopes.get(id);
+  }
+
+  setPodLog(scopeId: string, namespace: string, pod: string, text: string): void {
+    this.logs.set(`${ scopeId }/${ namespace }/${ pod }`, text);
+  }
+
+  podLog(scopeId: string, namespace: string, pod: string): string | undefined {
+    return this.logs.get(`${ scopeId }/${ namespace }/${ pod }`);
   }
 
   ensureScope(id: string): Scope {

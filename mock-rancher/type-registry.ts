@@ -54,6 +54,7 @@ export const LOCAL_TYPES: readonly TypeInfo[] = [
   t('v1', 'ConfigMap', true),
   t('v1', 'Node', false),
   t('v1', 'Event', true),
+  t('batch/v1', 'Job', true),
   t('management.cattle.io/v3', 'Setting', false),
   t('management.cattle.io/v3', 'Feature', false),
   t('management.cattle.io/v3', 'Cluster', false),

@@ -184,6 +184,11 @@ function loadScenario(store: ObjectStore, world: World, scenario: Scenario): voi
   for (const { cluster, object } of scenarioObjects(scenario)) {
     store.seed(cluster, object);
   }
+  for (const [key, text] of Object.entries(scenario.podLogs ?? {})) {
+    const [ns, pod] = key.split('/');
+
+    store.setPodLog(LOCAL_SCOPE, ns, pod, text);
+  }
   for (const c of scenario.clusters) {
     downstreamBase().forEach((o) => store.seed(c.mgmtId, o));
     const downstream = scenario.downstream[c.mgmtId] || [];

@@ -5,7 +5,7 @@
 
 import {
   buildCluster, BuiltCluster, BuiltNode, CAPI_V1BETA1, CAPI_V1BETA2, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor,
-  machinesToV1beta2, nodeDriverMachineName, NodeSpec, recopyNode, sortCapiConditions, summarizeReady,
+  event, machinesToV1beta2, nodeDriverMachineName, NodeSpec, provisioningJob, recopyNode, sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
 import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '../pkg/node-health/engine/signals/node';
@@ -920,7 +920,7 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
     type: 'InfrastructureReady', status: 'False', severity: 'Error', reason: 'CreateError', message: createMessage, lastTransitionTime: createdAt
   } : c));
 
-  return scenarioFrom({
+  const scenario = scenarioFrom({
     name:        'infra-delete-failed',
     title:       'A server the provider refuses to delete',
     description: `vSphere RKE2 cluster after the vCenter password changed: worker ${ DELETE_FAILED_MACHINE } has been deleting for 2 h ` +
@@ -928,6 +928,30 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'], [CREATE_FAILED_MACHINE]: ['infrastructure-create-failed', 'waiting-for-node-ref'] });
+
+  // What Rancher's provisioning jobs left: the delete job that cannot log in, and the create job of the replacement.
+  return withHistory(scenario, [
+    provisioningJob({
+      infraMachine: infra as KubeObject, capiMachine: DELETE_FAILED_MACHINE, remove: true, started: ago(now, '1h53m'), finished: failedAt, failed: true, log: driverOutput
+    }),
+    provisioningJob({
+      infraMachine: createInfra as KubeObject, capiMachine: CREATE_FAILED_MACHINE, remove: false, started: ago(now, '59m'), finished: createdAt, failed: true, log: createOutput
+    }),
+  ]);
+}
+
+/** Adds Events, jobs, pods and pod logs to a scenario's own cluster. */
+function withHistory(scenario: Scenario, parts: ({ objects: KubeObject[]; logs?: Record<string, string> } | KubeObject)[]): Scenario {
+  for (const part of parts) {
+    if ('objects' in part && Array.isArray(part.objects)) {
+      scenario.objects.push(...part.objects);
+      scenario.podLogs = { ...scenario.podLogs, ...(part.logs ?? {}) };
+    } else {
+      scenario.objects.push(part as KubeObject);
+    }
+  }
+
+  return scenario;
 }
 
 export const CLUSTER_HEALTH_MACHINES = {
@@ -1128,13 +1152,30 @@ export function healthCheckBlocked(o: ScenarioOptions = {}): Scenario {
 
   check.status.currentHealthy = 1;
 
-  return scenarioFrom({
+  const scenario = scenarioFrom({
     name:         'health-check-blocked',
     title:        'Auto Replace blocked: too many unhealthy machines',
     description:  'vSphere cluster whose worker pool has Auto Replace (5 min, maxUnhealthy 1); two of its three workers lost their network 35 min ago and the health check may replace neither.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], Object.fromEntries(MHC_BLOCKED_MACHINES.map((m) => [m, ['node-not-ready', 'machine-signal'] as FailureFamily[]])), { 'vs-mhc': ['health-check-cannot-remediate'] });
+  const downstream = (scenario.downstream[built.cluster.mgmtId] ??= []);
+
+  // As the node lifecycle controller and Cluster API's health check record them (cluster-api 1.10 wording).
+  for (const name of MHC_BLOCKED_MACHINES) {
+    const n = builtNode(built, name);
+
+    if (n.node) {
+      downstream.push(event({
+        about: n.node as KubeObject, reason: 'NodeNotReady', message: `Node ${ n.nodeName } status is now: NodeNotReady`, component: 'node-controller', first: ago(now, '35m')
+      }));
+    }
+    scenario.objects.push(event({
+      about: n.machine as KubeObject, reason: 'DetectedUnhealthy', message: `Machine ${ n.machine.metadata.namespace }/${ name } has unhealthy Node ${ n.nodeName }`, component: 'machinehealthcheck-controller', first: ago(now, '30m'), last: ago(now, '1m'), count: 29
+    }));
+  }
+
+  return scenario;
 }
 
 export const KUBELET_SKEW_MACHINE = customMachineName(agentId('4f0d2b9e6a13'));

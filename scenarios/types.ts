@@ -265,4 +265,6 @@ export interface Scenario {
   expected: Record<string, FailureFamily[]>;
   /** cluster name -> the findings about the whole cluster; clusters absent from the map have none */
   expectedClusters?: Record<string, ClusterFailureFamily[]>;
+  /** the logs of the scenario's pods in Rancher's own cluster (its provisioning jobs), keyed `namespace/pod` */
+  podLogs?: Record<string, string>;
 }

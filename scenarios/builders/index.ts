@@ -22,3 +22,4 @@ export * from './cluster';
 export * from './registration';
 export * from './composite';
 export * from './capi';
+export * from './history';
