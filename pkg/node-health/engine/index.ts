@@ -9,6 +9,10 @@ export {
 } from './join';
 export { linkChain } from './chain';
 export { preflightOf, userConfirmable } from './preflight';
+export { timelineOf, JOB_LOG_LINES } from './timeline';
+export type {
+  JobLog, TimelineEntry, TimelineInputs, TimelineSource
+} from './timeline';
 export {
   isHostname, isIPv4, isIPv6, parseIPv4, parseIPv6
 } from './addresses';
