@@ -86,16 +86,20 @@ function lifecycleEntries(kind: ObjectKind, obj: KubeObject, label: string): Tim
 }
 
 function conditionEntries(obj: KubeObject, label: string): TimelineEntry[] {
-  return conditions(obj).filter((c) => !!validTime(c.lastTransitionTime)).map((c) => ({
-    at:     c.lastTransitionTime as string,
-    source: 'condition' as const,
-    object: label,
-    key:    'nodeHealth.timeline.condition',
+  return conditions(obj).filter((c) => !!validTime(c.lastTransitionTime)).map((c): TimelineEntry => {
     // reason and message are the writer's own words, shown as they are.
-    args:   {
-      type: c.type, status: c.status, detail: [c.reason, c.message].filter((x) => !!x).join(' — ') || '-'
-    },
-  }));
+    const detail = [c.reason, c.message].filter((x) => !!x).join(' — ');
+
+    return {
+      at:     c.lastTransitionTime as string,
+      source: 'condition' as const,
+      object: label,
+      key:    detail ? 'nodeHealth.timeline.condition' : 'nodeHealth.timeline.conditionBare',
+      args:   detail ? {
+        type: c.type, status: c.status, detail
+      } as MessageArgs : { type: c.type, status: c.status },
+    };
+  });
 }
 
 function planEntries(r: NodeRecord, label: string): TimelineEntry[] {
