@@ -267,3 +267,11 @@ export function clusterResource(scenario: Scenario, name = scenario.clusters[0].
 
   return toSteve(cluster, { baseUrl: STEVE_BASE, now: scenario.now });
 }
+
+/**
+ * The URLs of the tab's own loads: without what an opened row reads for its timeline (the Events, jobs, pods and
+ * pod logs of that one record, read once when it opens, not on every refresh).
+ */
+export function loadUrls(urls: string[]): string[] {
+  return urls.filter((u) => !/\/events[/?]|\/batch\.jobs\/|\/pods\/|\/log\?/.test(u));
+}

@@ -357,6 +357,32 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'the row detail tells what happened: the failed delete job\'s log under the plan, newest first',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'vs-del');
+      await openRow(page, DELETE_FAILED_MACHINE);
+      const timeline = page.locator(`${ NH.detail } [data-testid="node-health-timeline"]`);
+
+      await timeline.waitFor({ state: 'visible', timeout: 15000 });
+      const log = timeline.locator('[data-testid="node-health-timeline-log"]').first();
+
+      await log.waitFor({ state: 'visible', timeout: 30000 });
+      assert(/Cannot complete login due to an incorrect user name or password/.test(await log.innerText()), 'the delete job\'s log is not shown');
+      const text = await timeline.innerText();
+
+      assert(/delete job .+ failed: Job has reached the specified backoff limit/.test(text), `the failed job is not said: ${ text.slice(0, 600) }`);
+      assert(/Deletion requested/.test(text) && /Machine created/.test(text), 'the machine\'s own history is missing');
+      const plan = await page.locator(`${ NH.detail } [data-testid="node-health-plan"]`).boundingBox();
+      const box = await timeline.boundingBox();
+
+      assert(plan && box && box.y > plan.y, 'the timeline is not under the plan');
+      await log.scrollIntoViewIfNeeded();
+      await t.shot(page, 'timeline with job log');
+    },
+  },
+  {
     name: 'an etcd member down is said above the table as quorum at risk, and the member points to it',
     async run(t) {
       const { page } = await t.session();

@@ -58,3 +58,7 @@ export {
   decodeUpload, loadSessionHostReports, mergeHostReports, readHostReportText, saveSessionHostReports, MAX_HOST_REPORT_BYTES
 } from './host-reports';
 export type { ReadOutcome } from './host-reports';
+export {
+  eventRequests, jobRequests, loadTimelineInputs, podLogUrl, INFRA_MACHINE_NAME_LABEL, INFRA_REMOVE_LABEL, JOB_CONTAINER
+} from './timeline';
+export type { TimelineLoad, TimelineRequester } from './timeline';

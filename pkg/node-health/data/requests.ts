@@ -106,7 +106,7 @@ export function planSecretSelector(target: ClusterTarget): string {
 }
 
 /** A label selector `key=value` in the form the mode honours. */
-function byLabel(selector: string, form: ListForm): Param {
+export function byLabel(selector: string, form: ListForm): Param {
   const eq = selector.indexOf('=');
 
   return form === 'filter' ? ['filter', `metadata.labels[${ selector.slice(0, eq) }]=${ selector.slice(eq + 1) }`] : ['labelSelector', selector];
