@@ -3,7 +3,7 @@
  * kubectl return them and produces one record per node with findings. No Vue, store or Node.js imports,
  * so the tab, the command line and the tests all run the same code.
  */
-import type { HostReport, HostReportMatch } from './host-report';
+import type { HostReport, HostReportMatch } from './host-report-format';
 import type { MessageArgs, Role } from './vocabulary';
 
 /** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */

@@ -1,7 +1,7 @@
 /** Records that a finding of another record names, by the objects in its evidence. */
 import type { NodeRecord } from '../types';
 import { nameOf, namespaceOf } from '../fields';
-import { objectLabel } from '../rules/rule';
+import { objectLabel } from '../evidence';
 import { entryFor } from './relations';
 
 /** What a finding's evidence names of other records: `Node <name>` and `Machine <namespace>/<name>`. */

@@ -9,7 +9,7 @@ import {
 import { nodeReadyCondition } from '../conditions';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { parseIPv4, parseIPv6 } from '../addresses';
-import { evidence, objectLabel } from '../rules/rule';
+import { evidence, objectLabel } from '../evidence';
 
 /** Signals that identify a host by themselves; an address only makes it likely, a host name only supports. */
 export const CERTAIN: ReadonlySet<HostSignal> = new Set(['machineId', 'systemUuid', 'osMachineId', 'providerId', 'hostReport']);
