@@ -82,9 +82,18 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   settleStatus(record);
 }
 
+/**
+ * The finding a record is shown by (its row, the fleet's, the Machines list) and whose severity is its status: the
+ * first that is a problem, else the first note-like one; null for a record with no finding.
+ */
+export function topFinding(record: Pick<NodeRecord, 'findings'>): Finding | null {
+  return record.findings.find((f) => f.severity !== 'info') ?? record.findings[0] ?? null;
+}
+
 /** The record's status from its worst finding, else from its notes. */
 function settleStatus(record: NodeRecord): void {
-  const worst = record.findings.find((f) => f.severity !== 'info');
+  const top = topFinding(record);
+  const worst = top && top.severity !== 'info' ? top : null;
 
   if (worst) {
     record.status = worst.severity as RecordStatus;

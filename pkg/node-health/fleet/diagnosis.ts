@@ -4,10 +4,10 @@
  * the rows of every node that is not healthy.
  */
 import {
-  diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs
+  diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs, topFinding
 } from '../engine';
 import type {
-  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, NodeRecord, RecordStatus, Severity, Translate
+  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity, Translate
 } from '../engine';
 import { rowFor } from '../data/rows';
 import type { NodeRow } from '../data/types';
@@ -195,10 +195,6 @@ export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealt
   }
 
   return out;
-}
-
-function topFinding(r: NodeRecord) {
-  return r.findings.find((f) => f.severity !== 'info') ?? r.findings[0] ?? null;
 }
 
 /** Per machine (`<namespace>/<name>`), its status and most important finding. */
