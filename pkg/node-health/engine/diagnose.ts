@@ -25,6 +25,7 @@ import { partialInputNotes } from './partial';
 import { attachHostReports } from './host-report';
 import { relateHosts, relateNamed } from './hosts';
 import { AFTER_RULES } from './rules/related';
+import { markNodesLeftToTab } from './nodes-left-to-tab';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -233,6 +234,9 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   attachResolutions(joined.clusters, joined.records);
   // After the cluster's findings: an action's checks read them (paused, agent disconnected).
   attachPreflights(joined.records, now);
+  if (options.nodesLeftToTab) {
+    markNodesLeftToTab(joined.records, counts);
+  }
 
   return {
     now:      new Date(now).toISOString(),

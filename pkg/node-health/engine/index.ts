@@ -8,6 +8,7 @@ export {
   inputOfObject, join, settleAvailability
 } from './join';
 export { linkChain } from './chain';
+export { COPIED_FROM_ANNOTATION } from './nodes-left-to-tab';
 export {
   isHostname, isIPv4, isIPv6, parseIPv4, parseIPv6
 } from './addresses';

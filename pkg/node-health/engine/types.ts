@@ -298,6 +298,11 @@ export interface DiagnoseOptions {
   defaultCluster?: string;
   /** Host reports (read with readHostReport), joined to their machines as evidence */
   hostReports?: HostReport[];
+  /**
+   * The downstream Node list was not read and the Nodes given are Rancher's copies (the fleet): what only that list
+   * can tell is left to the cluster's tab, and the records say so (engine/nodes-left-to-tab.ts).
+   */
+  nodesLeftToTab?: boolean;
 }
 
 export interface DiagnosisReport {
