@@ -10,7 +10,7 @@ targets=()
 for dir in pkg cli scenarios bench mock-rancher tests; do
   [ -d "$dir" ] && targets+=("$dir")
 done
-targets+=(.eslintrc.js babel.config.js vue.config.js jest.config.js)
+targets+=(eslint-rules .eslintrc.js babel.config.js vue.config.js jest.config.js)
 
 # eslint 7's bin loads v8-compile-cache, which compiles get-intrinsic's newer .mjs dependencies
 # as CommonJS and crashes; eslint works normally without it.
@@ -18,7 +18,8 @@ export DISABLE_V8_COMPILE_CACHE=1
 # @vue/eslint-config-standard's import resolver loads shell's vue.config.js, which prints two banner
 # lines; they are not lint findings.
 set +e
-eslint --max-warnings 0 --no-error-on-unmatched-pattern --ext .js,.ts,.vue "$@" "${targets[@]}" 2>&1 \
+# The project's own rules (eslint-rules/) are enabled in .eslintrc.js.
+eslint --rulesdir eslint-rules --max-warnings 0 --no-error-on-unmatched-pattern --ext .js,.ts,.vue "$@" "${targets[@]}" 2>&1 \
   | grep -v -e '^Build: ' -e "^API: '"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] && echo "eslint: no problems in ${targets[*]}"

@@ -1,12 +1,12 @@
 /**
- * Turns a failed write into something the dialog can say; the rejection itself is read by ../data/errors,
+ * Turns a failed write into something the dialog can say; the rejection itself is read by ../requests/rejection,
  * as the tab's loads read theirs.
  *
  * A JSON Patch whose `test` operation fails comes back from the API server as 422 ("the server rejected
  * our request due to an error in our request"); an update racing another one as 409 Conflict. Either
  * way nothing was written, so both mean "the object changed meanwhile: review it again".
  */
-import { clipMessage, failureStatus, failureText, isNetworkFailure } from '../data/errors';
+import { clipMessage, failureStatus, failureText, isNetworkFailure } from '../requests/rejection';
 import type { ActionResult, Message } from './types';
 
 export { failureStatus };

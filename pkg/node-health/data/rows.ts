@@ -3,7 +3,9 @@
  * record's stable key, with the values the table sorts and searches precomputed once per load so that
  * thousands of rows stay cheap to sort, filter and page.
  */
-import { ROLE_ORDER, STATUS_ORDER, elapsedMs, toEpochMs } from '../engine';
+import {
+  ROLE_ORDER, STATUS_ORDER, elapsedMs, toEpochMs, topFinding
+} from '../engine';
 import type {
   DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
@@ -35,7 +37,7 @@ export function sinceMs(nowMs: number, since: string | null): number | null {
 }
 
 export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRow {
-  const top = record.findings.find((f) => f.severity !== 'info') ?? record.findings[0] ?? null;
+  const top = topFinding(record);
   const roleList = ROLE_ORDER.filter((r) => record.roles.includes(r));
   const searchable = [
     record.machineName,

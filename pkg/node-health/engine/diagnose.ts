@@ -25,6 +25,7 @@ import { partialInputNotes } from './partial';
 import { attachHostReports } from './host-report';
 import { relateHosts, relateNamed } from './hosts';
 import { AFTER_RULES } from './rules/related';
+import { markNodesLeftToTab } from './nodes-left-to-tab';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -82,9 +83,18 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   settleStatus(record);
 }
 
+/**
+ * The finding a record is shown by (its row, the fleet's, the Machines list) and whose severity is its status: the
+ * first that is a problem, else the first note-like one; null for a record with no finding.
+ */
+export function topFinding(record: Pick<NodeRecord, 'findings'>): Finding | null {
+  return record.findings.find((f) => f.severity !== 'info') ?? record.findings[0] ?? null;
+}
+
 /** The record's status from its worst finding, else from its notes. */
 function settleStatus(record: NodeRecord): void {
-  const worst = record.findings.find((f) => f.severity !== 'info');
+  const top = topFinding(record);
+  const worst = top && top.severity !== 'info' ? top : null;
 
   if (worst) {
     record.status = worst.severity as RecordStatus;
@@ -224,6 +234,9 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   attachResolutions(joined.clusters, joined.records);
   // After the cluster's findings: an action's checks read them (paused, agent disconnected).
   attachPreflights(joined.records, now);
+  if (options.nodesLeftToTab) {
+    markNodesLeftToTab(joined.records, counts);
+  }
 
   return {
     now:      new Date(now).toISOString(),

@@ -8,7 +8,7 @@ import {
 } from './fields';
 import { nodeRefName } from './objects';
 import { LABELS } from './vocabulary';
-import { evidence, objectLabel } from './rules/rule';
+import { evidence, objectLabel } from './evidence';
 
 /** The name a machine's host is expected to register as, and where that expectation comes from. */
 export function expectedNodeName(r: NodeRecord): { name: string; from: Evidence } | null {

@@ -1,7 +1,7 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
 export {
-  diagnose, diagnoseAgainLater, STATUS_ORDER
+  diagnose, diagnoseAgainLater, STATUS_ORDER, topFinding
 } from './diagnose';
 export type { Rejudge } from './diagnose';
 export {
@@ -13,6 +13,7 @@ export { timelineOf, JOB_LOG_LINES } from './timeline';
 export type {
   JobLog, TimelineEntry, TimelineInputs, TimelineSource
 } from './timeline';
+export { COPIED_FROM_ANNOTATION } from './nodes-left-to-tab';
 export {
   isHostname, isIPv4, isIPv6, parseIPv4, parseIPv6
 } from './addresses';

@@ -3,7 +3,7 @@
  * kubectl return them and produces one record per node with findings. No Vue, store or Node.js imports,
  * so the tab, the command line and the tests all run the same code.
  */
-import type { HostReport, HostReportMatch } from './host-report';
+import type { HostReport, HostReportMatch } from './host-report-format';
 import type { MessageArgs, Role } from './vocabulary';
 
 /** A Kubernetes object as Steve (id, type, metadata.state) or kubectl (apiVersion, kind) returns it. */
@@ -304,6 +304,11 @@ export interface DiagnoseOptions {
   defaultCluster?: string;
   /** Host reports (read with readHostReport), joined to their machines as evidence */
   hostReports?: HostReport[];
+  /**
+   * The downstream Node list was not read and the Nodes given are Rancher's copies (the fleet): what only that list
+   * can tell is left to the cluster's tab, and the records say so (engine/nodes-left-to-tab.ts).
+   */
+  nodesLeftToTab?: boolean;
 }
 
 export interface DiagnosisReport {

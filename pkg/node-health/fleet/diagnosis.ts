@@ -4,15 +4,14 @@
  * the rows of every node that is not healthy.
  */
 import {
-  diagnose, nodeRefName, RULES, STATUS_ORDER, toEpochMs
+  diagnose, RULES, STATUS_ORDER, toEpochMs, topFinding
 } from '../engine';
 import type {
-  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, NodeRecord, RecordStatus, Severity, Translate
+  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity, Translate
 } from '../engine';
 import { rowFor } from '../data/rows';
 import type { NodeRow } from '../data/types';
 import type { FleetLoad } from './load';
-import { COPIED_FROM_ANNOTATION } from './node-copies';
 
 const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
 
@@ -24,46 +23,11 @@ const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
 
 /**
- * What the fleet says of a record whose downstream Node it cannot see (the Node list is never read here):
- * - Rancher's own status still counts: the safety net (unexplained-not-ready) and every other rule read the
- *   Machine's phase and conditions and the management Node's copy of the Node's conditions, as in the tab. A
- *   machine Rancher reports as not ready is never healthy here, even where the tab would name the cause with a
- *   rule the fleet leaves to it (then the fleet says it in Rancher's words).
- * - A machine that names its Node (status.nodeRef) when Rancher holds no copy of that Node gets a note that the
- *   cluster's tab checks it (the Node may be gone: node-missing, a tab-only rule). With no finding it is
- *   "unknown" with that reason, never healthy; with one, the finding's severity stands.
- * - A Node without a machine is known here only from Rancher's copy, which outlives a deleted Node: its findings
- *   stand (the machine is gone either way), with a note that the tab tells whether the Node itself is still there.
+ * The fleet's diagnosis of a set of objects: the engine's, with what only a cluster's tab can tell left to it (the
+ * fleet never reads a downstream Node list; engine/nodes-left-to-tab.ts).
  */
-function markNodesLeftToTab(report: DiagnosisReport): void {
-  for (const r of report.records) {
-    const m = r.objects.machine;
-    const ref = m ? nodeRefName(m) : null;
-
-    if (!m && r.objects.node && r.findings.length && r.objects.node.metadata?.annotations?.[COPIED_FROM_ANNOTATION]) {
-      r.notes.push({ key: 'nodeHealth.notes.nodeCopyOnly', args: { node: r.nodeName ?? '' } });
-    }
-
-    if (!m || r.objects.node || !ref || r.deleting) {
-      continue;
-    }
-    r.notes.push({ key: 'nodeHealth.notes.nodeNotCopied', args: { node: ref } });
-    if (r.status === 'healthy') {
-      report.counts.healthy--;
-      report.counts.unknown++;
-      r.status = 'unknown';
-      r.statusSince = null;
-    }
-  }
-}
-
-/** The fleet's diagnosis of a set of objects: the engine's, then what only a cluster's tab can tell marked as such. */
 export function diagnoseFleetObjects(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
-  const report = diagnose(objects, options);
-
-  markNodesLeftToTab(report);
-
-  return report;
+  return diagnose(objects, { ...options, nodesLeftToTab: true });
 }
 
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
@@ -195,10 +159,6 @@ export function clusterHealth(report: DiagnosisReport): Map<string, ClusterHealt
   }
 
   return out;
-}
-
-function topFinding(r: NodeRecord) {
-  return r.findings.find((f) => f.severity !== 'info') ?? r.findings[0] ?? null;
 }
 
 /** Per machine (`<namespace>/<name>`), its status and most important finding. */

@@ -6,11 +6,12 @@
  * copied them. The copy says which management Node it
  * came from, so that evidence and reports can tell it from the Node itself.
  */
-import { asObject, metadata, specOf, statusOf } from '../engine';
+import {
+  asObject, COPIED_FROM_ANNOTATION, metadata, specOf, statusOf
+} from '../engine';
 import type { KubeObject } from '../engine';
 
-/** Annotation on a Node built from a management Node's copy: `<namespace>/<name>` of that management Node. */
-export const COPIED_FROM_ANNOTATION = 'node-health.cattle.io/copied-from-management-node';
+export { COPIED_FROM_ANNOTATION };
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value ? value : null;

@@ -13,7 +13,7 @@ import {
 } from '../fields';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { RECONCILIATION_PAUSED } from '../signals/planner';
-import type { ClusterRule, ClusterRuleInput } from './cluster';
+import type { ClusterRule, ClusterRuleInput } from './rule';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';

@@ -9,7 +9,7 @@ import type { Evidence, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
 import { conditions, nodeReadyCondition } from '../conditions';
 import { nodeRefName } from '../objects';
-import type { ClusterRule, ClusterRuleInput } from './cluster';
+import type { ClusterRule, ClusterRuleInput } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
 import {
   conditionEvidence, evidence, objectLabel, sh, step

@@ -4,40 +4,21 @@
  * conditions and, where it could be read, the management cluster's; a cluster whose objects say nothing stays
  * silent. Rancher's messages are matched by their stable parts only.
  */
-import type {
-  ClusterInfo, Evidence, KubeObject, NodeRecord, Severity
-} from '../types';
+import type { ClusterInfo, Evidence, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
 import { describeObject, label } from '../fields';
 import { nodeRefName } from '../objects';
 import { LABELS } from '../vocabulary';
 import { AGENT_NOT_CONNECTED, AGENT_WAITING, INIT_NODE_LOST } from '../signals/planner';
-import type { RuleContext, RuleHit } from './rule';
+import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, roleMissing } from './cluster-health';
 import { healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
-import type { CapiObjects } from '../capi-objects';
 
-export interface ClusterRuleInput {
-  cluster: ClusterInfo;
-  /** the cluster's records */
-  records: NodeRecord[];
-  provisioning?: KubeObject;
-  management?: KubeObject;
-  /** Cluster API's objects of the cluster (its CAPI Cluster, pools, health checks), where they were read */
-  capi: CapiObjects;
-}
-
-export interface ClusterRule {
-  id: string;
-  severity: Severity;
-  check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | null;
-  /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
-  related?(input: ClusterRuleInput): NodeRecord[];
-}
+export type { ClusterRule, ClusterRuleInput } from './rule';
 
 function provisioningLabel(input: ClusterRuleInput): string {
   return input.provisioning ? describeObject('Cluster', input.provisioning) : `Cluster ${ input.cluster.name }`;

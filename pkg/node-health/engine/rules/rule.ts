@@ -4,21 +4,43 @@
  * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
  */
 import type {
-  ActionId, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity, StepAct
+  ActionId, ClusterInfo, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity, StepAct
 } from '../types';
 import type { MessageArgs } from '../vocabulary';
-import type { JoinContext } from '../join';
+import type { JoinContext } from '../join/result';
+import type { CapiObjects } from '../capi-objects';
 import type { Condition } from '../conditions';
 import { conditionPath } from '../conditions';
-import { describeObject } from '../fields';
+import { evidence } from '../evidence';
 import { elapsedMs } from '../time';
 import { quotePosix } from '../shell-quote';
+
+export { evidence, objectLabel } from '../evidence';
 
 export interface RuleContext extends JoinContext {
   now: number;
   config: EngineConfig;
   /** The machines that claim a node name (lower case) in a cluster: by their linked Node, else the name they expect */
   nameClaims(cluster: NodeRecord['cluster'], lowerName: string): NameClaim[];
+}
+
+/** What a rule about a whole cluster reads: the cluster, its records and the objects it was read from. */
+export interface ClusterRuleInput {
+  cluster: ClusterInfo;
+  /** the cluster's records */
+  records: NodeRecord[];
+  provisioning?: KubeObject;
+  management?: KubeObject;
+  /** Cluster API's objects of the cluster (its CAPI Cluster, pools, health checks), where they were read */
+  capi: CapiObjects;
+}
+
+export interface ClusterRule {
+  id: string;
+  severity: Severity;
+  check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | null;
+  /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
+  related?(input: ClusterRuleInput): NodeRecord[];
 }
 
 export interface NameClaim {
@@ -115,28 +137,6 @@ export function commonStep(name: string, args?: MessageArgs, command?: string): 
   }
 
   return s;
-}
-
-const KIND_LABELS: Record<string, string> = {
-  cluster:      'Cluster',
-  machine:      'Machine',
-  planSecret:   'Secret',
-  bootstrap:    'RKEBootstrap',
-  infraMachine: 'InfrastructureMachine',
-  mgmtNode:     'management Node',
-  node:         'Node',
-};
-
-export function objectLabel(kind: keyof typeof KIND_LABELS, obj: KubeObject): string {
-  const label = kind === 'infraMachine' && typeof obj?.kind === 'string' ? obj.kind : KIND_LABELS[kind];
-
-  return describeObject(label, obj);
-}
-
-export function evidence(object: string, path: string, value: Evidence['value']): Evidence {
-  return {
-    object, path, value: typeof value === 'string' && value.length > 500 ? `${ value.slice(0, 500) }…` : value
-  };
 }
 
 export function conditionEvidence(object: string, c: Condition): Evidence[] {

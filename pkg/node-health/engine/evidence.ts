@@ -1,0 +1,28 @@
+/**
+ * How a finding names what it read: the object, as the user finds it (`Machine fleet-default/custom-1`), the field
+ * and its value. The expected node name and the host relations write evidence too, so it lives below the rules.
+ */
+import type { Evidence, KubeObject } from './types';
+import { describeObject } from './fields';
+
+const KIND_LABELS: Record<string, string> = {
+  cluster:      'Cluster',
+  machine:      'Machine',
+  planSecret:   'Secret',
+  bootstrap:    'RKEBootstrap',
+  infraMachine: 'InfrastructureMachine',
+  mgmtNode:     'management Node',
+  node:         'Node',
+};
+
+export function objectLabel(kind: keyof typeof KIND_LABELS, obj: KubeObject): string {
+  const label = kind === 'infraMachine' && typeof obj?.kind === 'string' ? obj.kind : KIND_LABELS[kind];
+
+  return describeObject(label, obj);
+}
+
+export function evidence(object: string, path: string, value: Evidence['value']): Evidence {
+  return {
+    object, path, value: typeof value === 'string' && value.length > 500 ? `${ value.slice(0, 500) }…` : value
+  };
+}

@@ -1,0 +1,212 @@
+/** The records: one per machine, then one per Node, management Node and plan secret that no machine took. */
+import type {
+  ClusterInfo, InputAvailability, JoinedObjects, KubeObject, NodeRecord
+} from '../types';
+import {
+  annotation, asArray, asObject, asString, label, metadata, nameOf, namespaceOf, specOf, statusOf
+} from '../fields';
+import {
+  bootstrapRef, deletionTimestamp, finalizers, infrastructureRef, machinePhase, machineRoles, mgmtNodeOperatingSystem, mgmtNodeRoles, nodeRefName, nodeRoles, operatingSystem
+} from '../objects';
+import { ANNOTATIONS, LABELS } from '../vocabulary';
+import { derivePlanStatus } from '../plan-status';
+import { NO_RELATIONS } from '../hosts';
+import { clusterKey, nsName } from './indexes';
+import type { ClusterIndex, MachineIndex, MachinePartIndex, NodeIndex } from './indexes';
+
+function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addresses'] {
+  let external = secret ? annotation(secret, ANNOTATIONS.address) : null;
+  let internal = secret ? annotation(secret, ANNOTATIONS.internalAddress) : null;
+
+  if (node && (!external || !internal)) {
+    for (const a of asArray(statusOf(node).addresses)) {
+      const type = asString(asObject(a).type);
+      const address = asString(asObject(a).address);
+
+      if (type === 'ExternalIP' && !external) {
+        external = address;
+      } else if (type === 'InternalIP' && !internal) {
+        internal = address;
+      }
+    }
+  }
+
+  return { external: external || null, internal: internal || null };
+}
+
+function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
+  return {
+    key,
+    cluster,
+    machineName:      null,
+    machineNamespace: null,
+    nodeName:         null,
+    roles:            [],
+    os:               'unknown',
+    addresses:        { external: null, internal: null },
+    phase:            null,
+    plan:             derivePlanStatus(objects.machine, objects.planSecret),
+    machineManaged:   true,
+    inputs,
+    host:             {
+      planSecretName: null, machineId: null, hostname: null
+    },
+    created:          null,
+    deleting:         null,
+    finalizers:       [],
+    findings:         [],
+    status:           'healthy',
+    notes:            [],
+    statusSince:      null,
+    objects,
+    hostReport:       null,
+    related:          NO_RELATIONS,
+  };
+}
+
+/** One record per machine, then per Node, management Node and plan secret that no machine took. */
+export function buildRecords(
+  clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, nodes: NodeIndex, lonelyMgmtNodes: KubeObject[],
+  availability: InputAvailability
+): NodeRecord[] {
+  const records: NodeRecord[] = [];
+
+  addMachineRecords(records, clusters, machines, parts, availability);
+  addNodeRecords(records, clusters, machines, nodes, availability);
+  addMgmtNodeRecords(records, clusters, machines, lonelyMgmtNodes, availability);
+  addPlanSecretRecords(records, clusters, parts, availability);
+
+  return records;
+}
+
+function addMachineRecords(
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, availability: InputAvailability
+): void {
+  const { secretByMachine, bootstrapByNsName, infraFor } = parts;
+
+  for (let i = 0; i < machines.machines.length; i++) {
+    const {
+      obj: m, namespace: ns, name, cluster
+    } = machines.machines[i];
+    const nodeEntry = machines.machines[i].node;
+    const node = nodeEntry?.obj;
+    const secret = secretByMachine.get(ns, name);
+    const planSecret = secret?.obj;
+    const bRef = bootstrapRef(m);
+    const objects: JoinedObjects = {
+      cluster:      cluster ? clusters.objects.get(cluster) : undefined,
+      machine:      m,
+      planSecret,
+      bootstrap:    bootstrapByNsName.get(ns, bRef?.name ?? name),
+      infraMachine: infraFor(ns, infrastructureRef(m)),
+      mgmtNode:     nodeEntry?.mgmtNode ?? machines.machines[i].mgmtNode,
+      node,
+    };
+
+    if (secret) {
+      secret.used = true;
+    }
+    const r = emptyRecord(`machine:${ nsName(ns, name) }`, cluster, objects, availability);
+
+    r.machineName = name;
+    r.machineNamespace = ns;
+    r.nodeName = (nodeEntry ? nodeEntry.name : null) ?? nodeRefName(m) ?? (objects.mgmtNode ? asString(statusOf(objects.mgmtNode).nodeName) : null);
+    r.roles = machineRoles(m);
+    if (r.roles.length === 0 && planSecret) {
+      r.roles = machineRoles(planSecret);
+    }
+    if (r.roles.length === 0 && node) {
+      r.roles = nodeRoles(node);
+    }
+    r.os = operatingSystem(m, planSecret, node);
+    r.addresses = addressesOf(planSecret, node);
+    r.phase = machinePhase(m);
+    r.host.planSecretName = planSecret ? nameOf(planSecret) : `${ name }-machine-plan`;
+    r.host.machineId = label(m, LABELS.machineId);
+    r.host.hostname = label(m, LABELS.nodeName) ?? (objects.mgmtNode ? asString(specOf(objects.mgmtNode).requestedHostname) : null) ?? (node ? label(node, 'kubernetes.io/hostname') : null);
+    r.created = asString(metadata(m).creationTimestamp);
+    r.deleting = deletionTimestamp(m);
+    r.finalizers = finalizers(m);
+    records.push(r);
+  }
+}
+
+/** Nodes no machine took: registered by other means, or left behind by a deleted machine. */
+function addNodeRecords(records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, nodes: NodeIndex, availability: InputAvailability): void {
+  for (let i = 0; i < nodes.nodes.length; i++) {
+    const {
+      obj: n, name, cluster, takenBy
+    } = nodes.nodes[i];
+
+    if (takenBy) {
+      continue;
+    }
+    const objects: JoinedObjects = {
+      cluster:  cluster ? clusters.objects.get(cluster) : undefined,
+      node:     n,
+      mgmtNode: nodes.nodes[i].mgmtNode,
+    };
+    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects, availability);
+
+    r.nodeName = name;
+    r.roles = nodeRoles(n);
+    r.os = operatingSystem(n);
+    r.addresses = addressesOf(undefined, n);
+    r.host.hostname = label(n, 'kubernetes.io/hostname');
+    r.created = asString(metadata(n).creationTimestamp);
+    r.deleting = deletionTimestamp(n);
+    r.finalizers = finalizers(n);
+    r.machineName = annotation(n, ANNOTATIONS.capiMachine);
+    r.machineNamespace = r.machineName ? (annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null) : null;
+    r.machineManaged = !!cluster && machines.clustersWithMachines.has(cluster);
+    records.push(r);
+  }
+}
+
+function addMgmtNodeRecords(
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, lonelyMgmtNodes: KubeObject[], availability: InputAvailability
+): void {
+  for (const mn of lonelyMgmtNodes) {
+    const cluster = clusters.forMgmtId(namespaceOf(mn));
+    const objects: JoinedObjects = { cluster: cluster ? clusters.objects.get(cluster) : undefined, mgmtNode: mn };
+    const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects, availability);
+
+    r.nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName) ?? asString(specOf(mn).requestedHostname);
+    r.roles = mgmtNodeRoles(mn);
+    r.os = mgmtNodeOperatingSystem(mn);
+    r.host.hostname = asString(specOf(mn).requestedHostname);
+    r.created = asString(metadata(mn).creationTimestamp);
+    r.machineName = asString(asObject(statusOf(mn).nodeAnnotations)[ANNOTATIONS.capiMachine]);
+    r.machineNamespace = r.machineName ? cluster?.namespace ?? null : null;
+    r.machineManaged = !!cluster && machines.clustersWithMachines.has(cluster);
+    records.push(r);
+  }
+}
+
+/** Plan secrets no machine took: their machine is gone, or was never read. */
+function addPlanSecretRecords(records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability): void {
+  for (let i = 0; i < parts.secrets.length; i++) {
+    const { obj: s, machineName, used } = parts.secrets[i];
+
+    if (used) {
+      continue;
+    }
+    const ns = namespaceOf(s);
+    const cluster = clusters.forMachine(ns, label(s, LABELS.rkeClusterName) ?? label(s, LABELS.capiClusterName)) ?? clusters.fallback();
+    const objects: JoinedObjects = {
+      cluster:    cluster ? clusters.objects.get(cluster) : undefined,
+      planSecret: s,
+      bootstrap:  parts.bootstrapByNsName.get(ns, machineName),
+    };
+    const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects, availability);
+
+    r.machineName = machineName;
+    r.machineNamespace = ns;
+    r.roles = machineRoles(s);
+    r.os = operatingSystem(s);
+    r.addresses = addressesOf(s);
+    r.host.planSecretName = nameOf(s);
+    r.created = asString(metadata(s).creationTimestamp);
+    records.push(r);
+  }
+}
