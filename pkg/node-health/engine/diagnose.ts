@@ -245,6 +245,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
     counts,
     skipped:  joined.skipped,
     hosts,
+    ...(joined.events.length ? { events: joined.events } : {}),
   };
 }
 

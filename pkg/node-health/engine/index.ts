@@ -9,7 +9,9 @@ export {
 } from './join';
 export { linkChain } from './chain';
 export { preflightOf, userConfirmable } from './preflight';
-export { timelineOf, JOB_LOG_LINES } from './timeline';
+export {
+  eventsIndex, recentTimeline, timelineOf, JOB_LOG_LINES
+} from './timeline';
 export type {
   JobLog, TimelineEntry, TimelineInputs, TimelineSource
 } from './timeline';

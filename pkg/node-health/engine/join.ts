@@ -59,6 +59,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   return {
     clusters: clusters.clusters,
     records,
+    events:   buckets.event,
     skipped,
     context:  {
       availability,

@@ -95,6 +95,9 @@ export function classify(input: unknown): ObjectKind | null {
       return group === '' ? 'node' : null;
     case 'ClusterRegistrationToken':
       return 'registrationToken';
+    case 'Event':
+      // core/v1 and events.k8s.io/v1 serve the same Events; both shapes are read (timeline.ts).
+      return group === '' || group === 'events.k8s.io' ? 'event' : null;
     }
     if (group === 'rke-machine.cattle.io' || (group === 'rke.cattle.io' && kind === 'CustomMachine') ||
       (group === CAPI_INFRASTRUCTURE_GROUP && kind.endsWith('Machine'))) {
@@ -125,6 +128,9 @@ export function classify(input: unknown): ObjectKind | null {
       return 'mgmtNode';
     case 'node':
       return 'node';
+    case 'event':
+    case 'events.k8s.io.event':
+      return 'event';
     case STEVE_TYPES.registrationToken:
     case 'clusterRegistrationToken':
     case 'clusterregistrationtoken':

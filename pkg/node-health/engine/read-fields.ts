@@ -45,7 +45,15 @@ const REPLICAS = ['replicas', 'readyReplicas', 'availableReplicas', 'updatedRepl
 /** What identifies a host across records (engine/hosts.ts): kubelet's nodeInfo, which Cluster API copies to the Machine. */
 const HOST_IDS = ['status.nodeInfo.systemUUID', 'status.nodeInfo.machineID'];
 
+/** What an Event says, in core/v1's fields and events.k8s.io/v1's (timeline.ts reads both). */
+const EVENT_SUBJECT = ['apiVersion', 'kind', 'name', 'namespace', 'uid'];
+
 export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
+  event: [
+    ...EVENT_SUBJECT.map((f) => `involvedObject.${ f }`), ...EVENT_SUBJECT.map((f) => `regarding.${ f }`),
+    'reason', 'message', 'note', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'series.count', 'series.lastObservedTime',
+    'deprecatedCount', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'source.component', 'reportingController',
+  ],
   cluster: [
     'spec.kubernetesVersion', 'spec.rkeConfig.rotateCertificates.generation', 'status.clusterName', 'status.certificateRotationGeneration', ...CONDITIONS,
   ],

@@ -276,3 +276,52 @@ export function timelineOf(r: NodeRecord, inputs: TimelineInputs = {}): Timeline
     e, i, t: Date.parse(e.at)
   })).sort((a, b) => a.t - b.t || a.i - b.i).map((x) => x.e);
 }
+
+/**
+ * Events by what they are about (uid, and kind/namespace/name), so that many records' timelines are built from
+ * one input's Events without reading every Event for every record.
+ */
+export function eventsIndex(events: KubeObject[]): (r: NodeRecord) => KubeObject[] {
+  const byKey = new Map<string, KubeObject[]>();
+  const add = (key: string, e: KubeObject) => {
+    const list = byKey.get(key);
+
+    if (list) {
+      list.push(e);
+    } else {
+      byKey.set(key, [e]);
+    }
+  };
+
+  for (const e of events) {
+    const subject = subjectOf(e);
+    const uid = asString(subject.uid);
+    const name = asString(subject.name);
+
+    if (uid) {
+      add(`uid:${ uid }`, e);
+    }
+    if (name) {
+      add(`name:${ name }`, e);
+    }
+  }
+
+  return (r) => {
+    const found = new Set<KubeObject>();
+
+    for (const kind of OBJECT_KINDS) {
+      const obj = r.objects[kind];
+
+      for (const key of obj ? [`uid:${ asString(metadata(obj).uid) }`, `name:${ nameOf(obj) }`] : []) {
+        byKey.get(key)?.forEach((e) => found.add(e));
+      }
+    }
+
+    return [...found];
+  };
+}
+
+/** The last entries of a record's timeline, newest first, for a report that has no room for all. */
+export function recentTimeline(r: NodeRecord, events: (r: NodeRecord) => KubeObject[], count: number): TimelineEntry[] {
+  return timelineOf(r, { events: events(r) }).slice(-count).reverse();
+}

@@ -15,6 +15,7 @@ export type OperatingSystem = 'linux' | 'windows' | 'unknown';
 
 /** The kinds of object the engine understands; everything else in the input is ignored. */
 export type ObjectKind =
+  | 'event'
   | 'cluster'
   | 'machine'
   | 'planSecret'
@@ -320,4 +321,6 @@ export interface DiagnosisReport {
   skipped: { object: string; reason: string }[];
   /** Every host report given, with the record it was joined to (null: it matches no machine) */
   hosts: HostReportMatch[];
+  /** Kubernetes Events given with the objects (a bundle's, kubectl's), for the records' timelines; absent when none */
+  events?: KubeObject[];
 }

@@ -5,7 +5,9 @@
 import type {
   DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution
 } from '../engine';
-import { DURATION_ARGS, STATUS_ORDER, formatDuration } from '../engine';
+import {
+  DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, recentTimeline
+} from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 import { hostFacts, hostReportName } from './host-facts';
@@ -100,6 +102,9 @@ export interface JsonReport {
 }
 
 /** Worst first, then by cluster and name, so the report reads top-down by urgency. */
+/** How much of a record's story the text and Markdown reports print: the newest entries. */
+export const REPORT_TIMELINE_ENTRIES = 12;
+
 export function sortRecords(records: NodeRecord[]): NodeRecord[] {
   const rank = (s: RecordStatus) => STATUS_ORDER.indexOf(s);
   const name = (r: NodeRecord) => r.machineName ?? r.nodeName ?? '';
@@ -339,6 +344,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
   out.push(countsLine(report, t), '');
 
   const sorted = sortRecords(report.records);
+  const events = eventsIndex(report.events ?? []);
 
   for (const r of sorted) {
     if (r.status === 'healthy') {
@@ -356,6 +362,14 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(`  ${ t('nodeHealth.report.related') }:`);
       for (const x of r.related) {
         out.push(`    - ${ relationText(x, t) }`);
+      }
+    }
+    const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+
+    if (story.length) {
+      out.push(`  ${ t('nodeHealth.report.timeline', { count: story.length }) }:`);
+      for (const e of story) {
+        out.push(`    ${ e.at }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ t(e.key, e.args) }`);
       }
     }
     out.push('');
@@ -445,6 +459,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   const t = withLocalDurations(translate);
   const out: string[] = [];
   const sorted = sortRecords(report.records);
+  const events = eventsIndex(report.events ?? []);
 
   out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
   for (const c of report.clusters) {
@@ -495,6 +510,14 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
         for (const e of x.shared.flatMap((v) => v.evidence)) {
           out.push(`  - ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: \`${ mdCell(String(e.value)).replace(/`/g, "'") }\``);
         }
+      }
+    }
+    const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+
+    if (story.length) {
+      out.push('', `### ${ t('nodeHealth.report.timeline', { count: story.length }) }`, '');
+      for (const e of story) {
+        out.push(`- \`${ mdCell(e.at) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(e.object) }: ${ mdCell(t(e.key, e.args)) }`);
       }
     }
     if (r.hostReport) {

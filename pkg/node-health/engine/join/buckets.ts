@@ -5,6 +5,7 @@ import { classify } from '../objects';
 import type { JoinResult } from './result';
 
 export interface Buckets {
+  event: KubeObject[];
   cluster: KubeObject[];
   machine: KubeObject[];
   planSecret: KubeObject[];
@@ -35,6 +36,7 @@ export const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
 
 export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: JoinResult['skipped'] } {
   const buckets: Buckets = {
+    event:              [],
     cluster:            [],
     machine:            [],
     planSecret:         [],

@@ -25,6 +25,8 @@ export interface JoinContext {
 export interface JoinResult {
   clusters: ClusterInfo[];
   records: NodeRecord[];
+  /** Kubernetes Events in the input (a bundle's, kubectl's): what a record's timeline reads besides its objects */
+  events: KubeObject[];
   skipped: { object: string; reason: string }[];
   context: JoinContext;
 }
