@@ -74,12 +74,13 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     ...PLAN_SECRET_STATUS_KEYS.map((k) => `data.${ k }`),
   ],
   // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
-  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove)],
+  // Conditions of the bootstrap and Rancher's node: their transitions are part of a record's story (timeline.ts).
+  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), ...CONDITIONS],
   infraMachine: [
     label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
   ],
   mgmtNode:     [
-    label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName',
+    label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName', ...CONDITIONS,
     `status.nodeAnnotations[${ ANNOTATIONS.capiMachine }]`,
     // A management Node whose Node is gone still tells the host's roles and operating system.
     'spec.etcd', 'spec.controlPlane', 'spec.worker', 'status.internalNodeStatus.nodeInfo.operatingSystem', `status.nodeLabels[${ LABELS.kubernetesOs }]`,

@@ -4,7 +4,7 @@
  * nobody registered makes its scenario differ here.
  */
 import {
-  classify, diagnose, keepReadFields, linkChain, readHostReport, steveIncludePaths, RULE_IDS
+  classify, diagnose, eventsIndex, keepReadFields, linkChain, readHostReport, steveIncludePaths, timelineOf, RULE_IDS
 } from '@pkg/node-health/engine';
 import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
@@ -12,11 +12,16 @@ import { everyFailureHostReports } from '../../../scenarios/host-reports';
 import { clusterObjects } from './helpers';
 import type { Shape } from './helpers';
 
-/** Everything a report says, with the chain each record shows, and none of the objects behind it. */
+/** Everything a report says, with the chain and the story each record shows, and none of the objects behind it. */
 function said(report: DiagnosisReport): unknown {
+  const events = eventsIndex(report.events ?? []);
+
   return {
     ...report,
-    records: report.records.map(({ objects, ...rest }) => ({ ...rest, chain: linkChain({ ...rest, objects } as any) })),
+    events:  undefined,
+    records: report.records.map(({ objects, ...rest }) => ({
+      ...rest, chain: linkChain({ ...rest, objects } as any), timeline: timelineOf({ ...rest, objects } as any, { events: events({ ...rest, objects } as any) })
+    })),
   };
 }
 
