@@ -75,6 +75,7 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     sinceMs:         sinceMs(nowMs, record.statusSince),
     findingTitles:   record.findings.map((f) => ({ key: f.titleKey, args: f.args })),
     searchText:      searchable.filter((s): s is string => !!s).join('\n').toLowerCase(),
+    slowForPool:     !!record.pool?.outlier,
   };
 }
 

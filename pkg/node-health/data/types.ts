@@ -99,6 +99,8 @@ export interface NodeRow {
   findingTitles: { key: string; args: Record<string, string | number> }[];
   /** lower-cased text the search matches against */
   searchText: string;
+  /** Much slower to get its Node than the other machines of its pool (engine/pools.ts) */
+  slowForPool: boolean;
 }
 
 export type StatusFilter = 'all' | RecordStatus;

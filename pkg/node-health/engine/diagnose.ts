@@ -19,6 +19,7 @@ import {
 import { formerMachineOf } from './objects';
 import { nameClaimsOf } from './rules/names';
 import { judgeClusters } from './rules/cluster';
+import { attachPoolComparisons } from './pools';
 import { attachPreflights } from './preflight';
 import { attachResolutions } from './resolution';
 import { partialInputNotes } from './partial';
@@ -234,6 +235,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   attachResolutions(joined.clusters, joined.records);
   // After the cluster's findings: an action's checks read them (paused, agent disconnected).
   attachPreflights(joined.records, now);
+  attachPoolComparisons(joined.records, now);
   if (options.nodesLeftToTab) {
     markNodesLeftToTab(joined.records, counts);
   }

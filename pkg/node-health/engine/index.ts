@@ -9,6 +9,7 @@ export {
 } from './join';
 export { linkChain } from './chain';
 export { preflightOf, userConfirmable } from './preflight';
+export { attachPoolComparisons } from './pools';
 export {
   eventsIndex, recentTimeline, timelineOf, JOB_LOG_LINES
 } from './timeline';

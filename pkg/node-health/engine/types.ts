@@ -227,6 +227,21 @@ export interface RelatedRecord {
   namedBy: string[];
 }
 
+/** A machine against its pool: how long it took (or is taking) to get its Node, and what is usual there (engine/pools.ts). */
+export interface PoolComparison {
+  /** The pool's name, or the roles of a custom cluster's machines ("controlplane, etcd") */
+  pool: string;
+  custom: boolean;
+  /** How long the machine took to get its Node, or has been waiting so far */
+  provisioningMs: number;
+  /** false while it still has no Node */
+  done: boolean;
+  /** The median of the pool's other machines that got their Node; null with too few of them to tell */
+  medianMs: number | null;
+  peers: number;
+  outlier: boolean;
+}
+
 export interface NodeRecord {
   /** Stable key: survives refreshes, so the UI keeps open rows and selection */
   key: string;
@@ -259,6 +274,8 @@ export interface NodeRecord {
   hostReport: HostReport | null;
   /** Each action the findings offer, with the checks it must pass before it may write (engine/preflight.ts) */
   preflight?: ActionPreflight[];
+  /** How long the machine took (or has been taking) to get its Node, against its pool's other machines (engine/pools.ts) */
+  pool?: PoolComparison;
   /** Records that are the same host as this one, or that a finding of either names (engine/hosts.ts) */
   related: RelatedRecord[];
   /** The record's one plan (engine/resolution.ts) */

@@ -60,7 +60,7 @@ export type MessageArgs = Record<string, string | number>;
  * Message arguments that hold a duration, in milliseconds (or "?" when it is unknown). The engine leaves them as
  * numbers; each renderer says them in its reader's language.
  */
-export const DURATION_ARGS: readonly string[] = ['duration', 'age'];
+export const DURATION_ARGS: readonly string[] = ['duration', 'age', 'median'];
 
 /** Renders a translation key with its arguments in the reader's language. */
 export type Translate = (key: string, args?: MessageArgs) => string;

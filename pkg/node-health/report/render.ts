@@ -3,6 +3,7 @@
  * stable JSON report format. All text comes from the translator; cluster text is passed through as data.
  */
 import type {
+  PoolComparison,
   DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution
 } from '../engine';
 import {
@@ -12,6 +13,7 @@ import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 import { hostFacts, hostReportName } from './host-facts';
 import { relationText } from './related';
+import { poolSentence } from './pool';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
 
@@ -83,6 +85,8 @@ export interface JsonRecord {
   actions: { id: string; allowed: boolean; checks: { id: string; ok: boolean | null; text: string; byUser?: true }[] }[];
   related: JsonRelated[];
   resolution: JsonResolution;
+  /** How long the machine took (or is taking) to get its Node, against the other machines of its pool */
+  pool?: PoolComparison;
 }
 
 export interface JsonReport {
@@ -234,6 +238,7 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
         }))
       })),
       related:    relatedToJson(r, t),
+      ...(r.pool ? { pool: r.pool } : {}),
       resolution: resolutionToJson(r.resolution, t),
     })),
     hosts: hostsToJson(report),
@@ -365,7 +370,11 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       }
     }
     const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+    const pool = poolSentence(r.pool);
 
+    if (pool) {
+      out.push(`  ${ t(pool.key, pool.args) }`);
+    }
     if (story.length) {
       out.push(`  ${ t('nodeHealth.report.timeline', { count: story.length }) }:`);
       for (const e of story) {
@@ -513,7 +522,11 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       }
     }
     const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+    const pool = poolSentence(r.pool);
 
+    if (pool) {
+      out.push('', mdCell(t(pool.key, pool.args)));
+    }
     if (story.length) {
       out.push('', `### ${ t('nodeHealth.report.timeline', { count: story.length }) }`, '');
       for (const e of story) {

@@ -1,0 +1,97 @@
+/**
+ * A machine compared with its pool: how long it has taken to get its Node against how long the pool's other
+ * machines took (the median), so that "provisioning for 42 min" reads against "the others took 3 min". A pool is
+ * a node-driver pool (its MachineDeployment, or Rancher's rke-machine-pool-name), or for custom hosts the machines
+ * of the cluster with the same roles.
+ */
+import type { KubeObject, NodeRecord, PoolComparison } from './types';
+import { label, metadata, statusOf } from './fields';
+import { nodeRefName } from './objects';
+import { LABELS } from './vocabulary';
+
+/** Fewer finished peers than this say nothing about what is usual. */
+export const POOL_MIN_PEERS = 2;
+export type { PoolComparison };
+
+/** An outlier takes this many times the pool's median, and at least OUTLIER_MIN_EXTRA_MS more. */
+export const OUTLIER_FACTOR = 3;
+export const OUTLIER_MIN_EXTRA_MS = 10 * 60 * 1000;
+
+function poolOf(r: NodeRecord): { key: string; name: string; custom: boolean } | null {
+  const m = r.objects.machine;
+
+  if (!m) {
+    return null;
+  }
+  const cluster = r.cluster?.name ?? '?';
+  const pool = label(m, LABELS.machinePoolName) ?? label(m, LABELS.deploymentName);
+
+  if (pool) {
+    return {
+      key: `${ cluster }\n${ pool }`, name: pool, custom: false
+    };
+  }
+  const roles = [...r.roles].sort().join(', ') || '-';
+
+  return {
+    key: `${ cluster }\n@${ roles }`, name: roles, custom: true
+  };
+}
+
+/** Machine created → its Node created; null when either time is not known. */
+function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean } | null {
+  const created = Date.parse(String(metadata(r.objects.machine).creationTimestamp ?? ''));
+
+  if (Number.isNaN(created)) {
+    return null;
+  }
+  const nodeCreated = r.objects.node ? Date.parse(String(metadata(r.objects.node).creationTimestamp ?? '')) : NaN;
+
+  if (!Number.isNaN(nodeCreated)) {
+    return { ms: Math.max(0, nodeCreated - created), done: true };
+  }
+
+  const m = r.objects.machine;
+  const phase = String(statusOf(m).phase ?? '');
+  // Only a machine that never had its Node is still provisioning: not one being deleted, one whose Node went
+  // away later (it has a nodeRef, or has run), or one whose Node is merely unread.
+  const provisioningNow = !r.deleting && r.inputs.nodes === 'ok' && !nodeRefName(m as KubeObject) && ['', 'Pending', 'Provisioning', 'Provisioned'].includes(phase);
+
+  return provisioningNow ? { ms: Math.max(0, now - created), done: false } : null;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function attachPoolComparisons(records: NodeRecord[], now: number): void {
+  const pools = new Map<string, { r: NodeRecord; p: { ms: number; done: boolean }; name: string; custom: boolean }[]>();
+
+  for (const r of records) {
+    const pool = poolOf(r);
+    const p = pool ? provisioning(r, now) : null;
+
+    if (pool && p) {
+      const list = pools.get(pool.key) ?? [];
+
+      list.push({
+        r, p, name: pool.name, custom: pool.custom
+      });
+      pools.set(pool.key, list);
+    }
+  }
+  for (const members of pools.values()) {
+    for (const me of members) {
+      const others = members.filter((x) => x !== me && x.p.done).map((x) => x.p.ms);
+      const medianMs = others.length >= POOL_MIN_PEERS ? median(others) : null;
+      const outlier = medianMs !== null && me.p.ms > Math.max(medianMs * OUTLIER_FACTOR, medianMs + OUTLIER_MIN_EXTRA_MS);
+
+      me.r.pool = {
+        pool: me.name, custom: me.custom, provisioningMs: me.p.ms, done: me.p.done, medianMs, peers: others.length, outlier
+      };
+    }
+  }
+}
