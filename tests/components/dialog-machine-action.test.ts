@@ -148,7 +148,9 @@ describe('MachineActionDialog and the JSON report', () => {
   it('show the same checks with the same outcomes', async() => {
     const { toJsonReport } = await import('@pkg/node-health/report/render');
     const o = open('delete-machine', 'windows-node-ref', (r) => server(r.objects.machine));
-    const json = toJsonReport({ now: new Date(0).toISOString(), records: [o.record], clusters: [] } as any, (key: string) => key);
+    const json = toJsonReport({
+      now: new Date(0).toISOString(), records: [o.record], clusters: []
+    } as any, (key: string) => key);
     const reported = json.records[0].actions.find((a: any) => a.id === 'delete-machine')!.checks.map((c: any) => [c.id, c.ok === true ? 'passed' : c.ok === false ? 'failed' : 'unknown']);
     const shown = o.wrapper.findAll('[data-testid^="nh-preflight-check-"]').map((li) => [String(li.attributes('data-testid')).replace('nh-preflight-check-', ''), li.attributes('data-outcome')]);
 
