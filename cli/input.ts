@@ -17,10 +17,47 @@ export { BUNDLE_FORMAT };
 
 export class InputError extends Error {}
 
+/** What a bundle says of itself (export/bundle.ts), as far as it says it in the expected shape. */
+export interface BundleHeader {
+  file: string;
+  createdAt: string | null;
+  cluster: string | null;
+  rancherVersion: string | null;
+  extensionVersion: string | null;
+  obfuscated: boolean;
+  redactions: Record<string, number>;
+}
+
+function bundleHeader(file: string, doc: Record<string, any>): BundleHeader {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const generator = isPlainObject(doc.generator) ? doc.generator : {};
+  const redactions: Record<string, number> = {};
+
+  if (isPlainObject(doc.redactions)) {
+    for (const [kind, n] of Object.entries(doc.redactions)) {
+      if (typeof n === 'number' && Number.isFinite(n)) {
+        redactions[kind] = n;
+      }
+    }
+  }
+
+  return {
+    file,
+    createdAt:        text(doc.createdAt),
+    cluster:          isPlainObject(doc.cluster) ? text(doc.cluster.name) : null,
+    rancherVersion:   text(generator.rancherVersion),
+    extensionVersion: text(generator.extensionVersion),
+    obfuscated:       doc.obfuscated === true,
+    redactions,
+  };
+}
+
 export interface LoadedInput {
   objects: unknown[];
   /** Set when the input holds a bundle: the moment and availability it was made with */
   bundleNow: string | null;
+  /** The header of each bundle read: who made it, when, from what, and what its redaction removed */
+  bundles: BundleHeader[];
   availability: InputAvailability;
   files: number;
   /** Files inside a directory that hold other data; named files must be Kubernetes data */
@@ -239,6 +276,7 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
     if (!Array.isArray(doc.objects)) {
       throw new InputError(`${ path }: bundle has no "objects" list`);
     }
+    into.bundles.push(bundleHeader(path, doc));
     into.bundleNow = typeof doc.createdAt === 'string' ? doc.createdAt : (typeof doc.now === 'string' ? doc.now : into.bundleNow);
     if (isPlainObject(doc.availability)) {
       Object.assign(into.availability, doc.availability);
@@ -337,7 +375,7 @@ export function loadInputs(paths: string[]): LoadedInput {
     throw new InputError('no input: give one or more files or directories of kubectl output, or a bundle');
   }
   const into: LoadedInput = {
-    objects: [], bundleNow: null, availability: {}, files: 0, skipped: [], warnings: [], partial: [], hostReports: []
+    objects: [], bundleNow: null, bundles: [], availability: {}, files: 0, skipped: [], warnings: [], partial: [], hostReports: []
   };
   const listing: Listing = {
     files: [], warnings: into.warnings, seen: new Set()

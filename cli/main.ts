@@ -2,6 +2,7 @@
  * node-health: the diagnosis engine on the command line, for support staff and scripts.
  *   node-health diagnose [--now T] [--format text|markdown|json|csv] PATH...
  *   node-health diagnose --server URL --token-file FILE (--cluster NAME | --all-clusters) [--ca-file F | --insecure]
+ *   node-health report [--now T] [--lang en-us|zh-hans] -o report.html (PATH... | --server URL ...)
  *   node-health register-command --token FILE --os linux|windows [options]
  *   node-health host-check --os linux|windows
  */
@@ -11,12 +12,14 @@ import { DIAGNOSE_USAGE, runDiagnose } from './commands/diagnose';
 import { runRegisterCommand } from './commands/register-command';
 import { BUNDLE_USAGE, runBundle } from './commands/bundle';
 import { HOST_CHECK_USAGE, runHostCheck } from './commands/host-check';
+import { REPORT_USAGE, runReport } from './commands/report';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   diagnose:           { run: runDiagnose, usage: DIAGNOSE_USAGE },
   bundle:             { run: runBundle, usage: BUNDLE_USAGE },
+  report:             { run: runReport, usage: REPORT_USAGE },
   'register-command': {
     run:   runRegisterCommand,
     usage: 'node-health register-command --token FILE --os linux|windows [--role etcd|controlplane|worker]... [--node-name N] [--address A] [--internal-address A] [--label k=v]... [--taint k=v:Effect]... [--insecure] [--http-proxy URL] [--https-proxy URL] [--no-proxy LIST]',

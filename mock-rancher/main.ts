@@ -7,7 +7,8 @@
  *   --port-file F       also write the port number to F once listening (for scripts)
  *   --scenarios a,b     scenarios to serve (default: all seed scenarios and large-2000; `none` for none;
  *                       MOCK_RANCHER_SCENARIOS)
- *   --bundle F          serve a node-health-bundle/v1 file as one more cluster (MOCK_RANCHER_BUNDLE)
+ *   --bundle F          serve node-health-bundle/v1 files, each as one more cluster (MOCK_RANCHER_BUNDLE): a file,
+ *                       a comma-separated list of files, or a folder of them
  *   --user U            who is asking when a request names nobody: admin, read-only, no-secrets, fleet-member
  *                       (default admin; MOCK_RANCHER_USER)
  *   --server-url U      Rancher's server-url setting, used in registration commands (MOCK_RANCHER_SERVER_URL)

@@ -3,7 +3,8 @@
  * namespaces the dashboard needs to start, one cluster per scenario (scenarios/catalog.ts), and
  * optionally a customer's node-health-bundle/v1 file as one more cluster.
  */
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { join } from 'path';
 import { buildScenario, scenarioObjects } from '../scenarios/catalog';
 import { buildFleetScenario, isFleetScenario } from '../scenarios/fleet';
 import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../scenarios/builders';
@@ -21,7 +22,7 @@ export const DEFAULT_SCENARIOS = [
 export interface WorldOptions {
   /** scenario names as scenarios/catalog.ts knows them (`large-<n>` for synthetic clusters) */
   scenarios: string[];
-  /** a node-health-bundle/v1 file to serve as one more cluster */
+  /** node-health-bundle/v1 files to serve, each as one more cluster: a file, a comma-separated list, or a folder */
   bundlePath?: string;
   /** the server-url setting; registration commands use it */
   serverUrl?: string;
@@ -339,6 +340,11 @@ export function loadBundle(store: ObjectStore, world: World, path: string, now: 
   }
 }
 
+/** The bundle files of --bundle / MOCK_RANCHER_BUNDLE: each of a comma-separated list, a folder's .json files in name order. */
+export function bundleFiles(spec: string): string[] {
+  return spec.split(',').map((p) => p.trim()).filter(Boolean).flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((f) => f.endsWith('.json')).sort().map((f) => join(p, f)) : [p]));
+}
+
 /** Fills an empty store. Deterministic apart from the clock: scenarios are built around `now`. */
 export function buildWorld(store: ObjectStore, options: WorldOptions): World {
   const now = options.now || new Date();
@@ -350,8 +356,8 @@ export function buildWorld(store: ObjectStore, options: WorldOptions): World {
   world.clusters.push({
     source: 'rancher', title: 'Rancher\'s own cluster', name: 'local', namespace: 'fleet-local', mgmtId: 'local', kind: 'imported', machines: 0, nodes: 0
   });
-  if (options.bundlePath) {
-    loadBundle(store, world, options.bundlePath, now);
+  for (const path of options.bundlePath ? bundleFiles(options.bundlePath) : []) {
+    loadBundle(store, world, path, now);
   }
   for (const name of options.scenarios) {
     const build = isFleetScenario(name) ? buildFleetScenario : buildScenario;

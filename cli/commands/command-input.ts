@@ -4,6 +4,7 @@
  */
 import type { DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability } from '../../pkg/node-health/engine';
 import { loadInputs } from '../input';
+import type { BundleHeader } from '../input';
 import type { CliIo } from '../io';
 import { parseNow } from '../io';
 import { diagnoseFromRancher, partialLine } from '../rancher';
@@ -18,6 +19,8 @@ export interface CommandInput {
   /** how the objects are diagnosed when they came from Rancher: as the tab or the fleet page does */
   diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
   hostReports: HostReport[];
+  /** the headers of the bundles among the inputs */
+  bundles: BundleHeader[];
   /** set when the objects came from Rancher */
   fromRancher: RancherDiagnosis | null;
 }
@@ -40,6 +43,7 @@ export async function readCommandInput(command: string, values: Record<string, u
     defaultCluster: fromRancher?.defaultCluster,
     diagnoseWith:   fromRancher?.diagnoseWith,
     hostReports:    input?.hostReports ?? [],
+    bundles:        input?.bundles ?? [],
     fromRancher,
   };
 }

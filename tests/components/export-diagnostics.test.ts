@@ -1,3 +1,6 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
 import { mount, flushPromises } from '@vue/test-utils';
 import { downloadFile } from '@shell/utils/download';
 import { copyTextToClipboard } from '@shell/utils/clipboard';
@@ -185,6 +188,43 @@ describe('DiagnosticsExport', () => {
     expect(text.startsWith('\uFEFFnodeHealth.export.csv.cluster,')).toBe(true);
     expect(text.trim().split('\r\n')).toHaveLength(report.records.length + 1);
     expect(leaks(text, fixture)).toEqual([]);
+  });
+
+  it('downloads the report file: both languages when the shell has loaded them, redacted, safe to open from disk', async() => {
+    const messages = (lang: string) => load(readFileSync(join(__dirname, '../../pkg/node-health/l10n', `${ lang }.yaml`), 'utf8'));
+    const $store = {
+      state:   { i18n: { translations: { 'en-us': messages('en-us') } }, $extension: { getDynamic: (kind: string, lang: string) => (kind === 'l10n' && lang === 'zh-hans' ? [async() => ({ default: messages('zh-hans') })] : []) } },
+      getters: { 'i18n/current': () => 'en-us' },
+    };
+    const wrapper = mount(DiagnosticsExport, {
+      props: {
+        report, cluster, availability: {}, errors: [], rancherVersion: 'v2.11.0'
+      },
+      global: { mocks: { t, $store } },
+    });
+
+    await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    download.mockClear();
+    await wrapper.find('[data-testid="nh-export-html"]').trigger('click');
+    await flushPromises();
+    expect(download).toHaveBeenCalledTimes(1);
+    const [name, html, type] = download.mock.calls[0];
+
+    expect(name).toMatch(/^node-health-.*\.html$/);
+    expect(type).toBe('text/html;charset=utf-8');
+    expect(html).toContain('<meta http-equiv="Content-Security-Policy"');
+    expect(leaks(html, fixture)).toEqual([]);
+    const data = (lang: string) => JSON.parse(new RegExp(`<script type="application/json" id="nh-data-${ lang }">([^<]*)</script>`).exec(html)?.[1] ?? 'null');
+    const en = data('en-us');
+    const zh = data('zh-hans');
+
+    // The language shown now through the tab's own translation, the other from the extension's messages.
+    expect(en.ui['status.error']).toBe('nodeHealth.status.error');
+    expect(zh.ui['status.error']).toBe('错误');
+    expect(en.source.facts).toContainEqual(['nodeHealth.htmlReport.source.rancherVersion', 'v2.11.0']);
+    expect(zh.source.facts[0]).toEqual(['来源', 'Node Health 标签页']);
+    expect(zh.report.records.map((r: any) => r.key)).toEqual(en.report.records.map((r: any) => r.key));
+    expect(en.report.records).toHaveLength(report.records.length);
   });
 
   it('offers only to open the export until asked, and closes again', async() => {

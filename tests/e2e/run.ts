@@ -6,6 +6,7 @@
  */
 import { TESTS } from './node-health.e2e';
 import { FLEET_TESTS } from './fleet.e2e';
+import { REPORT_FILE_TESTS } from './report-file.e2e';
 import { runTests } from './runner';
 
 function arg(name: string): string | undefined {
@@ -14,7 +15,7 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-runTests([...TESTS, ...FLEET_TESTS], {
+runTests([...TESTS, ...FLEET_TESTS, ...REPORT_FILE_TESTS], {
   resultsFile: arg('results'),
   grep:        arg('grep'),
   devUrl:      process.env.E2E_DEV_URL || undefined,

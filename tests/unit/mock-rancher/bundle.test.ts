@@ -8,8 +8,8 @@ import { buildWorld } from '../../../mock-rancher/world';
 
 const CREATED = '2026-03-10T12:00:00Z';
 
-function writeBundle(objects: unknown[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'nh-bundle-')), 'bundle.json');
+function writeBundle(objects: unknown[], dir = mkdtempSync(join(tmpdir(), 'nh-bundle-')), name = 'bundle.json'): string {
+  const file = join(dir, name);
 
   writeFileSync(file, JSON.stringify({
     format: 'node-health-bundle/v1', createdAt: CREATED, objects
@@ -54,6 +54,22 @@ describe('serving a node-health-bundle/v1 file as a cluster', () => {
     const served = store.peek(LOCAL_SCOPE, 'cluster.x-k8s.io.machine', machine?.metadata.namespace, machine?.metadata.name || '');
 
     expect(Date.parse(served?.metadata.creationTimestamp || '') - Date.parse(machine?.metadata.creationTimestamp || '')).toBe(86400000);
+  });
+
+  it('serves several bundles, each as a cluster: a comma-separated list or a folder', () => {
+    const other = buildScenario('ghost-etcd', { now: CREATED });
+    const dir = mkdtempSync(join(tmpdir(), 'nh-bundles-'));
+    const a = writeBundle(scenario.objects, dir, 'a.json');
+    const b = writeBundle(other.objects, dir, 'b.json');
+
+    writeFileSync(join(dir, 'notes.txt'), 'not a bundle');
+    for (const spec of [`${ a },${ b }`, dir]) {
+      const world = buildWorld(new ObjectStore(), { scenarios: [], bundlePath: spec });
+
+      expect(world.clusters.filter((c) => c.source.startsWith('bundle:')).map((c) => [c.source, c.mgmtId])).toStrictEqual([
+        ['bundle:a.json', mgmtId], ['bundle:b.json', other.clusters[0].mgmtId],
+      ]);
+    }
   });
 
   it('refuses a file that is not a bundle', () => {
