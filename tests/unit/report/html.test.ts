@@ -193,6 +193,43 @@ describe('the report file', () => {
     window.close();
   });
 
+  it('tells each unhealthy record\'s story, its planted condition messages as text', () => {
+    const { document, window } = open(doc);
+    const row = [...document.querySelectorAll('[data-testid="nh-r-row"]')].find((r) => (r.textContent ?? '').includes(HOSTILE_MACHINE)) as HTMLElement;
+
+    (row.querySelector('[data-testid="nh-r-toggle"]') as HTMLElement).click();
+    const story = document.querySelector('[data-testid="nh-r-timeline"]') as HTMLElement;
+
+    expect(story.querySelectorAll('li').length).toBeGreaterThan(3);
+    expect(story.textContent).toContain('Machine created');
+    expect(story.textContent).toContain(XSS_PAYLOAD);
+    expect(story.querySelectorAll('img, b, a').length).toBe(0);
+    window.close();
+  });
+
+  it('says how long the replacement vCenter cannot create has waited against its pool, and the Events given with the objects', () => {
+    const hcb = scenario('health-check-blocked');
+    const story = (name: string, objects: KubeObject[], now: string, machine: string) => {
+      const { document, window } = open(html(objects, now));
+      const row = [...document.querySelectorAll('[data-testid="nh-r-row"]')].find((r) => (r.textContent ?? '').includes(machine)) as HTMLElement;
+
+      (row.querySelector('[data-testid="nh-r-toggle"]') as HTMLElement).click();
+      const text = [document.querySelector('[data-testid="nh-r-pool"]')?.textContent ?? '', document.querySelector('[data-testid="nh-r-timeline"]')?.textContent ?? ''];
+
+      window.close();
+
+      return text;
+    };
+    const del = scenario('infra-delete-failed');
+    const [pool] = story('infra-delete-failed', kubectlObjects(del), del.now, 'vs-del-wk-ba179e1ad-cxpcs');
+
+    expect(pool).toBe('Provisioning for 1h; the other machines of pool wk got their Node in 4m (median of 2).');
+    const machine = hcb.objects.find((o) => o.kind === 'Machine' && (hcb.expected[o.metadata.name] ?? []).includes('node-not-ready'))?.metadata.name as string;
+    const [, events] = story('health-check-blocked', kubectlObjects(hcb), hcb.now, machine);
+
+    expect(events).toContain(`DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node`);
+  });
+
   it('shows the counts, filters by status and role, searches, sorts and pages', async() => {
     const s = large(260);
     const objects = kubectlObjects(s);

@@ -4,12 +4,15 @@
  * translated words of the file's own frame. The file's renderer (viewer.ts) only lays these out: every text
  * in it was said here, by the same translator and duration formatting as the other reports.
  */
-import { linkChain, STATUS_ORDER, elapsedMs, toEpochMs } from '../../engine';
+import {
+  eventsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
+} from '../../engine';
 import type { ChainLink, DiagnosisReport } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
 import type { RedactionSummary } from '../../export/redact';
-import { sayDurationMs } from '../durations';
+import { sayDurationMs, withLocalDurations } from '../durations';
 import { hostFacts } from '../host-facts';
+import { poolSentence } from '../pool';
 import { sortRecords, toJsonReport } from '../render';
 import type { JsonRecord, JsonReport } from '../render';
 import type { Translate } from '../translate';
@@ -41,6 +44,10 @@ export interface HtmlRecord extends JsonRecord {
   sinceMs: number | null;
   chain: ChainLink[];
   host: { title: string; facts: [string, string][] } | null;
+  /** The record against its pool, in words, where that says something */
+  poolText: string | null;
+  /** Its story, newest first: every entry for a record that is not healthy, none for a healthy one (the file stays small) */
+  timeline: { at: string; source: string; object: string; text: string; lines?: string[] }[];
 }
 
 export interface HtmlCluster {
@@ -101,6 +108,7 @@ const UI_KEYS: Record<string, [string, Record<string, string>?]> = {
   copied:         ['nodeHealth.tab.detail.copied'],
   copyFailed:     ['nodeHealth.tab.detail.copyFailed'],
   related:        ['nodeHealth.tab.detail.related'],
+  timeline:       ['nodeHealth.timeline.title'],
   open:           ['nodeHealth.related.open'],
   planTitle:      ['nodeHealth.plan.title'],
   rootCause:      ['nodeHealth.plan.rootCause', { title: '{title}' }],
@@ -170,20 +178,28 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const json = toJsonReport(report, t);
   const sorted = sortRecords(report.records);
   const nowMs = toEpochMs(report.now);
+  const events = eventsIndex(report.events ?? []);
+  // Durations in the record's story and its pool's sentence, said in the file's language.
+  const said = withLocalDurations(t);
   const records: HtmlRecord[] = json.records.map((r, i) => {
     const rec = sorted[i];
+    const pool = poolSentence(rec.pool);
     const elapsed = elapsedMs(rec.statusSince, nowMs);
     const sinceMs = elapsed === null ? null : Math.max(0, elapsed);
     const h = rec.hostReport;
 
     return {
       ...r,
-      key:   rec.key,
-      phase: rec.phase,
-      since: sinceMs === null ? null : sayDurationMs(sinceMs, t),
+      key:      rec.key,
+      phase:    rec.phase,
+      since:    sinceMs === null ? null : sayDurationMs(sinceMs, t),
       sinceMs,
-      chain: linkChain(rec),
-      host:  h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
+      chain:    linkChain(rec),
+      host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
+      poolText: pool ? said(pool.key, pool.args) : null,
+      timeline: rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec) }).reverse().map((e) => ({
+        at: e.at, source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
+      })),
     };
   });
 

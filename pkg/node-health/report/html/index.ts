@@ -93,7 +93,7 @@ tr.row{cursor:pointer}tr.row:hover{background:var(--soft)}tr.detail-row>td{backg
 .plan{border:1px solid var(--accent);border-radius:6px;padding:4px 12px;margin:8px 0;background:var(--bg)}.root-cause{font-weight:600}
 .steps li{margin:4px 0}.command{display:flex;gap:8px;align-items:flex-start;margin:4px 0}
 .command pre{margin:0;padding:6px 8px;background:var(--soft);border:1px solid var(--line);border-radius:4px;white-space:pre-wrap;word-break:break-all;flex:1;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
-.chain{padding-left:20px}.chain li{margin:2px 0}.chain .name{margin-left:6px;font-family:ui-monospace,Menlo,Consolas,monospace}.chain .muted{margin-left:6px}
+.timeline{padding-left:20px}.timeline li{margin:4px 0}.timeline pre.log{max-height:240px;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px}.chain{padding-left:20px}.chain li{margin:2px 0}.chain .name{margin-left:6px;font-family:ui-monospace,Menlo,Consolas,monospace}.chain .muted{margin-left:6px}
 .link.state-missing .badge,.link.state-failed .badge{background:var(--err);color:#fff}.link.state-present .badge{background:var(--ok);color:#fff}
 .checks{list-style:none;padding-left:12px}.actions>li{margin:6px 0}
 .pager{display:flex;gap:12px;align-items:center;margin:8px 0}

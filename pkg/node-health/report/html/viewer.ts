@@ -245,6 +245,23 @@ export function reportViewer(doc: Document, win: Window): void {
         }
       });
     }
+    if (r.poolText || (r.timeline && r.timeline.length)) {
+      add(box, el('h4', null, u('timeline')));
+      if (r.poolText) {
+        add(box, el('p', null, r.poolText, 'nh-r-pool'));
+      }
+      const tl = add(box, el('ol', 'timeline', null, 'nh-r-timeline'));
+
+      (r.timeline || []).forEach((e: any) => {
+        const li = add(tl, el('li'));
+
+        add(li, el('span', 'muted', `${ e.at } · ${ e.source } · ${ e.object }`));
+        add(li, el('div', null, e.text));
+        if (e.lines && e.lines.length) {
+          add(li, el('pre', 'log', e.lines.join('\n')));
+        }
+      });
+    }
     if (r.related.length) {
       add(box, el('h4', null, u('related')));
       const ul = add(box, el('ul', 'related', null, 'nh-r-related'));
