@@ -451,6 +451,75 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'the registration dialog lays out its fields and help texts without overlap, in English and Chinese',
+    async run(t) {
+      const { page } = await t.session('admin', 'zh-CN');
+
+      await openTab(t, page, GHOST.cluster);
+      for (const locale of ['en-us', 'zh-hans'] as const) {
+        await switchLocale(page, locale);
+        await page.locator('[data-testid="node-health-registration"]').click();
+        const dialog = page.locator('[data-testid="nh-registration"]');
+
+        await dialog.locator('[data-testid="nh-command"]').waitFor({ state: 'visible', timeout: 30000 });
+        // The longest help texts wrap; the problems list appears under the proxy fields.
+        await dialog.locator('input[data-testid="nh-no-proxy"]').fill('10.0.0.0/8, .cluster.local');
+        await page.waitForTimeout(300);
+        const body = dialog.locator('.dialog-body');
+
+        await body.evaluate((el) => el.scrollTo(0, 0));
+        await t.shot(page, `${ locale } top`);
+        await body.evaluate((el) => el.scrollTo(0, el.scrollHeight / 3));
+        await t.shot(page, `${ locale } middle`);
+        await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await t.shot(page, `${ locale } bottom`);
+        // Every field (an input with its label and its help below it, a checkbox, the OS choice) and every
+        // paragraph or heading of the form, by the box the browser drew: no two may share any area.
+        const overlaps = await body.evaluate((root) => {
+          const blocks = Array.from(root.querySelectorAll('.labeled-input, .checkbox-outer-container, .radio-group, p, h5, ul'))
+            .filter((el) => !el.parentElement?.closest('.labeled-input, .checkbox-outer-container, .radio-group, p, ul'))
+            .map((el) => {
+              const boxes = [el, ...Array.from(el.querySelectorAll('.sub-label'))].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+
+              return {
+                name:   `${ el.tagName.toLowerCase() }${ el.getAttribute('data-testid') ? `[${ el.getAttribute('data-testid') }]` : '' } "${ (el.textContent ?? '').trim().slice(0, 40) }"`,
+                left:   Math.min(...boxes.map((r) => r.left)),
+                top:    Math.min(...boxes.map((r) => r.top)),
+                right:  Math.max(...boxes.map((r) => r.right)),
+                bottom: Math.max(...boxes.map((r) => r.bottom)),
+                el,
+              };
+            })
+            .filter((b) => Number.isFinite(b.left));
+          const found: string[] = [];
+
+          for (let i = 0; i < blocks.length; i++) {
+            for (let j = i + 1; j < blocks.length; j++) {
+              const a = blocks[i];
+              const b = blocks[j];
+              const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+              const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+
+              if (w > 1 && h > 1 && !a.el.contains(b.el) && !b.el.contains(a.el)) {
+                found.push(`${ a.name } and ${ b.name } (${ Math.round(w) }x${ Math.round(h) } px)`);
+              }
+            }
+          }
+
+          return { count: blocks.length, found };
+        });
+
+        assert(overlaps.count >= 12, `${ locale }: only ${ overlaps.count } fields and texts found in the dialog`);
+        assert(overlaps.found.length === 0, `${ locale }: overlapping in the registration dialog: ${ overlaps.found.join('; ') }`);
+        const text = await dialog.innerText();
+
+        assert(!/&#|&quot;/.test(text), `${ locale }: the dialog shows HTML entities: ${ text.match(/.{0,40}(&#|&quot;).{0,40}/)?.[0] }`);
+        await dialog.locator('[data-testid="nh-close"]').click();
+        await dialog.waitFor({ state: 'detached', timeout: 15000 });
+      }
+    },
+  },
+  {
     name: 'the diagnostics bundle downloads and holds no secret value',
     async run(t) {
       const { page } = await t.session();
