@@ -68,7 +68,8 @@ describe('the cluster list\'s Node Health column', () => {
     const { wrapper } = await mountFleetView(NodeHealthClusterCell, ctx, { row: clusterRow(scenario, 'edge-k3s') });
     const agent = wrapper.find('[data-testid="node-health-cluster-level-cluster-agent-disconnected"]');
 
-    expect(agent.text()).toBe('%nodeHealth.rules.clusterAgentDisconnected.title%{"cluster":"edge-k3s","duration":7200000}');
+    // The duration in the reader's units, not the engine's milliseconds.
+    expect(agent.text()).toBe('%nodeHealth.rules.clusterAgentDisconnected.title%{"cluster":"edge-k3s","duration":"%nodeHealth.unit.h%{\\"n\\":2}"}');
     expect(agent.classes()).toContain('bg-error');
     // Its nodes are counted as Rancher last saw them: none is unhealthy.
     expect(wrapper.findAll('[data-testid^="node-health-cluster-error"], [data-testid^="node-health-cluster-warning"]')).toHaveLength(0);

@@ -10,6 +10,10 @@ import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
 import type { Scenario } from '../../scenarios/types';
 import { clusterResource, fakeSteve, mgmtClustersById } from './tab-steve';
 import type { FakeSteve, FakeSteveOptions } from './tab-steve';
+import type { Translate } from '@pkg/node-health/report/translate';
+
+/** The shell's `t` on every component: `t(key, args, raw)`. */
+export type ComponentT = (key: string, args?: Record<string, unknown>, raw?: boolean) => string;
 
 /** Per Steve type, the complete lists the dashboard store holds (the cluster page's own findAll). */
 export type StoreHolds = Record<string, unknown[]>;
@@ -17,7 +21,9 @@ export type StoreHolds = Record<string, unknown[]>;
 /** Per Steve type, objects the store holds by id (the dashboard loads every management cluster at login). */
 export type StoreById = Record<string, Record<string, unknown>>;
 
-export function testStore(steve: Pick<FakeSteve, 'dispatch' | 'options'>, holds: StoreHolds = {}, byId: StoreById = {}): Store<any> {
+export function testStore(
+  steve: Pick<FakeSteve, 'dispatch' | 'options'>, holds: StoreHolds = {}, byId: StoreById = {}, i18n: Translate = (key) => `%${ key }%`
+): Store<any> {
   return createStore({
     state:   { holds, byId },
     getters: {
@@ -25,7 +31,7 @@ export function testStore(steve: Pick<FakeSteve, 'dispatch' | 'options'>, holds:
       'resource-fetch/isTooManyItemsToAutoUpdate': () => false,
       'resource-fetch/manualRefreshIsLoading':     () => false,
       activeNamespaceCache:                        () => ({}),
-      'i18n/t':                                    () => (key: string) => `%${ key }%`,
+      'i18n/t':                                    () => i18n,
       'i18n/exists':                               () => () => true,
       'auth/principalId':                          () => 'local://u-test',
       'auth/v3User':                               () => ({ username: 'admin' }),
@@ -97,17 +103,19 @@ export async function settle(): Promise<void> {
 
 /**
  * Mounts the tab on a scenario's cluster, with the clock at the scenario's time; `route` is the page's route
- * (its hash names the tab the page was opened on); `storeHolds` what the dashboard store already holds.
+ * (its hash names the tab the page was opened on); `storeHolds` what the dashboard store already holds;
+ * `i18n` the store's translations and `t` the components' (by default both say `%key%`).
  */
 export function mountTab(
-  scenario: Scenario, options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean; steve?: FakeSteve } = {},
+  scenario: Scenario,
+  options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean; steve?: FakeSteve; i18n?: Translate; t?: ComponentT } = {},
   resource = clusterResource(scenario), route?: { hash: string }
 ): MountedTab {
   const {
-    storeHolds, storeHasMgmtClusters = true, steve: given, ...steveOptions
+    storeHolds, storeHasMgmtClusters = true, steve: given, i18n, t, ...steveOptions
   } = options;
   const steve = given ?? fakeSteve(scenario, steveOptions);
-  const store = testStore(steve, storeHolds, storeHasMgmtClusters ? mgmtClustersById(scenario) : {});
+  const store = testStore(steve, storeHolds, storeHasMgmtClusters ? mgmtClustersById(scenario) : {}, i18n);
 
   jest.spyOn(Date, 'now').mockReturnValue(Date.parse(scenario.now));
   observers.length = 0;
@@ -119,7 +127,9 @@ export function mountTab(
     attachTo: document.body,
     global:   {
       plugins:    [store],
-      mocks:      { $store: store, ...(route ? { $route: route } : {}) },
+      mocks:      {
+        $store: store, ...(route ? { $route: route } : {}), ...(t ? { t } : {})
+      },
       stubs:      { 'router-link': RouterLinkStub },
       // Registered globally by the dashboard; SortableTable uses them.
       directives: {

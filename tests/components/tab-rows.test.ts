@@ -40,7 +40,7 @@ describe('rows from the first seed case (ghost etcd machine)', () => {
     ]);
     expect(rows[1].slice(1, 4)).toEqual(['%nodeHealth.status.warning%', '—', 'dev-k8s-node01']);
     expect(rows[1][7]).toBe('%nodeHealth.rules.orphanNode.title%');
-    expect(rows.slice(2).every((r) => r[1] === '%nodeHealth.status.healthy%' && r[7] === '')).toBe(true);
+    expect(rows.slice(2).every((r) => r[1] === '%nodeHealth.status.healthy%' && r[7] === '—')).toBe(true);
     expect(tab!.wrapper.find('[data-testid="node-health-count-error"]').text()).toMatch(/^1/);
     expect(tab!.wrapper.find('[data-testid="node-health-count-healthy"]').text()).toMatch(/^16/);
   });

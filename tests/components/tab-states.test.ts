@@ -36,11 +36,19 @@ function emptyCluster(): Scenario {
 }
 
 describe('loading', () => {
-  it('shows the shell\'s Loading and requests nothing while the tab is hidden', async() => {
+  it('shows the table with the shell\'s loading row, not an overlay, and requests nothing while the tab is hidden', async() => {
     const t = open(ghostEtcd());
 
     await t.settle();
-    expect(t.wrapper.find('.loading-indicator').exists()).toBe(true);
+    // The shell's SortableTable shows its loading row once its 200 ms delay has passed (no flash on fast loads).
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const loading = t.wrapper.find('[data-testid="node-health-loading"]');
+
+    expect(loading.exists()).toBe(true);
+    expect(loading.find('.data-loading .icon-spinner').exists()).toBe(true);
+    expect(loading.find('thead').text()).toContain('%nodeHealth.tab.table.machine%');
+    // Not the shell's Loading overlay, a grey box over the whole tab.
+    expect(t.wrapper.find('.loading-indicator').exists()).toBe(false);
     expect(t.steve.urls).toEqual([]);
   });
 
@@ -59,11 +67,11 @@ describe('loading', () => {
     };
     await t.show();
     expect(t.steve.urls).toEqual([]);
-    expect(t.wrapper.find('.loading-indicator').exists()).toBe(true);
+    expect(t.wrapper.find('[data-testid="node-health-loading"]').exists()).toBe(true);
     release();
     await t.settle();
     expect(t.steve.urls).toHaveLength(10);
-    expect(t.wrapper.find('.loading-indicator').exists()).toBe(false);
+    expect(t.wrapper.find('[data-testid="node-health-loading"]').exists()).toBe(false);
     expect(t.wrapper.find('[data-testid="node-health-summary"]').exists()).toBe(true);
   });
 });

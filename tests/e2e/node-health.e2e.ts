@@ -108,6 +108,104 @@ async function startFinalizerRemoval(page: Page, machine: string) {
   return dialog;
 }
 
+/**
+ * In the page: for each element, where the browser broke its text into lines, as [text before, text after]
+ * around each break (the text's characters measured one by one).
+ */
+async function lineBreaks(page: Page, selector: string): Promise<{ text: string; breaks: [string, string][] }[]> {
+  return page.locator(selector).evaluateAll((els) => els.map((el) => {
+    const text = el.textContent ?? '';
+    const range = document.createRange();
+    const chars: { node: Text; offset: number }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      for (let i = 0; i < n.data.length; i++) {
+        chars.push({ node: n, offset: i });
+      }
+    }
+    const tops = chars.map(({ node, offset }) => {
+      range.setStart(node, offset);
+      range.setEnd(node, offset + 1);
+
+      return range.getClientRects()[0]?.top ?? NaN;
+    });
+    const breaks: [string, string][] = [];
+
+    for (let i = 1; i < tops.length; i++) {
+      if (tops[i] > tops[i - 1] + 2) {
+        breaks.push([text.slice(0, i), text.slice(i)]);
+      }
+    }
+
+    return { text, breaks };
+  }));
+}
+
+/** Breaks inside a field name: a letter or digit on both sides. */
+function midWord(found: { text: string; breaks: [string, string][] }[]): string[] {
+  return found.flatMap(({ text, breaks }) => breaks
+    .filter(([before, after]) => /[A-Za-z0-9]$/.test(before) && /^[A-Za-z0-9]/.test(after))
+    .map(([before, after]) => `${ text }: "${ before.slice(-12) }|${ after.slice(0, 12) }"`));
+}
+
+/**
+ * In the page: the WCAG contrast ratio of each element's text against the background drawn under it (the first
+ * opaque background of its ancestors, translucent ones blended on top), colours read through a canvas so that
+ * any CSS colour syntax counts.
+ */
+async function contrasts(page: Page, selector: string): Promise<{ text: string; ratio: number }[]> {
+  // The test runner compiles with esbuild's keepNames: the helpers below call its __name, absent in the page.
+  await page.evaluate('globalThis.__name = globalThis.__name || ((f) => f)');
+
+  return page.locator(selector).evaluateAll((els) => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+    const rgba = (css: string): number[] => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = Array.from(ctx.getImageData(0, 0, 1, 1).data);
+
+      return [r, g, b, a / 255];
+    };
+    const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255;
+
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+
+    return els.map((el) => {
+      const layers: number[][] = [];
+
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const bg = rgba(getComputedStyle(a).backgroundColor);
+
+        if (bg[3] > 0) {
+          layers.push(bg);
+          if (bg[3] >= 1) {
+            break;
+          }
+        }
+      }
+      let under = [255, 255, 255];
+
+      for (const layer of layers.reverse()) {
+        under = over(layer, under);
+      }
+      const fg = over(rgba(getComputedStyle(el).color), under);
+      const [hi, lo] = [luminance(fg), luminance(under)].sort((x, y) => y - x);
+
+      return { text: (el.textContent ?? '').trim(), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 };
+    });
+  });
+}
+
 function zhHans(key: string): string {
   const doc = load(readFileSync(join(ROOT, 'pkg/node-health/l10n/zh-hans.yaml'), 'utf8')) as Record<string, any>;
 
@@ -534,6 +632,151 @@ export const TESTS: E2eTest[] = [
 
       await t.shot(page, 'registration copied');
       assert(copied.includes('system-agent-install.sh') && new RegExp(`--token '?${ token }'?( |$)`).test(copied), `the clipboard holds no usable command: ${ copied.slice(0, 300) }`);
+    },
+  },
+  {
+    name: 'the registration dialog lays out its fields and help texts without overlap, in English and Chinese',
+    async run(t) {
+      const { page } = await t.session('admin', 'zh-CN');
+
+      await openTab(t, page, GHOST.cluster);
+      for (const locale of ['en-us', 'zh-hans'] as const) {
+        await switchLocale(page, locale);
+        await page.locator('[data-testid="node-health-registration"]').click();
+        const dialog = page.locator('[data-testid="nh-registration"]');
+
+        await dialog.locator('[data-testid="nh-command"]').waitFor({ state: 'visible', timeout: 30000 });
+        // The longest help texts wrap; the problems list appears under the proxy fields.
+        await dialog.locator('input[data-testid="nh-no-proxy"]').fill('10.0.0.0/8, .cluster.local');
+        await page.waitForTimeout(300);
+        const body = dialog.locator('.dialog-body');
+
+        await body.evaluate((el) => el.scrollTo(0, 0));
+        await t.shot(page, `${ locale } top`);
+        await body.evaluate((el) => el.scrollTo(0, el.scrollHeight / 3));
+        await t.shot(page, `${ locale } middle`);
+        await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await t.shot(page, `${ locale } bottom`);
+        // Every field (an input with its label and its help below it, a checkbox, the OS choice) and every
+        // paragraph or heading of the form, by the box the browser drew: no two may share any area.
+        const overlaps = await body.evaluate((root) => {
+          const blocks = Array.from(root.querySelectorAll('.labeled-input, .checkbox-outer-container, .radio-group, p, h5, ul'))
+            .filter((el) => !el.parentElement?.closest('.labeled-input, .checkbox-outer-container, .radio-group, p, ul'))
+            .map((el) => {
+              const boxes = [el, ...Array.from(el.querySelectorAll('.sub-label'))].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+
+              return {
+                name:   `${ el.tagName.toLowerCase() }${ el.getAttribute('data-testid') ? `[${ el.getAttribute('data-testid') }]` : '' } "${ (el.textContent ?? '').trim().slice(0, 40) }"`,
+                left:   Math.min(...boxes.map((r) => r.left)),
+                top:    Math.min(...boxes.map((r) => r.top)),
+                right:  Math.max(...boxes.map((r) => r.right)),
+                bottom: Math.max(...boxes.map((r) => r.bottom)),
+                el,
+              };
+            })
+            .filter((b) => Number.isFinite(b.left));
+          const found: string[] = [];
+
+          for (let i = 0; i < blocks.length; i++) {
+            for (let j = i + 1; j < blocks.length; j++) {
+              const a = blocks[i];
+              const b = blocks[j];
+              const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+              const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+
+              if (w > 1 && h > 1 && !a.el.contains(b.el) && !b.el.contains(a.el)) {
+                found.push(`${ a.name } and ${ b.name } (${ Math.round(w) }x${ Math.round(h) } px)`);
+              }
+            }
+          }
+
+          return { count: blocks.length, found };
+        });
+
+        assert(overlaps.count >= 12, `${ locale }: only ${ overlaps.count } fields and texts found in the dialog`);
+        assert(overlaps.found.length === 0, `${ locale }: overlapping in the registration dialog: ${ overlaps.found.join('; ') }`);
+        const text = await dialog.innerText();
+
+        assert(!/&#|&quot;/.test(text), `${ locale }: the dialog shows HTML entities: ${ text.match(/.{0,40}(&#|&quot;).{0,40}/)?.[0] }`);
+        await dialog.locator('[data-testid="nh-close"]').click();
+        await dialog.waitFor({ state: 'detached', timeout: 15000 });
+      }
+    },
+  },
+  {
+    name: 'display: evidence tables wrap field paths only between their parts, in the row detail and the finalizer dialog',
+    async run(t) {
+      const { page } = await t.session();
+
+      // A narrow window, where the evidence columns are tight.
+      await page.setViewportSize({ width: 1024, height: 800 });
+      await openTab(t, page, GHOST.cluster);
+      await openRow(page, GHOST_MACHINE);
+      await page.locator(`${ NH.detail } details[data-testid="node-health-evidence"] table`).first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'row detail evidence');
+      const inDetail = await lineBreaks(page, `${ NH.detail } details[data-testid="node-health-evidence"] td:nth-child(2) code`);
+
+      assert(inDetail.length >= 3, `only ${ inDetail.length } evidence paths in the row detail`);
+      assert(midWord(inDetail).length === 0, `field paths broken inside a name in the row detail: ${ midWord(inDetail).join('; ') }`);
+
+      await page.locator(NH.action('remove-finalizers')).first().click();
+      const dialog = page.locator('[data-testid="nh-remove-finalizers"]');
+
+      await dialog.locator('[data-testid="nh-evidence-row"]').first().waitFor({ state: 'visible', timeout: 15000 });
+      await dialog.locator('[data-testid="nh-evidence-row"]').first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'finalizer dialog evidence');
+      const inDialog = await lineBreaks(page, '[data-testid="nh-remove-finalizers"] [data-testid="nh-evidence-row"] td:nth-child(2) code');
+
+      assert(inDialog.length >= 1, 'no evidence paths in the finalizer dialog');
+      assert(midWord(inDialog).length === 0, `field paths broken inside a name in the finalizer dialog: ${ midWord(inDialog).join('; ') }`);
+      await dialog.locator('[data-testid="nh-close"]').click();
+    },
+  },
+  {
+    name: 'display: finding texts in the table reach WCAG AA contrast, warnings included',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, GHOST.cluster);
+      await page.locator(`${ SHELL_NODE_HEALTH_PANE } tr.main-row`).first().waitFor({ state: 'visible', timeout: 30000 });
+      await t.shot(page, 'table');
+      // The finding column's texts (the "+N more" after them is muted text, not a finding).
+      const found = await contrasts(page, `${ SHELL_NODE_HEALTH_PANE } tr.main-row td:nth-child(8) span > span:not(.text-muted)`);
+      const warnings = found.filter((f) => /without a machine/i.test(f.text));
+      const low = found.filter((f) => f.ratio < 4.5);
+
+      assert(warnings.length > 0, `no "Node without a machine" finding in the table: ${ found.map((f) => f.text).join('; ') }`);
+      assert(low.length === 0, `finding texts below 4.5:1: ${ low.map((f) => `${ f.text } (${ f.ratio }:1)`).join('; ') }`);
+    },
+  },
+  {
+    name: 'display: the first load shows the shell\'s loading row, and a healthy cluster says all its nodes are healthy',
+    async run(t) {
+      const { page } = await t.session();
+
+      // Plan secrets answer slowly, so the first load takes a while.
+      await control(t.mock, 'POST', 'faults', {
+        match: { method: 'GET', type: SECRET_TYPE }, times: 20, delayMs: 4000
+      });
+      try {
+        await gotoCluster(page, t.dev.url, NS, 'demo-rke2');
+        await page.locator(NH.tabButton).click();
+        const loading = page.locator('[data-testid="node-health-loading"] .data-loading');
+
+        await loading.waitFor({ state: 'visible', timeout: 30000 });
+        await t.shot(page, 'loading');
+        assert(await page.locator(`${ SHELL_NODE_HEALTH_PANE } .loading-indicator`).count() === 0, 'the tab shows an overlay while loading');
+      } finally {
+        await control(t.mock, 'DELETE', 'faults');
+      }
+      const healthy = page.locator('[data-testid="node-health-all-healthy"]');
+
+      await healthy.waitFor({ state: 'visible', timeout: 60000 });
+      await t.shot(page, 'all healthy');
+      assert(/All 5 nodes of the cluster are healthy/.test(await healthy.innerText()), `unexpected: ${ await healthy.innerText() }`);
+      const roles = await page.locator(`${ SHELL_NODE_HEALTH_PANE } tr.main-row td:nth-child(5)`).allInnerTexts();
+
+      assert(roles.every((r) => /^(Etcd|Control Plane|Worker)(, (Etcd|Control Plane|Worker))*$/.test(r.trim())), `roles not as Rancher's Machines tab names them: ${ roles.join(' | ') }`);
     },
   },
   {

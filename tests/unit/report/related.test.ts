@@ -110,7 +110,7 @@ describe('dev-k3s: the ghost etcd machine and the orphan Node at its address', (
     expect(text).toContain('  Related records:\n    - Most likely the same host as Node dev-k8s-node01: same address 10.20.1.21');
     expect(markdown).toContain('### Related records');
     expect(markdown).toContain('  - Node dev-k8s-node01 `status.addresses[0].address`: `10.20.1.21`');
-    expect(renderText(report, zh)).toContain('很可能与以下记录是同一台主机：Node dev-k8s-node01（地址相同：10.20.1.21');
+    expect(renderText(report, zh)).toContain('很可能与以下记录是同一台主机：节点 dev-k8s-node01（地址相同：10.20.1.21');
   });
 });
 
