@@ -16,6 +16,8 @@ import DiagnosticsExport from '@pkg/node-health/components/DiagnosticsExport.vue
 import HostReports from '@pkg/node-health/components/HostReports.vue';
 import RegistrationCommandDialog from '@pkg/node-health/dialog/RegistrationCommandDialog.vue';
 import RemoveFinalizersDialog from '@pkg/node-health/dialog/RemoveFinalizersDialog.vue';
+import MachineActionDialog from '@pkg/node-health/dialog/MachineActionDialog.vue';
+import type { NodeRecord } from '@pkg/node-health/engine';
 import type { RegistrationAccess, RegistrationCommandRequest, RemoveFinalizersRequest } from '@pkg/node-health/actions';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import type { Translate } from '@pkg/node-health/report/translate';
@@ -216,6 +218,28 @@ describe.each(Object.keys(LOCALES) as Locale[])('no HTML entity on screen (%s)',
 
     await button.trigger('click');
     await flushPromises();
+    expect(entities(wrapper)).toEqual([]);
+  });
+
+  it.each([['force-delete', 'infra-delete-failed'], ['delete-machine', 'windows-node-ref'], ['resume-machine', 'node-signals']])('in the %s dialog, its checks and its refusal', async(action, scenario) => {
+    const s = buildScenario(scenario);
+    const record = diagnoseScenario(s, 'steve').records.find((r) => r.preflight?.some((p) => p.id === action)) as NodeRecord;
+    const store = i18nStore(LOCALES[locale], () => ({}));
+    const wrapper = mount(MachineActionDialog, {
+      props:  {
+        resources: [{
+          action,
+          record,
+          context: {
+            clusterId: 'c', user: 'jane', onDone: jest.fn(), now: () => Date.parse(s.now)
+          }
+        }]
+      },
+      global: { mocks: { $store: store, t: shellT } },
+    });
+
+    await flushPromises();
+    expect(wrapper.text().length).toBeGreaterThan(100);
     expect(entities(wrapper)).toEqual([]);
   });
 
