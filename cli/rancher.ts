@@ -11,7 +11,9 @@ import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createGunzip } from 'node:zlib';
-import { accessReviews, clusterTarget, fatalIssue, loadClusterData } from '../pkg/node-health/data';
+import {
+  accessReviews, clusterTarget, fatalIssue, loadClusterData, loadTimelineInputs
+} from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
 import { fetchCollection } from '../pkg/node-health/data/load';
 import type { ListForm } from '../pkg/node-health/data/requests';
@@ -262,19 +264,53 @@ export async function findCluster(dispatch: Dispatch, name: string, origin: stri
   return target;
 }
 
+/** The timeline is read for at most this many records that are not healthy: each costs a few requests. */
+export const TIMELINE_RECORDS = 50;
+
+/**
+ * The Events about the records that are not healthy, as the tab reads them when a row opens (data/timeline.ts),
+ * so that the reports tell their stories; what may not be read is left out, as the tab does.
+ */
+async function eventsOfUnhealthy(dispatch: Dispatch, objects: KubeObject[], defaultCluster: string | undefined, form: ListForm, now?: () => number): Promise<KubeObject[]> {
+  const report = diagnose(objects, { now: now ? now() : Date.now(), defaultCluster });
+  const unhealthy = report.records.filter((r) => r.status !== 'healthy').slice(0, TIMELINE_RECORDS);
+  const seen = new Set<string>();
+  const out: KubeObject[] = [];
+
+  for (const r of unhealthy) {
+    const { inputs } = await loadTimelineInputs({ dispatch }, r, form);
+
+    for (const e of inputs.events ?? []) {
+      const key = String(e.metadata?.uid ?? `${ e.metadata?.namespace }/${ e.metadata?.name }`);
+
+      if (!seen.has(key)) {
+        seen.add(key);
+        // Steve's envelope may lack the kind; the engine recognises an Event by it.
+        out.push({
+          apiVersion: 'v1', kind: 'Event', ...e
+        });
+      }
+    }
+  }
+
+  return out;
+}
+
 export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: string, now?: () => number): Promise<RancherDiagnosis> {
   const target = await findCluster(dispatch, name, origin);
+  const form = await listFormOfServer(dispatch);
   const load: LoadResult = await loadClusterData(dispatch, target, {
-    now, form: await listFormOfServer(dispatch), reviews: accessReviews(dispatch)
+    now, form, reviews: accessReviews(dispatch)
   });
   const fatal = fatalIssue(target, load);
 
   if (fatal) {
     throw new RancherError(failureLine(fatal, origin));
   }
+  const events = await eventsOfUnhealthy(dispatch, [target.cluster, ...load.objects], target.mgmtId ?? undefined, form, now);
 
   return {
-    objects:        [target.cluster, ...load.objects],
+    objects:        [target.cluster, ...load.objects, ...events],
     diagnoseWith:   diagnose,
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,

@@ -75,7 +75,15 @@ describe('node-health diagnose --server', () => {
     const feature = 'GET /v1/management.cattle.io.features/ui-sql-cache';
     const reviews = ['POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews', `POST /k8s/clusters/${ target.mgmtId }/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`];
 
-    expect(new Set(requestedPaths(before))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, feature, mgmtCluster, ...planned.map((r) => `GET ${ r.url }`), ...reviews]));
+    const paths = requestedPaths(before);
+    // Then, as the tab does when a row opens, the Events about each record that is not healthy: by each object's uid.
+    const timeline = paths.filter((p) => p.includes('/events'));
+
+    expect(new Set(paths.filter((p) => !timeline.includes(p)))).toEqual(new Set([`GET ${ fleetClustersRequest().url }`, feature, mgmtCluster, ...planned.map((r) => `GET ${ r.url }`), ...reviews]));
+    const ghostUid = mock.store.peek('local', 'cluster.x-k8s.io.machine', 'fleet-default', GHOST_MACHINE)?.metadata.uid;
+
+    expect(timeline).toContain(`GET /v1/events/fleet-default?filter=${ encodeURIComponent(`involvedObject.uid=${ ghostUid }`) }&exclude=metadata.managedFields&exclude=metadata.fields&exclude=metadata.relationships`);
+    expect(timeline.every((p) => p.startsWith('GET '))).toBe(true);
   });
 
   it('diagnoses every cluster with --all-clusters: the fleet report', async() => {
