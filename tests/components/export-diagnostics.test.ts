@@ -222,7 +222,7 @@ describe('DiagnosticsExport', () => {
     expect(en.ui['status.error']).toBe('nodeHealth.status.error');
     expect(zh.ui['status.error']).toBe('错误');
     expect(en.source.facts).toContainEqual(['nodeHealth.htmlReport.source.rancherVersion', 'v2.11.0']);
-    expect(zh.source.facts[0]).toEqual(['来源', 'Node Health 标签页']);
+    expect(zh.source.facts[0]).toEqual(['来源', '节点健康标签页']);
     expect(zh.report.records.map((r: any) => r.key)).toEqual(en.report.records.map((r: any) => r.key));
     expect(en.report.records).toHaveLength(report.records.length);
   });
