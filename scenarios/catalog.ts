@@ -954,6 +954,50 @@ function withHistory(scenario: Scenario, parts: ({ objects: KubeObject[]; logs?:
   return scenario;
 }
 
+export const ROTATION_MACHINE = customMachineName(agentId('7e21c4b9a0d3'));
+
+/**
+ * Seed 000 before the deletion: Rotate Certificates on a k3s custom cluster whose etcd machine's agent lost its
+ * credentials. The planner walks the machines and waits for each one's rotation plan (assignAndCheckPlan in rancher
+ * pkg/capr/planner/certificaterotation.go: "waiting for [<machine>] certificate rotation"), and pauses the CAPI
+ * cluster while it does.
+ */
+export function certRotationBlocked(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-01-13T08:10:00Z';
+  const master = (host: string, id: string, address: string): NodeSpec => ({
+    hostname: host, machineId: agentId(id), roles: { etcd: true, controlPlane: true }, address, createdAgo: '410d', planUpdatedAgo: '2h', agentCredentials: true,
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'rot-k3s',
+    mgmtId:            'c-m-r8t2k6cq',
+    kind:              'custom',
+    kubernetesVersion: 'v1.27.10+k3s2',
+    createdAgo:        '410d',
+    nodes:             [
+      master('rot-master01', '1a6f3c9e2b70', '10.21.1.11'),
+      master('rot-master02', '2b7a4d0f3c81', '10.21.1.12'),
+      {
+        hostname: 'rot-etcd01', machineId: agentId('7e21c4b9a0d3'), roles: { etcd: true }, address: '10.21.1.21', createdAgo: '95d', agent: 'never-checked-in', node: 'never-registered', agentCredentials: true,
+      },
+      {
+        hostname: 'rot-node01', machineId: agentId('3c8b5e1a4d92'), roles: { worker: true }, address: '10.21.1.31', createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
+      },
+    ],
+    rotateCertificates: { generation: 3, applied: 2 },
+    waitingMessage:     `waiting for [${ ROTATION_MACHINE }] certificate rotation`,
+    waitingSince:       '2h',
+    capiCluster:        { paused: true, pausedAgo: '2h' },
+  }, now, o));
+
+  return scenarioFrom({
+    name:         'cert-rotation-blocked',
+    title:        'Certificate rotation waits for a machine whose agent is gone',
+    description:  `k3s custom cluster where Rotate Certificates has waited 2 h for ${ ROTATION_MACHINE }, whose agent never checked in; the planner keeps the CAPI cluster paused while it rotates (seed 000).`,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [ROTATION_MACHINE]: ['agent-never-checked-in', 'blocking-cluster-operation'] }, { 'rot-k3s': ['reconciliation-paused'] });
+}
+
 export const CLUSTER_HEALTH_MACHINES = {
   etcdDown:     customMachineName(agentId('c1a0e7d43b25')),
   controlPlane: customMachineName(agentId('c2b1f8e54c36')),
@@ -1970,6 +2014,7 @@ export function signalCatalogue(o: ScenarioOptions = {}): Scenario {
 
 export const SCENARIOS = {
   'ghost-etcd':              ghostEtcd,
+  'cert-rotation-blocked':   certRotationBlocked,
   'windows-node-ref':        windowsNodeRef,
   'orphan-node':             orphanNode,
   'etcd-hook':               etcdHook,

@@ -154,10 +154,16 @@ function clusterFinding(cluster: ClusterInfo | null, rule: string): boolean {
 }
 
 /** `machine: false` when the action is the machine's own resume: only a pause above it then stands in the way. */
-function notPaused(r: NodeRecord, { machine = true } = {}): PreflightCheck {
+function notPaused(r: NodeRecord, { machine = true, finalizers = false } = {}): PreflightCheck {
   const m = r.objects.machine;
+  const pause = r.cluster?.findings.find((f) => f.rule === 'reconciliation-paused');
 
-  if (clusterFinding(r.cluster, 'reconciliation-paused')) {
+  // Rancher's own pause for a certificate rotation lifts once no machine holds the rotation back: removing a gone
+  // machine's finalizers does not need Cluster API, a delete or a resume does.
+  if (pause?.args.scope === 'rotation') {
+    return finalizers ? check('notPaused', true, 'rotationLifts', { cluster: r.cluster?.name ?? '?' }) : check('notPaused', false, 'rotation', { cluster: r.cluster?.name ?? '?' });
+  }
+  if (pause) {
     return check('notPaused', false, machine ? 'cluster' : 'clusterToo', { cluster: r.cluster?.name ?? '?' });
   }
   if (machine && m && annotation(m, ANNOTATIONS.capiPaused) !== null) {
@@ -275,7 +281,7 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
   case 'remove-finalizers':
     return [
       hostGone(r, ctx), infrastructureGone(r), ...[etcdReleased(r)].filter((c): c is PreflightCheck => !!c),
-      etcdQuorum(r, ctx), notPaused(r), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
+      etcdQuorum(r, ctx), notPaused(r, { finalizers: true }), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
     ];
   case 'etcd-force-remove':
     return [etcdQuorum(r, ctx), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];

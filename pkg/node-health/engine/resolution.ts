@@ -143,18 +143,18 @@ export function resolveRecord(record: NodeRecord): Resolution {
 export function resolveCluster(cluster: ClusterInfo, records: NodeRecord[]): Resolution {
   const { root, ordered, consequences } = orderFindings(cluster.findings);
   const blocking = records.filter((r) => r.findings.some((f) => f.rule === 'blocking-cluster-operation'));
-  const steps = planSteps(ordered, root, null, consequences);
-
-  for (const r of blocking) {
-    steps.push({
-      key:  'nodeHealth.plan.settleFirst',
-      args: { machine: r.machineName ?? r.nodeName ?? r.key, rule: r.resolution?.rootCause ?? 'blocking-cluster-operation' },
-      rule: 'blocking-cluster-operation',
-    });
-  }
+  const own = planSteps(ordered, root, null, consequences);
+  const settle: PlanStep[] = blocking.map((r) => ({
+    key:  'nodeHealth.plan.settleFirst',
+    args: { machine: r.machineName ?? r.nodeName ?? r.key, rule: r.resolution?.rootCause ?? 'blocking-cluster-operation' },
+    rule: 'blocking-cluster-operation',
+  }));
+  // A remark about the whole cluster (a pause Rancher keeps while it rotates) is no cause: the machine it waits for is.
+  const remarksOnly = !!root && root.severity === 'info' && settle.length > 0;
+  const steps = remarksOnly ? [...settle, ...own] : [...own, ...settle];
 
   return {
-    rootCause:    root?.rule ?? (blocking.length ? 'blocking-cluster-operation' : null),
+    rootCause:    root && !remarksOnly ? root.rule : (blocking.length ? 'blocking-cluster-operation' : root?.rule ?? null),
     consequences: [...new Set(ordered.filter((f) => consequences.has(f)).map((f) => f.rule))],
     steps,
     ...(blocking.length ? { first: blocking.map((r) => r.key) } : {}),

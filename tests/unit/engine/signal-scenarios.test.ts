@@ -64,14 +64,14 @@ function scenariosShowing(table: SignalTableId, e: SignalEntry): string[] {
 /**
  * Planner messages no scenario shows yet: they are built from the planner's source in planner-messages.test.ts.
  * "waiting for cluster agent to connect" is a per-machine message while control-plane machines are reconciled with
- * the agent away; certificate rotation's are written only while a rotation runs.
+ * the agent away.
  */
-const NOT_YET_IN_A_SCENARIO = ['planner/agentWaiting', 'planner/certificateRotation'];
+const NOT_YET_IN_A_SCENARIO = ['planner/agentWaiting'];
 
 describe('every signal-table entry', () => {
   const entries = SIGNAL_TABLES.flatMap((t) => t.entries.map((e) => [signalId(t.id, e), t.id, e] as const)).filter(([id]) => !NOT_YET_IN_A_SCENARIO.includes(id));
 
-  it('has a check here for every infrastructure entry, and only two planner messages wait for a scenario', () => {
+  it('has a check here for every infrastructure entry, and only one planner message waits for a scenario', () => {
     for (const e of INFRASTRUCTURE_SIGNALS) {
       expect(() => showsInfrastructure(reports[0][1].records[0], e)).not.toThrow();
     }

@@ -1,0 +1,41 @@
+/**
+ * Rotate Certificates waiting for a machine whose agent is gone (seed 000): the planner says
+ * "waiting for [<machine>] certificate rotation" and keeps the CAPI cluster paused while it rotates. That pause is
+ * Rancher's own: a remark, not a cause; the cluster's plan leads with the machine, and nothing says to resume.
+ */
+import { preflightOf } from '@pkg/node-health/engine';
+import { buildScenario, ROTATION_MACHINE } from '../../../scenarios/catalog';
+import { diagnoseScenario } from './helpers';
+
+describe('a certificate rotation that waits for a ghost machine', () => {
+  const report = diagnoseScenario(buildScenario('cert-rotation-blocked'));
+  const cluster = report.clusters[0];
+  const ghost = report.records.find((r) => r.machineName === ROTATION_MACHINE)!;
+
+  it('calls the pause Rancher\'s own, an info, with no step to resume it', () => {
+    const pause = cluster.findings.find((f) => f.rule === 'reconciliation-paused')!;
+
+    expect(pause).toMatchObject({ severity: 'info', args: { scope: 'rotation' } });
+    expect(pause.fix.map((s) => s.key)).toEqual(['nodeHealth.rules.reconciliationPaused.fix.rotation']);
+  });
+
+  it('leads the cluster\'s plan with the machine the rotation waits for', () => {
+    expect(cluster.resolution?.rootCause).toBe('blocking-cluster-operation');
+    expect(cluster.resolution?.steps[0]).toMatchObject({ key: 'nodeHealth.plan.settleFirst', args: { machine: ROTATION_MACHINE } });
+    expect(ghost.resolution?.rootCause).toBe('agent-never-checked-in');
+  });
+
+  it('refuses a delete while Cluster API is paused, and lets a gone machine\'s finalizers go, which lifts the pause', () => {
+    const now = Date.parse(report.now);
+
+    expect(preflightOf('delete-machine', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: false, key: 'nodeHealth.preflight.notPaused.rotation' });
+    expect(preflightOf('remove-finalizers', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: true, key: 'nodeHealth.preflight.notPaused.rotationLifts' });
+  });
+
+  it('still asks to resume a pause nobody explains', () => {
+    const paused = diagnoseScenario(buildScenario('reconciliation-paused')).clusters[0].findings.find((f) => f.rule === 'reconciliation-paused')!;
+
+    expect(paused.severity).toBe('warning');
+    expect(paused.fix.map((s) => s.key)).toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
+  });
+});
