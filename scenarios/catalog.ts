@@ -1485,6 +1485,53 @@ export function agentDisconnected(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'edge-k3s': ['cluster-agent-disconnected'] });
 }
 
+export const AGENT_WAIT_MACHINE = customMachineName(agentId('5d0c8e3b1f47'));
+
+/**
+ * The planner waits for the cluster agent while it configures a control-plane machine (rancher pkg/capr/planner,
+ * `isControlPlane(entry) && !controlPlane.Status.AgentConnected`): the thread's words are
+ * "configuring bootstrap node(s) custom-0fdaa5766c14: waiting for cluster agent to connect", seen after Rancher's
+ * server URL and certificate changed and the agent could no longer connect.
+ */
+export function agentWaitBootstrap(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-19T06:08:45Z';
+  const built = buildCluster(clusterBuild({
+    name:              'tls-rke2',
+    mgmtId:            'c-m-t1s5w8bq',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.7+rke2r1',
+    createdAgo:        '40d',
+    nodes:             [
+      {
+        hostname: 'tls-cp-01', machineId: agentId('5d0c8e3b1f47'), roles: { etcd: true, controlPlane: true }, address: '10.44.0.11', createdAgo: '40d'
+      },
+      {
+        hostname: 'tls-wk-01', roles: { worker: true }, address: '10.44.0.21', createdAgo: '40d'
+      },
+    ],
+    waitingMessage: `configuring bootstrap node(s) ${ AGENT_WAIT_MACHINE }: waiting for cluster agent to connect`,
+    waitingSince:   '1h',
+  }, now, o));
+  const since = ago(now, '1h');
+  const mgmt = managementClusterOf(built);
+
+  mgmt.status.connected = false;
+  setRancherCondition(mgmt, {
+    type: 'Connected', status: 'False', lastUpdateTime: since
+  });
+  setRancherCondition(mgmt, {
+    type: 'Ready', status: 'False', reason: 'Disconnected', message: 'Cluster agent is not connected', lastUpdateTime: since
+  });
+
+  return scenarioFrom({
+    name:         'agent-wait-bootstrap',
+    title:        'The planner waits for the cluster agent',
+    description:  `RKE2 custom cluster whose cluster agent stopped connecting after Rancher's certificate changed: the planner says "configuring bootstrap node(s) ${ AGENT_WAIT_MACHINE }: waiting for cluster agent to connect".`,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'tls-rke2': ['cluster-agent-disconnected'] });
+}
+
 /**
  * The init node deleted (rancher#37133, #42709): no plan secret carries rke.cattle.io/init-node any more and
  * the cluster says "init node not found".
@@ -2015,6 +2062,7 @@ export function signalCatalogue(o: ScenarioOptions = {}): Scenario {
 export const SCENARIOS = {
   'ghost-etcd':              ghostEtcd,
   'cert-rotation-blocked':   certRotationBlocked,
+  'agent-wait-bootstrap':    agentWaitBootstrap,
   'windows-node-ref':        windowsNodeRef,
   'orphan-node':             orphanNode,
   'etcd-hook':               etcdHook,

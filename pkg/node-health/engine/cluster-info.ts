@@ -5,7 +5,7 @@
  */
 import type { ClusterInfo, KubeObject } from './types';
 import { getCondition } from './conditions';
-import { CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
+import { AGENT_WAITING, CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
 import {
   asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
@@ -48,7 +48,9 @@ export function readClusterInfo(cluster: KubeObject): ClusterInfo {
 
 /** Fills blockingMachines from the names the cluster knows, so "and 10 more" never yields a bogus name. */
 export function resolveBlockingMachines(info: ClusterInfo, machineNames: Iterable<string>): void {
-  if (!info.blockingMessage) {
+  // The planner names the control-plane machine it was configuring while it waits for the cluster agent
+  // (pkg/capr/planner: "waiting for cluster agent to connect"): the agent holds the cluster back, not the machine.
+  if (!info.blockingMessage || AGENT_WAITING.test(info.blockingMessage)) {
     return;
   }
   const tokens = messageTokens(info.blockingMessage);

@@ -1,10 +1,10 @@
 /**
- * Rotate Certificates waiting for a machine whose agent is gone (seed 000): the planner says
+ * What the planner waits for, when that is not the machine it names. Rotate Certificates waiting for a machine whose agent is gone (seed 000): the planner says
  * "waiting for [<machine>] certificate rotation" and keeps the CAPI cluster paused while it rotates. That pause is
  * Rancher's own: a remark, not a cause; the cluster's plan leads with the machine, and nothing says to resume.
  */
 import { preflightOf } from '@pkg/node-health/engine';
-import { buildScenario, ROTATION_MACHINE } from '../../../scenarios/catalog';
+import { AGENT_WAIT_MACHINE, buildScenario, ROTATION_MACHINE } from '../../../scenarios/catalog';
 import { diagnoseScenario } from './helpers';
 
 describe('a certificate rotation that waits for a ghost machine', () => {
@@ -37,5 +37,17 @@ describe('a certificate rotation that waits for a ghost machine', () => {
 
     expect(paused.severity).toBe('warning');
     expect(paused.fix.map((s) => s.key)).toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
+  });
+});
+
+describe('the planner waiting for the cluster agent while it configures a control-plane machine', () => {
+  const report = diagnoseScenario(buildScenario('agent-wait-bootstrap'));
+  const cluster = report.clusters[0];
+
+  it('blames the agent, not the machine it names: no machine holds the cluster back, and nothing says to delete one', () => {
+    expect(cluster.blockingMessage).toBe(`configuring bootstrap node(s) ${ AGENT_WAIT_MACHINE }: waiting for cluster agent to connect`);
+    expect(cluster.blockingMachines).toEqual([]);
+    expect(cluster.resolution?.rootCause).toBe('cluster-agent-disconnected');
+    expect(report.records.find((r) => r.machineName === AGENT_WAIT_MACHINE)?.findings).toEqual([]);
   });
 });
