@@ -60,11 +60,35 @@ function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean }
   return provisioningNow ? { ms: Math.max(0, now - created), done: false } : null;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
+/** The element at `i` of `sorted` as if the element at `skip` were not there (-1: none skipped). */
+function at(sorted: number[], i: number, skip: number): number {
+  return sorted[skip >= 0 && i >= skip ? i + 1 : i];
+}
 
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+/** The median of `sorted` without the element at `skip`: one sorted list serves every member of a pool. */
+function medianWithout(sorted: number[], skip: number): number {
+  const n = sorted.length - (skip >= 0 ? 1 : 0);
+  const mid = Math.floor(n / 2);
+
+  return n % 2 ? at(sorted, mid, skip) : (at(sorted, mid - 1, skip) + at(sorted, mid, skip)) / 2;
+}
+
+/** Where `value` stands in `sorted` (it is there). */
+function indexOf(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+
+    if (sorted[mid] < value) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+
+  return lo;
 }
 
 export function attachPoolComparisons(records: NodeRecord[], now: number): void {
@@ -84,13 +108,16 @@ export function attachPoolComparisons(records: NodeRecord[], now: number): void 
     }
   }
   for (const members of pools.values()) {
+    const done = members.filter((x) => x.p.done).map((x) => x.p.ms).sort((a, b) => a - b);
+
     for (const me of members) {
-      const others = members.filter((x) => x !== me && x.p.done).map((x) => x.p.ms);
-      const medianMs = others.length >= POOL_MIN_PEERS ? median(others) : null;
+      const skip = me.p.done ? indexOf(done, me.p.ms) : -1;
+      const peers = done.length - (skip >= 0 ? 1 : 0);
+      const medianMs = peers >= POOL_MIN_PEERS ? medianWithout(done, skip) : null;
       const outlier = medianMs !== null && me.p.ms > Math.max(medianMs * OUTLIER_FACTOR, medianMs + OUTLIER_MIN_EXTRA_MS);
 
       me.r.pool = {
-        pool: me.name, custom: me.custom, provisioningMs: me.p.ms, done: me.p.done, medianMs, peers: others.length, outlier
+        pool: me.name, custom: me.custom, provisioningMs: me.p.ms, done: me.p.done, medianMs, peers, outlier
       };
     }
   }
