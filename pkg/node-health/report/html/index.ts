@@ -15,6 +15,7 @@ import { htmlLocaleData, HTML_REPORT_LANGUAGES, LANGUAGE_NAMES } from './data';
 import type { HtmlReportLanguage, HtmlReportSource } from './data';
 import { cspHash } from './sha256';
 import { reportViewer } from './viewer';
+import { reportDetailRenderer } from './viewer-detail';
 
 export {
   HTML_REPORT_LANGUAGES, LANGUAGE_NAMES, htmlLocaleData
@@ -50,7 +51,7 @@ function escapeHtml(text: string): string {
  * `__name`, under tsx): a no-op stands in for it.
  */
 export function viewerScript(): string {
-  const source = `"use strict";var __name=function(f){return f;};(${ reportViewer.toString() })(document,window);`;
+  const source = `"use strict";var __name=function(f){return f;};(${ reportViewer.toString() })(document,window,(${ reportDetailRenderer.toString() }));`;
 
   if (/<\/script|<!--|<script/i.test(source)) {
     throw new Error('the report renderer must not contain script tags or comment openers');

@@ -8,8 +8,12 @@
  * computed keys or typeof on objects).
  *
  * Safety: every text from the data is set with textContent or createTextNode; nothing is parsed as HTML.
+ *
+ * A record's detail is drawn by viewer-detail.ts, passed in as `detailRenderer` (the file embeds both sources).
  */
-export function reportViewer(doc: Document, win: Window): void {
+import type { DetailRenderer } from './viewer-detail';
+
+export function reportViewer(doc: Document, win: Window, detailRenderer: DetailRenderer): void {
   const PAGE = 100;
   const meta = JSON.parse((doc.getElementById('nh-meta') as HTMLElement).textContent || '{}');
   const root = doc.getElementById('nh-report') as HTMLElement;
@@ -82,245 +86,23 @@ export function reportViewer(doc: Document, win: Window): void {
     return r.findings.length ? r.findings[0] : null;
   }
 
-  function copyText(text: string, button: HTMLElement): void {
-    const done = (ok: boolean) => {
-      button.textContent = ok ? u('copied') : u('copyFailed');
-      win.setTimeout(() => {
-        button.textContent = u('copy');
-      }, 1500);
-    };
-    const fallback = () => {
-      const area = doc.createElement('textarea');
+  /** A related record's button: the table searches for it, with its detail open. */
+  function openRelated(x: any, name: string): void {
+    const target = D.report.records.filter((o: any) => (x.machine ? o.machine === x.machine : o.node === x.node))[0];
 
-      area.value = text;
-      doc.body.appendChild(area);
-      area.select();
-      let ok = false;
-
-      try {
-        ok = doc.execCommand('copy');
-      } catch (e) {
-        ok = false;
-      }
-      doc.body.removeChild(area);
-      done(ok);
-    };
-    const clipboard = win.navigator && win.navigator.clipboard;
-
-    if (clipboard && clipboard.writeText) {
-      clipboard.writeText(text).then(() => done(true), fallback);
-    } else {
-      fallback();
+    state.query = name;
+    state.status = 'all';
+    state.role = 'all';
+    if (target) {
+      state.open[target.key] = true;
     }
+    render();
   }
 
-  function command(parent: HTMLElement, text: string): void {
-    const box = add(parent, el('div', 'command'));
-
-    add(box, el('pre', null, text, 'nh-r-command'));
-    const button = add(box, el('button', 'copy', u('copy'), 'nh-r-copy'));
-
-    button.setAttribute('type', 'button');
-    button.addEventListener('click', () => copyText(text, button));
-  }
-
-  function steps(parent: HTMLElement, list: any[]): void {
-    const ol = add(parent, el('ol', 'steps'));
-
-    list.forEach((s: any) => {
-      const li = add(ol, el('li'));
-
-      add(li, el('span', null, s.text));
-      if (s.command) {
-        command(li, s.command);
-      }
-    });
-  }
-
-  function titlesOf(findings: any[], rules: string[]): string {
-    const out: string[] = [];
-
-    rules.forEach((rule) => findings.forEach((f: any) => {
-      if (f.rule === rule) {
-        out.push(f.title);
-      }
-    }));
-
-    return out.join(u('separator'));
-  }
-
-  function plan(parent: HTMLElement, res: any, findings: any[], title: string): void {
-    if (!res || !res.steps.length) {
-      return;
-    }
-    const box = add(parent, el('section', 'plan', null, 'nh-r-plan'));
-
-    add(box, el('h4', null, title));
-    const root = findings.filter((f: any) => f.rule === res.rootCause)[0];
-
-    if (root) {
-      add(box, el('p', 'root-cause', u('rootCause', { title: root.title })));
-    }
-    const consequences = titlesOf(findings, res.consequences);
-
-    if (consequences) {
-      add(box, el('p', null, u('consequences', { list: consequences })));
-    }
-    if (res.first && res.first.length) {
-      res.first.forEach((name: string) => add(box, el('p', null, u('settleFirst', { machine: name }))));
-    }
-    steps(box, res.steps);
-  }
-
-  function finding(parent: HTMLElement, f: any, withSteps: boolean): void {
-    const box = add(parent, el('div', `finding sev-${ f.severity }`, null, `nh-r-finding-${ f.rule }`));
-    const head = add(box, el('h5'));
-
-    add(head, el('span', `badge sev-${ f.severity }`, u(`severity.${ f.severity }`)));
-    add(head, doc.createTextNode(' '));
-    add(head, el('span', 'finding-title', f.title));
-    add(head, el('code', 'rule', f.rule));
-    if (f.confirmed) {
-      add(head, el('span', 'badge confirmed', u('confirmed')));
-    }
-    add(box, el('p', null, f.cause));
-    if (f.confirmation) {
-      add(box, el('p', 'confirmation', f.confirmation));
-    }
-    if (f.evidence.length) {
-      const details = add(box, el('details', 'evidence', null, 'nh-r-evidence'));
-
-      details.setAttribute('open', '');
-      add(details, el('summary', null, u('evidence')));
-      const table = add(details, el('table'));
-
-      f.evidence.forEach((e: any) => {
-        const tr = add(table, el('tr', e.confirmed ? 'confirmed' : null));
-
-        add(tr, el('td', null, e.object));
-        add(tr, el('td', 'path', e.path));
-        add(tr, el('td', 'value', e.value === null ? u('none') : String(e.value)));
-      });
-    }
-    if (withSteps && f.fix.length) {
-      add(box, el('h6', null, u('fix')));
-      steps(box, f.fix);
-    }
-  }
-
-  function findings(parent: HTMLElement, list: any[], res: any): void {
-    const withSteps = !res || !res.steps.length;
-
-    list.forEach((f: any) => finding(parent, f, withSteps));
-  }
-
-  function detail(r: any): HTMLElement {
-    const box = el('div', 'detail', null, 'nh-r-detail');
-
-    if (r.notes.length) {
-      const ul = add(box, el('ul', 'notes'));
-
-      r.notes.forEach((n: string) => add(ul, el('li', null, n)));
-    }
-    plan(box, r.resolution, r.findings, u('planTitle'));
-    add(box, el('h4', null, u('findings')));
-    if (!r.findings.length) {
-      add(box, el('p', 'muted', u('noFindings')));
-    }
-    findings(box, r.findings, r.resolution);
-    if (r.chain && r.chain.length) {
-      add(box, el('h4', null, u('chain')));
-      const ol = add(box, el('ol', 'chain', null, 'nh-r-chain'));
-
-      r.chain.forEach((l: any) => {
-        const li = add(ol, el('li', `link state-${ l.state }`));
-
-        add(li, el('strong', null, u(`chain.kind.${ l.kind }`)));
-        add(li, el('span', 'badge', u(`chain.state.${ l.state }`)));
-        if (l.name) {
-          add(li, el('span', 'name', l.namespace ? `${ l.namespace }/${ l.name }` : l.name));
-        }
-        if (l.detail) {
-          add(li, el('span', 'muted', l.detail));
-        }
-      });
-    }
-    if (r.poolText || (r.timeline && r.timeline.length)) {
-      add(box, el('h4', null, u('timeline')));
-      if (r.poolText) {
-        add(box, el('p', null, r.poolText, 'nh-r-pool'));
-      }
-      const tl = add(box, el('ol', 'timeline', null, 'nh-r-timeline'));
-
-      (r.timeline || []).forEach((e: any) => {
-        const li = add(tl, el('li'));
-
-        add(li, el('span', 'muted', `${ e.at } · ${ e.source } · ${ e.object }`));
-        add(li, el('div', null, e.text));
-        if (e.lines && e.lines.length) {
-          add(li, el('pre', 'log', e.lines.join('\n')));
-        }
-      });
-    }
-    if (r.related.length) {
-      add(box, el('h4', null, u('related')));
-      const ul = add(box, el('ul', 'related', null, 'nh-r-related'));
-
-      r.related.forEach((x: any) => {
-        const li = add(ul, el('li'));
-
-        add(li, el('span', null, x.why));
-        const name = x.machine || x.node;
-
-        if (name) {
-          const b = add(li, el('button', 'link', u('open')));
-
-          b.setAttribute('type', 'button');
-          b.addEventListener('click', () => {
-            const target = D.report.records.filter((o: any) => (x.machine ? o.machine === x.machine : o.node === x.node))[0];
-
-            state.query = name;
-            state.status = 'all';
-            state.role = 'all';
-            if (target) {
-              state.open[target.key] = true;
-            }
-            render();
-          });
-        }
-      });
-    }
-    if (r.actions.length) {
-      add(box, el('h4', null, u('actions')));
-      const ul = add(box, el('ul', 'actions', null, 'nh-r-actions'));
-
-      r.actions.forEach((a: any) => {
-        const li = add(ul, el('li'));
-
-        add(li, el('strong', null, u(`action.${ a.id }`)));
-        add(li, el('span', a.allowed ? 'badge ok' : 'badge bad', a.allowed ? u('allowed') : u('refused')));
-        const checks = add(li, el('ul', 'checks'));
-
-        a.checks.forEach((c: any) => {
-          const ci = add(checks, el('li', c.ok === true ? 'ok' : (c.ok === false ? 'bad' : 'unknown')));
-
-          add(ci, el('span', 'badge', c.ok === true ? u('passed') : (c.ok === false ? u('failed') : u('notJudged'))));
-          add(ci, el('span', null, c.text));
-        });
-      });
-    }
-    if (r.host) {
-      add(box, el('h4', null, r.host.title));
-      const dl = add(box, el('dl', 'facts', null, 'nh-r-host'));
-
-      r.host.facts.forEach((f: string[]) => {
-        add(dl, el('dt', null, f[0]));
-        add(dl, el('dd', null, f[1]));
-      });
-    }
-
-    return box;
-  }
+  const parts = detailRenderer(doc, win, el, add, u, openRelated);
+  const detail = parts.detail;
+  const plan = parts.plan;
+  const findings = parts.findings;
 
   const COLUMNS = [
     { id: 'status', label: 'colStatus' }, { id: 'cluster', label: 'colCluster' }, { id: 'machine', label: 'colMachine' }, { id: 'node', label: 'colNode' },

@@ -1,0 +1,40 @@
+/**
+ * What the Node Health tab keeps for itself, outside Vue's reactivity: its session (the worker), its poller, the
+ * visibility watcher, the last refresh's busy time, which store lists were sent, and whether one of its own writes
+ * has just happened. One per tab instance, created with it (markRaw) and typed here rather than hung on `this`.
+ */
+import type { Poller } from './poller';
+import type { SessionClient } from './session-client';
+import { storeChanges } from './store-lists';
+import type { StoreChanges, StoreCopies } from './store-lists';
+
+export interface TabRuntime {
+  /** The session that loads and diagnoses (set when the tab is created) */
+  session: SessionClient | null;
+  /** Polls while the tab is on screen (set when the tab is created) */
+  poller: Poller | null;
+  /** Stops the visibility watcher (set when the tab is mounted) */
+  stopWatching: (() => void) | null;
+  /** How long the last refresh blocked the page, in ms: the pause between polls follows it */
+  busyMs: number;
+  /** One of the tab's writes has just happened: the next load asks Rancher rather than the store */
+  afterWrite: boolean;
+  /** Which of the store's lists were sent to the session, to send only what changed */
+  storeSent: StoreChanges;
+  storeCopies: StoreCopies;
+  /** The record a link asked for, once opened */
+  openedRequest: string | null;
+}
+
+export function tabRuntime(): TabRuntime {
+  return {
+    session:       null,
+    poller:        null,
+    stopWatching:  null,
+    busyMs:        0,
+    afterWrite:    false,
+    storeSent:     storeChanges(),
+    storeCopies:   new Map(),
+    openedRequest: null,
+  };
+}
