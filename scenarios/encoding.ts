@@ -4,6 +4,8 @@
  * real sha256 values, otherwise "is the plan in sync" cannot be computed from the data.
  */
 
+import { sha256Bytes } from '../pkg/node-health/report/html/sha256';
+
 export function utf8Encode(text: string): Uint8Array {
   const ascii = new Uint8Array(text.length);
 
@@ -179,78 +181,8 @@ export function base64Decode(text: string): string {
   return utf8Decode(base64ToBytes(text));
 }
 
-const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
-
-const SHA_W = new Int32Array(64);
-
-export function sha256Bytes(data: Uint8Array): Uint8Array {
-  const bitLength = data.length * 8;
-  const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
-
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const high = Math.floor(bitLength / 0x100000000);
-  const low = bitLength >>> 0;
-  const end = padded.length;
-
-  padded[end - 8] = high >>> 24; padded[end - 7] = (high >>> 16) & 255; padded[end - 6] = (high >>> 8) & 255; padded[end - 5] = high & 255;
-  padded[end - 4] = low >>> 24; padded[end - 3] = (low >>> 16) & 255; padded[end - 2] = (low >>> 8) & 255; padded[end - 1] = low & 255;
-
-  let h0 = 0x6a09e667; let h1 = 0xbb67ae85; let h2 = 0x3c6ef372; let h3 = 0xa54ff53a;
-  let h4 = 0x510e527f; let h5 = 0x9b05688c; let h6 = 0x1f83d9ab; let h7 = 0x5be0cd19;
-  const w = SHA_W;
-
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let t = 0; t < 16; t++) {
-      const j = offset + t * 4;
-
-      w[t] = (padded[j] << 24) | (padded[j + 1] << 16) | (padded[j + 2] << 8) | padded[j + 3];
-    }
-    for (let t = 16; t < 64; t++) {
-      const a = w[t - 15]; const b = w[t - 2];
-      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
-      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
-
-      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
-    }
-    let a = h0; let b = h1; let c = h2; let d = h3; let e = h4; let f = h5; let g = h6; let h = h7;
-
-    for (let t = 0; t < 64; t++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (h + S1 + ch + K[t] + w[t]) | 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const maj = (a & b) ^ (a & c) ^ (b & c);
-      const t2 = (S0 + maj) | 0;
-
-      h = g; g = f; f = e; e = (d + t1) | 0;
-      d = c; c = b; b = a; a = (t1 + t2) | 0;
-    }
-    h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0; h5 = (h5 + f) | 0; h6 = (h6 + g) | 0; h7 = (h7 + h) | 0;
-  }
-
-  const out = new Uint8Array(32);
-  const words = [h0, h1, h2, h3, h4, h5, h6, h7];
-
-  for (let i = 0; i < 8; i++) {
-    out[i * 4] = words[i] >>> 24;
-    out[i * 4 + 1] = (words[i] >>> 16) & 255;
-    out[i * 4 + 2] = (words[i] >>> 8) & 255;
-    out[i * 4 + 3] = words[i] & 255;
-  }
-
-  return out;
-}
+// One SHA-256 for the project: the report file's CSP hashes and the plan checksums here.
+export { sha256Bytes };
 
 const HEX_PAIRS: string[] = [];
 

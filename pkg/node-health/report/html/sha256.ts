@@ -15,61 +15,70 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-export function sha256(text: string): Uint8Array {
-  const data = new TextEncoder().encode(text);
+const SHA_W = new Int32Array(64);
+
+export function sha256Bytes(data: Uint8Array): Uint8Array {
   const bitLength = data.length * 8;
   const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
 
   padded.set(data);
   padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
+  const high = Math.floor(bitLength / 0x100000000);
+  const low = bitLength >>> 0;
+  const end = padded.length;
 
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+  padded[end - 8] = high >>> 24; padded[end - 7] = (high >>> 16) & 255; padded[end - 6] = (high >>> 8) & 255; padded[end - 5] = high & 255;
+  padded[end - 4] = low >>> 24; padded[end - 3] = (low >>> 16) & 255; padded[end - 2] = (low >>> 8) & 255; padded[end - 1] = low & 255;
+
+  let h0 = 0x6a09e667; let h1 = 0xbb67ae85; let h2 = 0x3c6ef372; let h3 = 0xa54ff53a;
+  let h4 = 0x510e527f; let h5 = 0x9b05688c; let h6 = 0x1f83d9ab; let h7 = 0x5be0cd19;
+  const w = SHA_W;
 
   for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) {
-      w[i] = view.getUint32(offset + i * 4);
-    }
-    for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+    for (let t = 0; t < 16; t++) {
+      const j = offset + t * 4;
 
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+      w[t] = (padded[j] << 24) | (padded[j + 1] << 16) | (padded[j + 2] << 8) | padded[j + 3];
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    for (let t = 16; t < 64; t++) {
+      const a = w[t - 15]; const b = w[t - 2];
+      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
 
-    for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
+      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
     }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
+    let a = h0; let b = h1; let c = h2; let d = h3; let e = h4; let f = h5; let g = h6; let h = h7;
+
+    for (let t = 0; t < 64; t++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const ch = (e & f) ^ (~e & g);
+      const t1 = (h + S1 + ch + K[t] + w[t]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const maj = (a & b) ^ (a & c) ^ (b & c);
+      const t2 = (S0 + maj) | 0;
+
+      h = g; g = f; f = e; e = (d + t1) | 0;
+      d = c; c = b; b = a; a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0; h5 = (h5 + f) | 0; h6 = (h6 + g) | 0; h7 = (h7 + h) | 0;
   }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
 
-  h.forEach((v, i) => outView.setUint32(i * 4, v));
+  const out = new Uint8Array(32);
+  const words = [h0, h1, h2, h3, h4, h5, h6, h7];
+
+  for (let i = 0; i < 8; i++) {
+    out[i * 4] = words[i] >>> 24;
+    out[i * 4 + 1] = (words[i] >>> 16) & 255;
+    out[i * 4 + 2] = (words[i] >>> 8) & 255;
+    out[i * 4 + 3] = words[i] & 255;
+  }
 
   return out;
+}
+
+export function sha256(text: string): Uint8Array {
+  return sha256Bytes(new TextEncoder().encode(text));
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
