@@ -1436,6 +1436,19 @@ export function servingCerts(o: ScenarioOptions = {}): Scenario {
  * Ready False [Disconnected] "Cluster agent is not connected" and Connected False; the nodes look healthy,
  * but what Rancher shows of them may be stale.
  */
+/** The management cluster as Rancher marks it when the cluster agent's connection is lost (rancher#48585). */
+function agentLost(built: BuiltCluster, since: string): void {
+  const mgmt = managementClusterOf(built);
+
+  mgmt.status.connected = false;
+  setRancherCondition(mgmt, {
+    type: 'Connected', status: 'False', lastUpdateTime: since
+  });
+  setRancherCondition(mgmt, {
+    type: 'Ready', status: 'False', reason: 'Disconnected', message: 'Cluster agent is not connected', lastUpdateTime: since
+  });
+}
+
 export function agentDisconnected(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-01-06T11:00:00Z';
   const built = buildCluster(clusterBuild({
@@ -1462,15 +1475,8 @@ export function agentDisconnected(o: ScenarioOptions = {}): Scenario {
     ],
   }, now, o));
   const since = ago(now, '2h');
-  const mgmt = managementClusterOf(built);
 
-  mgmt.status.connected = false;
-  setRancherCondition(mgmt, {
-    type: 'Connected', status: 'False', lastUpdateTime: since
-  });
-  setRancherCondition(mgmt, {
-    type: 'Ready', status: 'False', reason: 'Disconnected', message: 'Cluster agent is not connected', lastUpdateTime: since
-  });
+  agentLost(built, since);
   setRancherCondition(provisioningClusterOf(built), {
     type: 'Connected', status: 'False', lastUpdateTime: since
   });
@@ -1512,16 +1518,8 @@ export function agentWaitBootstrap(o: ScenarioOptions = {}): Scenario {
     waitingMessage: `configuring bootstrap node(s) ${ AGENT_WAIT_MACHINE }: waiting for cluster agent to connect`,
     waitingSince:   '1h',
   }, now, o));
-  const since = ago(now, '1h');
-  const mgmt = managementClusterOf(built);
 
-  mgmt.status.connected = false;
-  setRancherCondition(mgmt, {
-    type: 'Connected', status: 'False', lastUpdateTime: since
-  });
-  setRancherCondition(mgmt, {
-    type: 'Ready', status: 'False', reason: 'Disconnected', message: 'Cluster agent is not connected', lastUpdateTime: since
-  });
+  agentLost(built, ago(now, '1h'));
 
   return scenarioFrom({
     name:         'agent-wait-bootstrap',
