@@ -154,14 +154,20 @@ function clusterFinding(cluster: ClusterInfo | null, rule: string): boolean {
 }
 
 /** `machine: false` when the action is the machine's own resume: only a pause above it then stands in the way. */
-function notPaused(r: NodeRecord, { machine = true, finalizers = false } = {}): PreflightCheck {
+function notPaused(r: NodeRecord, { machine = true, finalizers = false, deleting = false } = {}): PreflightCheck {
   const m = r.objects.machine;
   const pause = r.cluster?.findings.find((f) => f.rule === 'reconciliation-paused');
 
   // Rancher's own pause for a certificate rotation lifts once no machine holds the rotation back: removing a gone
   // machine's finalizers does not need Cluster API, a delete or a resume does.
   if (pause?.args.scope === 'rotation') {
-    return finalizers ? check('notPaused', true, 'rotationLifts', { cluster: r.cluster?.name ?? '?' }) : check('notPaused', false, 'rotation', { cluster: r.cluster?.name ?? '?' });
+    if (finalizers) {
+      return check('notPaused', true, 'rotationLifts', { cluster: r.cluster?.name ?? '?' });
+    }
+
+    // A gone host's machine is deleted, then its finalizers removed once it is stuck (seed 000): the delete
+    // waits, it does not harm. Resuming the machine alone changes nothing while the cluster is paused.
+    return deleting ? check('notPaused', true, 'rotationDelete', { cluster: r.cluster?.name ?? '?' }) : check('notPaused', false, 'rotation', { cluster: r.cluster?.name ?? '?' });
   }
   if (pause) {
     return check('notPaused', false, machine ? 'cluster' : 'clusterToo', { cluster: r.cluster?.name ?? '?' });
@@ -291,7 +297,7 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
     return [deleteFailed(r), serverGone(r), mayUpdate(r.objects.infraMachine, infraLabel(r))];
   case 'delete-machine':
     return [
-      notDeleting(r), hostGone(r, ctx, 'aliveDelete'), replacement(r), lastOfRole(r, ctx), etcdQuorum(r, ctx), notPaused(r), noRemediation(r), agentConnected(r),
+      notDeleting(r), hostGone(r, ctx, 'aliveDelete'), replacement(r), lastOfRole(r, ctx), etcdQuorum(r, ctx), notPaused(r, { deleting: true }), noRemediation(r), agentConnected(r),
       mayDelete(r.objects.machine, machine),
     ];
   case 'resume-machine':

@@ -25,11 +25,16 @@ describe('a certificate rotation that waits for a ghost machine', () => {
     expect(ghost.resolution?.rootCause).toBe('agent-never-checked-in');
   });
 
-  it('refuses a delete while Cluster API is paused, and lets a gone machine\'s finalizers go, which lifts the pause', () => {
+  it('lets the ghost be deleted, as its plan says, and its finalizers go once stuck, which lifts the pause; a resume alone is refused', () => {
     const now = Date.parse(report.now);
+    const deleteStep = ghost.resolution?.steps.find((s) => s.act === 'delete-machine');
 
-    expect(preflightOf('delete-machine', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: false, key: 'nodeHealth.preflight.notPaused.rotation' });
+    // The plan's own step: delete the machine if its host is gone, then remove its finalizers if the delete hangs.
+    expect(deleteStep).toBeDefined();
+    expect(preflightOf('delete-machine', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: true, key: 'nodeHealth.preflight.notPaused.rotationDelete' });
+    expect(ghost.preflight?.find((p) => p.id === 'delete-machine')?.allowed).toBe(true);
     expect(preflightOf('remove-finalizers', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: true, key: 'nodeHealth.preflight.notPaused.rotationLifts' });
+    expect(preflightOf('resume-machine', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: false, key: 'nodeHealth.preflight.notPaused.rotation' });
   });
 
   it('still asks to resume a pause nobody explains', () => {
