@@ -264,6 +264,18 @@ describe('RemoveFinalizersDialog: the write', () => {
     expect(wrapper.emitted('close')).toHaveLength(1);
   });
 
+  it('gives its audit Event the diagnosis that led to the removal: the record\'s root cause', async() => {
+    const store = dialogStore(server());
+    const record = { ...stuckRecord(), resolution: { rootCause: 'agent-never-checked-in', consequences: [], steps: [] } };
+    const wrapper = mount(RemoveFinalizersDialog, {
+      props:  { resources: [{ record, context: { clusterId: CLUSTER, user: 'jane', onDone: jest.fn(), now: () => NOW_MS }, focus: 'finalizers' }] },
+      global: { mocks: { $store: store, t: translate } },
+    });
+
+    await confirmAndRemove(wrapper);
+    expect(auditEvents(store)).toEqual([expect.objectContaining({ message: 'jane removed the finalizers machine.cluster.x-k8s.io from Node Health (diagnosis: agent-never-checked-in)' })]);
+  });
+
   it('403: says it was refused, that nothing changed, and offers no retry', async() => {
     const { wrapper, onDone } = open({}, server(() => Promise.reject(httpError(403, { message: 'machines.cluster.x-k8s.io is forbidden' }))));
 

@@ -165,3 +165,10 @@ export function onActionLogChange(listener: (clusterId: string) => void): () => 
     listeners.delete(listener);
   };
 }
+
+/** A dialog closed before it wrote anything. */
+export function logCancelled(context: { user: string; clusterId: string }, action: ActionLogName, target: string): ActionLogEntry {
+  return recordAction({
+    user: context.user, cluster: context.clusterId, action, target, result: 'cancelled'
+  });
+}

@@ -22,7 +22,7 @@ export {
 } from './errors';
 export type { ActionFailure, FailureKind } from './errors';
 export {
-  recordAction, getActionLog, clearActionLog, onActionLogChange, scrubDetail, ACTION_LOG_LIMIT, ACTION_LOG_STORAGE_PREFIX
+  recordAction, logCancelled, getActionLog, clearActionLog, onActionLogChange, scrubDetail, ACTION_LOG_LIMIT, ACTION_LOG_STORAGE_PREFIX
 } from './action-log';
 export type { ActionLogEntry, ActionLogInput } from './action-log';
 export {
@@ -33,7 +33,7 @@ export type {
   ActionOutcome, ConfirmedWrite, ReloadResult, TokenLoad, WriteRequest
 } from './requests';
 export {
-  openRemoveFinalizers, openEtcdForceRemove, openMachineAction, openRegistrationCommand, currentUserName, toClusterRef,
+  dialogContext, openRemoveFinalizers, openEtcdForceRemove, openMachineAction, openRegistrationCommand, currentUserName, toClusterRef,
   DIALOG_PROPS, MACHINE_ACTION_DIALOG, REMOVE_FINALIZERS_DIALOG, REGISTRATION_COMMAND_DIALOG
 } from './open';
 export type {

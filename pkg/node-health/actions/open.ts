@@ -152,3 +152,17 @@ export function openMachineAction(store: StoreLike, action: ActionId, record: No
     testId:     `node-health-${ action }-modal`,
   });
 }
+
+/**
+ * The context a dialog acts in: the tab's, with safe defaults, and why the user acts (the record's root cause),
+ * which the audit Event of every write carries.
+ */
+export function dialogContext(ctx: Partial<ActionContext> | undefined, record: NodeRecord): ActionContext {
+  return {
+    clusterId: ctx?.clusterId ?? record.cluster?.mgmtId ?? record.cluster?.name ?? '-',
+    user:      ctx?.user ?? '-',
+    onDone:    typeof ctx?.onDone === 'function' ? ctx.onDone : () => undefined,
+    now:       ctx?.now,
+    why:       ctx?.why ?? record.resolution?.rootCause ?? null,
+  };
+}
