@@ -266,9 +266,22 @@ describe('RemoveFinalizersDialog: the write', () => {
 
   it('gives its audit Event the diagnosis that led to the removal: the record\'s root cause', async() => {
     const store = dialogStore(server());
-    const record = { ...stuckRecord(), resolution: { rootCause: 'agent-never-checked-in', consequences: [], steps: [] } };
+    const record = {
+      ...stuckRecord(),
+      resolution: {
+        rootCause: 'agent-never-checked-in', consequences: [], steps: []
+      }
+    };
     const wrapper = mount(RemoveFinalizersDialog, {
-      props:  { resources: [{ record, context: { clusterId: CLUSTER, user: 'jane', onDone: jest.fn(), now: () => NOW_MS }, focus: 'finalizers' }] },
+      props:  {
+        resources: [{
+          record,
+          context: {
+            clusterId: CLUSTER, user: 'jane', onDone: jest.fn(), now: () => NOW_MS
+          },
+          focus: 'finalizers'
+        }]
+      },
       global: { mocks: { $store: store, t: translate } },
     });
 
