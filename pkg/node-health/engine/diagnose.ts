@@ -55,7 +55,11 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
     }
     try {
       const result = rule.check(record, ctx);
-      const hits = result === null ? [] : Array.isArray(result) ? result : [result];
+
+      if (result === null) {
+        continue;
+      }
+      const hits = Array.isArray(result) ? result : [result];
 
       for (const hit of hits) {
         const finding = findingOf(rule, hit);

@@ -23,13 +23,34 @@ export function releaseOf(version: string | null | undefined): Release | null {
   } : null;
 }
 
+// A cluster's nodes run a handful of versions: each is parsed once, not once per node and rule.
+const PARSED = new Map<string, Release | null>();
+const PARSED_MAX = 256;
+
+function cachedRelease(version: string | null | undefined): Release | null {
+  if (typeof version !== 'string') {
+    return null;
+  }
+  let release = PARSED.get(version);
+
+  if (release === undefined) {
+    if (PARSED.size >= PARSED_MAX) {
+      PARSED.clear();
+    }
+    release = releaseOf(version);
+    PARSED.set(version, release);
+  }
+
+  return release;
+}
+
 /**
  * Whether a kubelet runs the release the cluster wants: true or false as the planner decides, or null when either
  * version does not parse (the planner then waits for ever; the comparison cannot judge).
  */
 export function sameRelease(kubelet: string | null | undefined, wanted: string | null | undefined): boolean | null {
-  const a = releaseOf(kubelet);
-  const b = releaseOf(wanted);
+  const a = cachedRelease(kubelet);
+  const b = cachedRelease(wanted);
 
   if (!a || !b) {
     return null;
