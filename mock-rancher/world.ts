@@ -255,7 +255,8 @@ function downstreamClusterOf(raw: Record<string, unknown>): string | undefined {
  * Serves a bundle's objects: local ones in Rancher's scope, Nodes in the downstream scope of their
  * cluster, with their own timestamps (as in the customer's logs). Its provisioning and management clusters
  * say that they are a bundle's, with Node Health's own annotations (pkg/node-health/data/bundle-view.ts): the
- * tab judges them at the moment the bundle was made, does not refresh them and offers no write.
+ * tab judges them at the moment the bundle was made, does not refresh them and offers no write. The API refuses
+ * every change to them (403), Rancher's own buttons' too.
  */
 export function loadBundle(store: ObjectStore, world: World, path: string): void {
   const bundle = JSON.parse(readFileSync(path, 'utf8'));
@@ -313,10 +314,10 @@ export function loadBundle(store: ObjectStore, world: World, path: string): void
     if (object.apiVersion === 'v1' && object.kind === 'Node') {
       const scope = downstreamClusterOf(raw) || fallbackCluster;
 
-      store.seed(scope, object);
+      store.seed(scope, object, true);
       nodeCounts[scope] = (nodeCounts[scope] || 0) + 1;
     } else {
-      store.seed(LOCAL_SCOPE, object);
+      store.seed(LOCAL_SCOPE, object, true);
     }
   }
   for (const c of clusters) {
@@ -330,7 +331,7 @@ export function loadBundle(store: ObjectStore, world: World, path: string): void
       });
 
       mgmt.metadata.annotations = { ...(mgmt.metadata.annotations || {}), ...marks(c.name) };
-      store.seed(LOCAL_SCOPE, mgmt);
+      store.seed(LOCAL_SCOPE, mgmt, true);
     }
     store.ensureScope(c.mgmtId);
     downstreamBase().forEach((o) => store.seed(c.mgmtId, o));

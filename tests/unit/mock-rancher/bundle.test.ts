@@ -69,6 +69,31 @@ describe('serving a node-health-bundle/v1 file as a cluster', () => {
     expect(real.clusters.every((c) => !c.bundleMadeAt)).toBe(true);
   });
 
+  it('refuses every change to a bundle\'s objects, and only to them', () => {
+    const store = new ObjectStore();
+
+    buildWorld(store, { scenarios: ['healthy'], bundlePath: writeBundle([...scenario.objects, ...downstream]) });
+    const machines = store.scope(LOCAL_SCOPE)?.types.get('cluster.x-k8s.io.machine');
+    const nodes = store.scope(mgmtId)?.types.get('node');
+    const bundled = scenario.objects.find((o) => o.kind === 'Machine');
+    const live = store.list(LOCAL_SCOPE, 'cluster.x-k8s.io.machine').find((m) => m.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== scenario.clusters[0].name);
+
+    expect(machines && nodes && bundled && live).toBeTruthy();
+    if (!machines || !nodes || !bundled || !live) {
+      return;
+    }
+    const ns = bundled.metadata.namespace;
+    const name = bundled.metadata.name;
+
+    expect(() => store.patch(LOCAL_SCOPE, machines, ns, name, 'merge', { metadata: { finalizers: null } })).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => store.update(LOCAL_SCOPE, machines, ns, name, store.get(LOCAL_SCOPE, machines, ns, name))).toThrow(/diagnostics bundle, served read-only/);
+    expect(() => store.delete(LOCAL_SCOPE, machines, ns, name)).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => store.delete(mgmtId, nodes, undefined, downstream[0].metadata.name)).toThrow(expect.objectContaining({ status: 403 }));
+    expect(store.peek(LOCAL_SCOPE, 'cluster.x-k8s.io.machine', ns, name)?.metadata.deletionTimestamp).toBe(bundled.metadata.deletionTimestamp);
+    // The scenario served beside it is as writable as ever.
+    expect(store.delete(LOCAL_SCOPE, machines, live.metadata.namespace, live.metadata.name).metadata.name).toBe(live.metadata.name);
+  });
+
   it('names the versions the bundle was made with', () => {
     const store = new ObjectStore();
     const dir = mkdtempSync(join(tmpdir(), 'nh-bundle-'));
