@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   process.stdout.write(`MOCK_RANCHER_URL=${ mock.url }\n`);
   process.stderr.write(`[mock-rancher] Steve ${ mock.cacheMode === 'sql' ? 'with its SQL cache (ui-sql-cache on)' : 'without its SQL cache (ui-sql-cache off)' }\n`);
   for (const c of mock.world.clusters) {
-    process.stderr.write(`[mock-rancher] cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }, ${ c.kind }, ${ c.machines } machines, ${ c.nodes } nodes) from ${ c.source }\n`);
+    process.stderr.write(`[mock-rancher] cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }, ${ c.kind }, ${ c.machines } machines, ${ c.nodes } nodes) from ${ c.source }${ c.bundleMadeAt ? `, read-only, judged at ${ c.bundleMadeAt }` : '' }\n`);
   }
   const stop = () => {
     mock.close().then(() => process.exit(0));

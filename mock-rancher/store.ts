@@ -86,6 +86,8 @@ export class Scope {
 
 export class ObjectStore {
   private readonly scopes = new Map<string, Scope>();
+  /** Objects no write may change: those of a diagnostics bundle, served read-only */
+  private readonly frozen = new Set<string>();
   private revision = 1000;
   private readonly listeners = new Set<(event: WatchEvent) => void>();
   /** the clock used for deletionTimestamp; tests may replace it */
@@ -155,10 +157,17 @@ export class ObjectStore {
     return scope;
   }
 
-  /** Loads an object as it is (seed data): keeps its resourceVersion, raises the counter past it. */
-  seed(scopeId: string, obj: KubeObject): void {
+  /**
+   * Loads an object as it is (seed data): keeps its resourceVersion, raises the counter past it. `frozen`: no
+   * update, patch or delete may change it afterwards (a bundle's object; 403).
+   */
+  seed(scopeId: string, obj: KubeObject, frozen = false): void {
     const scope = this.ensureScope(scopeId);
     const info = scope.types.addObject(obj);
+
+    if (frozen) {
+      this.frozen.add(`${ scopeId }|${ info.id }|${ keyOf(obj.metadata.namespace, obj.metadata.name) }`);
+    }
     const copy = clone(obj);
     const rv = Number(copy.metadata.resourceVersion);
 
@@ -239,6 +248,7 @@ export class ObjectStore {
    * none means "whatever is there" as in Kubernetes. Identity and deletion fields are kept.
    */
   update(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string, body: KubeObject): KubeObject {
+    this.refuseFrozen(scopeId, info, namespace, name);
     const current = this.peek(scopeId, info.id, namespace, name);
 
     if (!current) {
@@ -260,6 +270,7 @@ export class ObjectStore {
   }
 
   patch(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string, patchType: PatchType, patch: unknown): KubeObject {
+    this.refuseFrozen(scopeId, info, namespace, name);
     const current = this.peek(scopeId, info.id, namespace, name);
 
     if (!current) {
@@ -341,6 +352,7 @@ export class ObjectStore {
 
   /** DELETE: with finalizers the object only gets its deletionTimestamp; without, it is gone. */
   delete(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string, preconditionRv?: string, preconditionUid?: string): KubeObject {
+    this.refuseFrozen(scopeId, info, namespace, name);
     const scope = this.mustScope(scopeId);
     const key = keyOf(namespace, name);
     const current = scope.bucket(info.id).get(key);
@@ -377,6 +389,14 @@ export class ObjectStore {
     this.emit(scopeId, info, 'remove', gone);
 
     return gone;
+  }
+
+  private refuseFrozen(scopeId: string, info: TypeInfo, namespace: string | undefined, name: string): void {
+    if (this.frozen.has(`${ scopeId }|${ info.id }|${ keyOf(namespace, name) }`)) {
+      throw new ApiError(403, 'Forbidden', `${ resourceLabel(info) } "${ name }" is part of a diagnostics bundle, served read-only: it cannot be changed`, {
+        name, group: info.group, kind: info.resource
+      });
+    }
   }
 
   /** Bumps an object's resourceVersion without changing it otherwise (a controller's status write). */

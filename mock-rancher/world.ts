@@ -9,6 +9,7 @@ import { buildScenario, scenarioObjects } from '../scenarios/catalog';
 import { buildFleetScenario, isFleetScenario } from '../scenarios/fleet';
 import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../scenarios/builders';
 import type { KubeObject, Scenario } from '../scenarios/types';
+import { bundleAnnotations } from '../pkg/node-health/data/bundle-view';
 import { LOCAL_SCOPE, ObjectStore } from './store';
 
 export const RANCHER_VERSION = 'v2.12.2';
@@ -43,6 +44,8 @@ export interface ServedCluster {
   nodes: number;
   /** the marker carried by every secret value of a scenario (for leak checks) */
   secretMarker?: string;
+  /** a bundle's cluster: when the bundle was made (its diagnosis time) */
+  bundleMadeAt?: string;
 }
 
 export interface World {
@@ -248,39 +251,25 @@ function downstreamClusterOf(raw: Record<string, unknown>): string | undefined {
   return m?.[1];
 }
 
-function shiftTimestamps<T>(value: T, deltaMs: number): T {
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string' && iso.test(v)) {
-      return new Date(Date.parse(v) + deltaMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    }
-    if (Array.isArray(v)) {
-      return v.map(walk);
-    }
-    if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
-
-    return v;
-  };
-
-  return walk(value) as T;
-}
-
 /**
  * Serves a bundle's objects: local ones in Rancher's scope, Nodes in the downstream scope of their
- * cluster. Timestamps move so that the bundle's creation time is "now": ages read as they did when
- * the customer made it.
+ * cluster, with their own timestamps (as in the customer's logs). Its provisioning and management clusters
+ * say that they are a bundle's, with Node Health's own annotations (pkg/node-health/data/bundle-view.ts): the
+ * tab judges them at the moment the bundle was made, does not refresh them and offers no write. The API refuses
+ * every change to them (403), Rancher's own buttons' too.
  */
-export function loadBundle(store: ObjectStore, world: World, path: string, now: Date): void {
+export function loadBundle(store: ObjectStore, world: World, path: string): void {
   const bundle = JSON.parse(readFileSync(path, 'utf8'));
 
   if (bundle?.format !== 'node-health-bundle/v1' || !Array.isArray(bundle.objects)) {
     throw new Error(`${ path }: not a node-health-bundle/v1 file (needs "format": "node-health-bundle/v1" and an "objects" array)`);
   }
-  const createdAt = Date.parse(bundle.createdAt || '');
-  const delta = Number.isFinite(createdAt) ? now.getTime() - createdAt : 0;
-  const raws: Record<string, unknown>[] = shiftTimestamps(bundle.objects, delta);
+  const madeAt = typeof bundle.createdAt === 'string' && Number.isFinite(Date.parse(bundle.createdAt)) ? bundle.createdAt : null;
+
+  if (!madeAt) {
+    throw new Error(`${ path }: the bundle does not say when it was made ("createdAt"), so there is no moment to judge it at`);
+  }
+  const raws: Record<string, unknown>[] = bundle.objects;
   const objects = raws.map((raw) => ({ raw, object: fromSteve(raw) })).filter((x): x is { raw: Record<string, unknown>, object: KubeObject } => !!x.object);
   const provClusters = objects.filter((x) => x.object.apiVersion.startsWith('provisioning.cattle.io/') && x.object.kind === 'Cluster');
 
@@ -301,6 +290,22 @@ export function loadBundle(store: ObjectStore, world: World, path: string, now: 
       throw new Error(`${ path }: cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }) clashes with the scenario ${ clash.source }; start with --scenarios none`);
     }
   }
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const generator = bundle.generator && typeof bundle.generator === 'object' ? bundle.generator : {};
+  const file = path.split('/').pop() || path;
+  const marks = (cluster: string) => bundleAnnotations({
+    cluster, madeAt, extensionVersion: text(generator.extensionVersion), rancherVersion: text(generator.rancherVersion), file
+  });
+  const byMgmtId = new Map(clusters.map((c) => [c.mgmtId, c]));
+
+  // Each cluster, provisioning and management, says which bundle it is.
+  for (const { object } of objects) {
+    const cluster = object.kind === 'Cluster' && (object.apiVersion.startsWith('provisioning.cattle.io/') ? object.metadata.name : object.apiVersion.startsWith('management.cattle.io/') ? byMgmtId.get(object.metadata.name)?.name : null);
+
+    if (cluster) {
+      object.metadata = { ...object.metadata, annotations: { ...(object.metadata.annotations || {}), ...marks(cluster) } };
+    }
+  }
   const fallbackCluster = clusters[0].mgmtId;
   const hasMgmt = new Set(objects.filter((x) => x.object.kind === 'Cluster' && x.object.apiVersion.startsWith('management.cattle.io/')).map((x) => x.object.metadata.name));
   const nodeCounts: Record<string, number> = {};
@@ -309,10 +314,10 @@ export function loadBundle(store: ObjectStore, world: World, path: string, now: 
     if (object.apiVersion === 'v1' && object.kind === 'Node') {
       const scope = downstreamClusterOf(raw) || fallbackCluster;
 
-      store.seed(scope, object);
+      store.seed(scope, object, true);
       nodeCounts[scope] = (nodeCounts[scope] || 0) + 1;
     } else {
-      store.seed(LOCAL_SCOPE, object);
+      store.seed(LOCAL_SCOPE, object, true);
     }
   }
   for (const c of clusters) {
@@ -321,21 +326,25 @@ export function loadBundle(store: ObjectStore, world: World, path: string, now: 
       store.seed(LOCAL_SCOPE, namespace(c.namespace));
     }
     if (!hasMgmt.has(c.mgmtId)) {
-      store.seed(LOCAL_SCOPE, managementCluster({
-        mgmtId: c.mgmtId, displayName: c.name, namespace: c.namespace, kind: c.kind as 'custom', createdAt: rfc3339(now), nodeCount: nodeCounts[c.mgmtId] || 0, provisioningClusterName: c.name
-      }));
+      const mgmt = managementCluster({
+        mgmtId: c.mgmtId, displayName: c.name, namespace: c.namespace, kind: c.kind as 'custom', createdAt: madeAt, nodeCount: nodeCounts[c.mgmtId] || 0, provisioningClusterName: c.name
+      });
+
+      mgmt.metadata.annotations = { ...(mgmt.metadata.annotations || {}), ...marks(c.name) };
+      store.seed(LOCAL_SCOPE, mgmt, true);
     }
     store.ensureScope(c.mgmtId);
     downstreamBase().forEach((o) => store.seed(c.mgmtId, o));
     world.clusters.push({
-      source:    `bundle:${ path.split('/').pop() }`,
-      title:     `Bundle made ${ bundle.createdAt || '(no date)' }`,
-      name:      c.name,
-      namespace: c.namespace,
-      mgmtId:    c.mgmtId,
-      kind:      c.kind,
-      machines:  objects.filter((x) => x.object.kind === 'Machine' && x.object.metadata.namespace === c.namespace).length,
-      nodes:     nodeCounts[c.mgmtId] || 0,
+      source:       `bundle:${ file }`,
+      title:        `Bundle made ${ madeAt }`,
+      bundleMadeAt: madeAt,
+      name:         c.name,
+      namespace:    c.namespace,
+      mgmtId:       c.mgmtId,
+      kind:         c.kind,
+      machines:     objects.filter((x) => x.object.kind === 'Machine' && x.object.metadata.namespace === c.namespace).length,
+      nodes:        nodeCounts[c.mgmtId] || 0,
     });
   }
 }
@@ -357,7 +366,7 @@ export function buildWorld(store: ObjectStore, options: WorldOptions): World {
     source: 'rancher', title: 'Rancher\'s own cluster', name: 'local', namespace: 'fleet-local', mgmtId: 'local', kind: 'imported', machines: 0, nodes: 0
   });
   for (const path of options.bundlePath ? bundleFiles(options.bundlePath) : []) {
-    loadBundle(store, world, path, now);
+    loadBundle(store, world, path);
   }
   for (const name of options.scenarios) {
     const build = isFleetScenario(name) ? buildFleetScenario : buildScenario;

@@ -1,5 +1,5 @@
 import { importTypes } from '@rancher/auto-import';
-import { IPlugin, TabLocation, TableColumnLocation } from '@shell/core/types';
+import { IPlugin, PanelLocation, TabLocation, TableColumnLocation } from '@shell/core/types';
 import { _DETAIL, _LIST } from '@shell/config/query-params';
 import { CAPI } from '@shell/config/types';
 import { NODE_HEALTH_TAB_NAME } from './tab-name';
@@ -56,6 +56,20 @@ export function registerFleet(plugin: Pick<IPlugin, 'addTableColumn' | 'addRoute
   plugin.addProduct(require('./fleet/product'));
 }
 
+/**
+ * The bundle view's banner (data/bundle-view.ts) on the other pages of a diagnostics bundle served as a cluster by
+ * the embedded Rancher API: every detail page's masthead in Cluster Management and the cluster explorer (the
+ * cluster's own page and its tabs, its Machines, the explorer's resources) and every list of the explorer. The
+ * shell offers no panel on the explorer's cluster dashboard (a card there would be an empty box on every
+ * cluster). The panel draws nothing on a real cluster's pages.
+ */
+export function registerBundlePanels(plugin: Pick<IPlugin, 'addPanel'>): void {
+  const panel = () => ({ component: () => import('./components/BundlePanel.vue') });
+
+  plugin.addPanel(PanelLocation.DETAILS_MASTHEAD, { product: [MANAGER_PRODUCT, 'explorer'] }, panel());
+  plugin.addPanel(PanelLocation.RESOURCE_LIST, { product: ['explorer'] }, panel());
+}
+
 // Init the package
 export default function(plugin: IPlugin): void {
   // Auto-import model, detail, edit, list, dialog, formatters and l10n from the folders
@@ -66,4 +80,5 @@ export default function(plugin: IPlugin): void {
 
   registerNodeHealthTab(plugin);
   registerFleet(plugin);
+  registerBundlePanels(plugin);
 }

@@ -10,12 +10,15 @@ import { createBundle } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import { main as cli } from '../../cli/main';
 import { cliTranslator } from '../../cli/l10n';
-import { buildScenario, XSS_PAYLOAD } from '../../scenarios/catalog';
+import { buildScenario, GHOST_MACHINE, XSS_PAYLOAD } from '../../scenarios/catalog';
 import { OUTPUT_DIR } from './harness';
-import { gotoCluster, openNodeHealthTab } from './dashboard';
+import { gotoCluster, gotoHome, openNodeHealthTab, routerPush } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
 const XSS_MACHINE = 'custom-17f5c1d9a8e7';
+const XSS_NODE = 'ef-wk-xss';
+/** Planted beside XSS_PAYLOAD: a script element's end, javascript: links, Markdown and HTML */
+const HOSTILE = '</script><script>alert(2)</script> [docs](javascript:alert(3)) <a href="javascript:alert(4)">open</a> **bold** <b>b</b>';
 const NS = 'fleet-default';
 const EVERY = 'ef-rke2';
 const en = cliTranslator('en-us');
@@ -90,6 +93,13 @@ export const REPORT_FILE_TESTS: E2eTest[] = [
     async run(t) {
       const dir = join(OUTPUT_DIR, 'report-file');
       const s = buildScenario('every-failure');
+      const xssNode = Object.values(s.downstream).flat().find((o) => o.kind === 'Node' && o.metadata.name === XSS_NODE);
+      const notReady = (((xssNode?.status as { conditions?: unknown[] } | undefined)?.conditions ?? []) as { type: string; message?: string }[]).find((c) => c.type === 'Ready');
+
+      assert(xssNode && notReady, `the scenario has no not-ready Node ${ XSS_NODE }`);
+      // In a message (the evidence) and a label the diagnosis reads (the host name), beside the scenario's own <img>.
+      notReady.message = `${ notReady.message } ${ HOSTILE }`;
+      xssNode.metadata.labels = { ...xssNode.metadata.labels, 'kubernetes.io/hostname': `${ XSS_NODE } ${ HOSTILE }` };
       const bundle: NodeHealthBundle = createBundle({
         objects: [...s.objects, ...Object.values(s.downstream).flat()], now: s.now, t: en, rancherVersion: 'v2.10.1', extensionVersion: '0.1.0'
       });
@@ -143,7 +153,10 @@ export const REPORT_FILE_TESTS: E2eTest[] = [
         assert(message, 'the bundle has no evidence with the planted markup');
         assert(evidence.includes(message.path), `the evidence does not show ${ message.path }: ${ evidence }`);
         // The planted markup shows as text, and nothing of it became an element or ran.
-        assert((await detail.innerText()).includes(XSS_PAYLOAD), 'the planted markup is not shown as text');
+        const detailText = await detail.innerText();
+
+        assert(detailText.includes(XSS_PAYLOAD) && detailText.includes(HOSTILE), `the planted markup is not shown as text: ${ detailText }`);
+        assert(await page.locator('script:not([type="application/json"])').count() === 1, 'a planted script element was made');
         await assertNoMarkup(page);
         await t.shot(page, 'record en-us');
 
@@ -205,6 +218,45 @@ export const REPORT_FILE_TESTS: E2eTest[] = [
         assert(zhCount.includes(zh('nodeHealth.status.error')), `the counts are not in Chinese: ${ zhCount }`);
         await assertNoMarkup(opened.page);
         await t.shot(opened.page, 'from the tab, zh-hans');
+        assert(opened.problems.length === 0, `the file tried: ${ opened.problems.join('; ') }`);
+      } finally {
+        await opened.context.close();
+      }
+    },
+  },
+  {
+    name:      'report file: the fleet page downloads the fleet\'s, and it opens from disk',
+    timeoutMs: 240000,
+    async run(t) {
+      const { page } = await t.session();
+
+      await gotoHome(page, t.dev.url);
+      await routerPush(page, '/c/_/manager/node-health');
+      const button = page.locator('[data-testid="node-health-fleet-report"]');
+
+      await page.locator('[data-testid="node-health-fleet-summary"]').waitFor({ state: 'visible', timeout: 120000 });
+      await button.waitFor({ state: 'visible', timeout: 30000 });
+      await t.shot(page, 'fleet page');
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), button.click()]);
+      const path = join(OUTPUT_DIR, 'report-file', 'from-the-fleet.html');
+
+      mkdirSync(join(OUTPUT_DIR, 'report-file'), { recursive: true });
+      await download.saveAs(path);
+      assert(/^node-health-fleet-.*\.html$/.test(download.suggestedFilename()), `the download is named ${ download.suggestedFilename() }`);
+      const opened = await openFile(t, path);
+
+      try {
+        const source = await opened.page.locator('[data-testid="nh-r-source"]').innerText();
+
+        assert(source.includes(en('nodeHealth.htmlReport.source.fromKind.fleet')), `the file does not say it comes from the fleet page: ${ source }`);
+        // Every cluster of the fleet: the 2,000 nodes of big-rke2 besides the others, the ghost etcd machine among them.
+        const counts = await countsShown(opened.page);
+
+        assert(Object.values(counts).reduce((a, b) => a + b, 0) > 2000, `the fleet's file counts ${ JSON.stringify(counts) }`);
+        await opened.page.locator('[data-testid="nh-r-search"]').fill(GHOST_MACHINE);
+        await opened.page.locator('[data-testid="nh-r-range"]').filter({ hasText: '1–1 of 1' }).waitFor({ timeout: 5000 });
+        await assertNoMarkup(opened.page);
+        await t.shot(opened.page, 'from the fleet page');
         assert(opened.problems.length === 0, `the file tried: ${ opened.problems.join('; ') }`);
       } finally {
         await opened.context.close();

@@ -7,6 +7,7 @@
 import { TESTS } from './node-health.e2e';
 import { FLEET_TESTS } from './fleet.e2e';
 import { REPORT_FILE_TESTS } from './report-file.e2e';
+import { BUNDLE_VIEW_TESTS } from './bundle-view.e2e';
 import { runTests } from './runner';
 
 function arg(name: string): string | undefined {
@@ -15,7 +16,7 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-runTests([...TESTS, ...FLEET_TESTS, ...REPORT_FILE_TESTS], {
+runTests([...TESTS, ...FLEET_TESTS, ...REPORT_FILE_TESTS, ...BUNDLE_VIEW_TESTS], {
   resultsFile: arg('results'),
   grep:        arg('grep'),
   devUrl:      process.env.E2E_DEV_URL || undefined,

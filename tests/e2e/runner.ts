@@ -28,6 +28,8 @@ export interface E2eTest {
   skip?: string;
   /** scenarios the embedded API serves for this test instead of the run's (it restarts on the same port) */
   scenarios?: string[];
+  /** a diagnostics bundle the embedded API serves besides them (MOCK_RANCHER_BUNDLE): made by this, which returns its file */
+  bundle?: () => string;
   timeoutMs?: number;
   run(t: TestContext): Promise<void>;
 }
@@ -85,15 +87,17 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
   };
 
   const runScenarios = options.scenarios || DEFAULT_SCENARIOS;
-  let served = runScenarios;
+  // What the embedded API serves for a test: its scenarios, and its own bundle if it has one.
+  const worldKey = (test: E2eTest) => [...(test.scenarios ?? runScenarios), ...(test.bundle ? [`bundle of ${ test.name }`] : [])].join();
+  let served = '';
 
   try {
     const runnable = selected.filter((t) => !t.skip);
 
     if (runnable.length) {
-      served = runnable[0].scenarios ?? runScenarios;
+      served = worldKey(runnable[0]);
       mock = await startMockRancher({
-        scenarios: served, port: options.mockPort, log, logRequests: 'problems'
+        scenarios: runnable[0].scenarios ?? runScenarios, bundlePath: runnable[0].bundle?.(), port: options.mockPort, log, logRequests: 'problems'
       });
       if (!options.devUrl) {
         dev = await startDevServer(mock.url);
@@ -133,14 +137,14 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
       });
       continue;
     }
-    const wanted = test.scenarios ?? runScenarios;
+    const wanted = worldKey(test);
 
-    if (wanted.join() !== served.join()) {
+    if (wanted !== served) {
       const port = mock.port;
 
       await mock.close();
       mock = await startMockRancher({
-        scenarios: wanted, port, log, logRequests: 'problems'
+        scenarios: test.scenarios ?? runScenarios, bundlePath: test.bundle?.(), port, log, logRequests: 'problems'
       });
       served = wanted;
     } else {

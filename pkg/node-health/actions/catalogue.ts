@@ -107,12 +107,19 @@ export interface ActionOffer {
 /**
  * Whether the row detail shows a finding's actions: an action needs its target object read and the user's
  * permission to update it (Steve drops `links.update` where not allowed); one without a target is always shown.
+ * `readOnlyKey`: nothing may be done in this view (a bundle served as a cluster), every action is refused with
+ * that reason, the registration command too.
  */
-export function actionOffers(finding: Pick<Finding, 'actions'>, record: NodeRecord): ActionOffer[] {
+export function actionOffers(finding: Pick<Finding, 'actions'>, record: NodeRecord, readOnlyKey: string | null = null): ActionOffer[] {
   return finding.actions.map((id) => {
     const entry = actionEntry(id);
     const target = entry?.target ?? null;
 
+    if (readOnlyKey) {
+      return {
+        id, allowed: false, reasonKey: readOnlyKey
+      };
+    }
     if (!target) {
       return {
         id, allowed: true, reasonKey: null

@@ -6,6 +6,7 @@
 import { HostReportError, isHostReport, readHostReport } from '../engine';
 import type { HostReport } from '../engine';
 import { redactValue } from '../export/redact';
+import type { ClusterTarget } from './types';
 
 /** A host report is a few kilobytes; anything much larger is not one. */
 export const MAX_HOST_REPORT_BYTES = 1024 * 1024;
@@ -88,6 +89,20 @@ export function mergeHostReports(kept: HostReport[], added: HostReport[]): HostR
 }
 
 type SessionStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** The browser session's storage, where host reports are kept; null where the browser refuses it. */
+export function browserSessionStore(): Storage | null {
+  try {
+    return typeof window !== 'undefined' ? window.sessionStorage : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Host reports are kept per cluster: its management id, else its namespace and name. */
+export function hostReportsKey(target: Pick<ClusterTarget, 'mgmtId' | 'namespace' | 'name'> | null): string | null {
+  return target ? target.mgmtId ?? `${ target.namespace }/${ target.name }` : null;
+}
 
 /** The reports of a cluster kept in this browser session; nothing when storage is unavailable or holds junk. */
 export function loadSessionHostReports(storage: SessionStore | null | undefined, clusterKey: string): HostReport[] {

@@ -55,7 +55,7 @@ export type { BusyMeter } from './busy-time';
 export type { Poller, PollerOptions } from './poller';
 export { openedOnTab, watchVisibility } from './visibility';
 export {
-  decodeUpload, loadSessionHostReports, mergeHostReports, readHostReportText, saveSessionHostReports, MAX_HOST_REPORT_BYTES
+  browserSessionStore, decodeUpload, hostReportsKey, loadSessionHostReports, mergeHostReports, readHostReportText, saveSessionHostReports, MAX_HOST_REPORT_BYTES
 } from './host-reports';
 export type { ReadOutcome } from './host-reports';
 export {

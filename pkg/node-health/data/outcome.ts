@@ -8,9 +8,17 @@ import type {
 } from '../engine';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
+/**
+ * The moment a load is judged at: when it was read, or for a bundle served by the embedded Rancher API the moment
+ * the bundle was made, so that every age reads as it did for the customer (absolute times are the bundle's own).
+ */
+export function judgedAt(target: Pick<ClusterTarget, 'bundle'>, load: Pick<LoadResult, 'loadedAt'>): number {
+  return target.bundle?.madeAtMs ?? load.loadedAt;
+}
+
 function diagnoseOptions(target: ClusterTarget, load: LoadResult, config: Partial<EngineConfig> | undefined, hostReports: HostReport[]): DiagnoseOptions {
   return {
-    now:            load.loadedAt,
+    now:            judgedAt(target, load),
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,
     config,

@@ -25,6 +25,11 @@ export interface PollerOptions {
   refresh: () => Promise<void>;
   /** When the data was last loaded (epoch ms), or null before the first load */
   lastLoaded: () => number | null;
+  /**
+   * false: load once, when first on screen, and never again by itself (a bundle, which does not change); a
+   * refresh asked for (refreshNow) still runs. Read before each wait; polls when absent.
+   */
+  repeat?: () => boolean;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -64,6 +69,10 @@ export function createPoller(options: PollerOptions): Poller {
     }
     const loaded = options.lastLoaded();
     const last = loaded === null ? lastAttemptEnded : Math.max(loaded, lastAttemptEnded ?? loaded);
+
+    if (last !== null && options.repeat && !options.repeat()) {
+      return;
+    }
     const interval = typeof options.intervalMs === 'function' ? options.intervalMs() : options.intervalMs;
     const wait = last === null ? 0 : Math.max(0, last + interval - now());
 

@@ -17,7 +17,7 @@ import type { AccessReviews } from './access';
 import { accessReviews } from './access';
 import { watchedListOf } from './changes';
 import type { ChangeWatch } from './changes';
-import { diagnoseLoadAgainLater, fatalIssue } from './outcome';
+import { diagnoseLoadAgainLater, fatalIssue, judgedAt } from './outcome';
 import { buildRows } from './rows';
 import type { StoreInput, StoreLists } from './store-lists';
 import type {
@@ -105,7 +105,7 @@ export class TabSession {
       this.rejudge = null;
     } else if (unchanged && this.rejudge) {
       // Nothing read again, nothing changed: the same objects, judged again at this time.
-      this.report = this.rejudge(load.loadedAt, this.hostReports);
+      this.report = this.rejudge(judgedAt(request.target, load), this.hostReports);
       this.indexRecords();
     } else {
       this.diagnose();
@@ -120,7 +120,7 @@ export class TabSession {
     if (!this.target || !this.load || !this.rejudge) {
       return null;
     }
-    this.report = this.rejudge(this.load.loadedAt, reports);
+    this.report = this.rejudge(judgedAt(this.target, this.load), reports);
     this.indexRecords();
 
     return this.view();

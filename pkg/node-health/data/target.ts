@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../engine';
 import type { ClusterTarget } from './types';
+import { bundleViewOf } from './bundle-view';
 
 function plain<T>(value: T): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value));
@@ -40,5 +41,6 @@ export function clusterTarget(resource: unknown): ClusterTarget | null {
     machineManaged,
     custom: machineManaged && !(Array.isArray(rkeConfig.machinePools) && rkeConfig.machinePools.length > 0),
     cluster,
+    bundle: bundleViewOf(cluster),
   };
 }

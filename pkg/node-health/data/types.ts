@@ -5,6 +5,7 @@
 import type {
   Availability, InputAvailability, InputName, KubeObject, OperatingSystem, RecordStatus, Role, Severity
 } from '../engine';
+import type { BundleView } from './bundle-view';
 
 /**
  * The part of the dashboard store the loader uses: `store.dispatch`, or a test double of it. Only
@@ -26,6 +27,11 @@ export interface ClusterTarget {
   custom: boolean;
   /** plain copy of the provisioning cluster object, for the engine */
   cluster: KubeObject;
+  /**
+   * set when the cluster is a diagnostics bundle served by the embedded Rancher API (bundle-view.ts): judged at
+   * the moment it was made, never refreshed, read-only
+   */
+  bundle?: BundleView | null;
 }
 
 /** Why an input could not be (fully) read. */

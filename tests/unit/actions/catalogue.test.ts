@@ -107,6 +107,28 @@ describe('the action catalogue', () => {
     }
   });
 
+  it('in a read-only view refuses every action, the registration command too, with the view\'s reason, whatever the permissions', () => {
+    const record = ghostRecord();
+    const link = { links: { update: 'u', remove: 'r' } };
+    const everything = {
+      ...record,
+      objects: {
+        ...record.objects,
+        machine:      { ...record.objects.machine, ...link },
+        bootstrap:    { ...record.objects.bootstrap, ...link },
+        cluster:      { metadata: { name: 'prod', namespace: 'fleet-default' }, ...link },
+        infraMachine: {
+          kind: 'VmwarevsphereMachine', metadata: { name: 'vs-1', namespace: 'fleet-default' }, ...link
+        },
+      } as NodeRecord['objects'],
+    };
+
+    expect(actionOffers({ actions: ACTION_IDS }, everything).every((o) => o.allowed)).toBe(true);
+    expect(actionOffers({ actions: ACTION_IDS }, everything, 'nodeHealth.bundleView.readOnly')).toEqual(ACTION_IDS.map((id) => ({
+      id, allowed: false, reasonKey: 'nodeHealth.bundleView.readOnly'
+    })));
+  });
+
   it('asks to delete the machine only of who may delete it, and says so', () => {
     const record = ghostRecord();
     const withLinks = (links: Record<string, string>) => ({ ...record, objects: { ...record.objects, machine: { ...record.objects.machine, links } } as NodeRecord['objects'] });

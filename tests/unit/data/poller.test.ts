@@ -183,4 +183,37 @@ describe('createPoller', () => {
     expect(time.pending()).toEqual([15000]);
     poller.stop();
   });
+
+  it('loads once and never polls when told not to repeat (a bundle), though a refresh asked for still runs', async() => {
+    const time = fakeTime();
+    let attempts = 0;
+    const poller = createPoller({
+      intervalMs: 15000,
+      repeat:     () => false,
+      now:        time.now,
+      setTimer:   time.setTimer,
+      clearTimer: time.clearTimer,
+      lastLoaded: () => (attempts ? time.now() : null),
+      refresh:    () => {
+        attempts++;
+
+        return Promise.resolve();
+      },
+    });
+
+    poller.setVisible(true);
+    expect(time.pending()).toEqual([0]);
+    await time.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(attempts).toBe(1);
+    expect(time.pending()).toEqual([]);
+    poller.setVisible(false);
+    time.advance(60000);
+    poller.setVisible(true);
+    expect(time.pending()).toEqual([]);
+    await poller.refreshNow();
+    expect(attempts).toBe(2);
+    expect(time.pending()).toEqual([]);
+    poller.stop();
+  });
 });

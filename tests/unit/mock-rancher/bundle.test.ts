@@ -5,6 +5,7 @@ import { buildScenario } from '../../../scenarios/catalog';
 import { toSteve } from '../../../scenarios/steve';
 import { LOCAL_SCOPE, ObjectStore } from '../../../mock-rancher/store';
 import { buildWorld } from '../../../mock-rancher/world';
+import { bundleViewOf } from '@pkg/node-health/data/bundle-view';
 
 const CREATED = '2026-03-10T12:00:00Z';
 
@@ -43,17 +44,75 @@ describe('serving a node-health-bundle/v1 file as a cluster', () => {
     expect((node.metadata as Record<string, unknown>).state).toBeUndefined();
   });
 
-  it('moves timestamps so that the bundle was made "now"', () => {
+  it('keeps the bundle\'s own timestamps, and says on both its clusters that they are a bundle\'s', () => {
     const store = new ObjectStore();
     const machine = scenario.objects.find((o) => o.kind === 'Machine');
     const now = new Date('2026-03-11T12:00:00Z');
-
-    buildWorld(store, {
-      scenarios: [], bundlePath: writeBundle(scenario.objects), now
+    const file = writeBundle(scenario.objects);
+    const world = buildWorld(store, {
+      scenarios: [], bundlePath: file, now
     });
     const served = store.peek(LOCAL_SCOPE, 'cluster.x-k8s.io.machine', machine?.metadata.namespace, machine?.metadata.name || '');
 
-    expect(Date.parse(served?.metadata.creationTimestamp || '') - Date.parse(machine?.metadata.creationTimestamp || '')).toBe(86400000);
+    expect(served?.metadata.creationTimestamp).toBe(machine?.metadata.creationTimestamp);
+    const { name, namespace } = scenario.clusters[0];
+    const expected = {
+      cluster: name, madeAt: CREATED, madeAtMs: Date.parse(CREATED), extensionVersion: null, rancherVersion: null, file: 'bundle.json'
+    };
+
+    expect(bundleViewOf(store.peek(LOCAL_SCOPE, 'provisioning.cattle.io.cluster', namespace, name))).toStrictEqual(expected);
+    expect(bundleViewOf(store.peek(LOCAL_SCOPE, 'management.cattle.io.cluster', undefined, mgmtId))).toStrictEqual(expected);
+    expect(world.clusters.find((c) => c.mgmtId === mgmtId)?.bundleMadeAt).toBe(CREATED);
+    // A scenario's cluster is a real one as far as the tab can tell.
+    const real = buildWorld(new ObjectStore(), { scenarios: ['healthy'], now });
+
+    expect(real.clusters.every((c) => !c.bundleMadeAt)).toBe(true);
+  });
+
+  it('refuses every change to a bundle\'s objects, and only to them', () => {
+    const store = new ObjectStore();
+
+    buildWorld(store, { scenarios: ['healthy'], bundlePath: writeBundle([...scenario.objects, ...downstream]) });
+    const machines = store.scope(LOCAL_SCOPE)?.types.get('cluster.x-k8s.io.machine');
+    const nodes = store.scope(mgmtId)?.types.get('node');
+    const bundled = scenario.objects.find((o) => o.kind === 'Machine');
+    const live = store.list(LOCAL_SCOPE, 'cluster.x-k8s.io.machine').find((m) => m.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== scenario.clusters[0].name);
+
+    expect(machines && nodes && bundled && live).toBeTruthy();
+    if (!machines || !nodes || !bundled || !live) {
+      return;
+    }
+    const ns = bundled.metadata.namespace;
+    const name = bundled.metadata.name;
+
+    expect(() => store.patch(LOCAL_SCOPE, machines, ns, name, 'merge', { metadata: { finalizers: null } })).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => store.update(LOCAL_SCOPE, machines, ns, name, store.get(LOCAL_SCOPE, machines, ns, name))).toThrow(/diagnostics bundle, served read-only/);
+    expect(() => store.delete(LOCAL_SCOPE, machines, ns, name)).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => store.delete(mgmtId, nodes, undefined, downstream[0].metadata.name)).toThrow(expect.objectContaining({ status: 403 }));
+    expect(store.peek(LOCAL_SCOPE, 'cluster.x-k8s.io.machine', ns, name)?.metadata.deletionTimestamp).toBe(bundled.metadata.deletionTimestamp);
+    // The scenario served beside it is as writable as ever.
+    expect(store.delete(LOCAL_SCOPE, machines, live.metadata.namespace, live.metadata.name).metadata.name).toBe(live.metadata.name);
+  });
+
+  it('names the versions the bundle was made with', () => {
+    const store = new ObjectStore();
+    const dir = mkdtempSync(join(tmpdir(), 'nh-bundle-'));
+    const file = join(dir, 'made.json');
+
+    writeFileSync(file, JSON.stringify({
+      format:    'node-health-bundle/v1',
+      createdAt: CREATED,
+      generator: {
+        name: 'node-health', rancherVersion: 'v2.11.3', extensionVersion: '0.1.0'
+      },
+      objects: scenario.objects
+    }));
+    buildWorld(store, { scenarios: [], bundlePath: file });
+    const { name, namespace } = scenario.clusters[0];
+
+    expect(bundleViewOf(store.peek(LOCAL_SCOPE, 'provisioning.cattle.io.cluster', namespace, name))).toMatchObject({
+      extensionVersion: '0.1.0', rancherVersion: 'v2.11.3', file: 'made.json'
+    });
   });
 
   it('serves several bundles, each as a cluster: a comma-separated list or a folder', () => {
@@ -72,11 +131,13 @@ describe('serving a node-health-bundle/v1 file as a cluster', () => {
     }
   });
 
-  it('refuses a file that is not a bundle', () => {
+  it('refuses a file that is not a bundle, or a bundle that does not say when it was made', () => {
     const notBundle = join(mkdtempSync(join(tmpdir(), 'nh-bundle-')), 'x.json');
 
     writeFileSync(notBundle, JSON.stringify({ kind: 'List', items: [] }));
     expect(() => buildWorld(new ObjectStore(), { scenarios: [], bundlePath: notBundle })).toThrow(/not a node-health-bundle\/v1/);
+    writeFileSync(notBundle, JSON.stringify({ format: 'node-health-bundle/v1', objects: scenario.objects }));
+    expect(() => buildWorld(new ObjectStore(), { scenarios: [], bundlePath: notBundle })).toThrow(/does not say when it was made/);
   });
 
   it('leaves out a scenario whose cluster the bundle already serves, and says so', () => {

@@ -26,7 +26,7 @@ export const LANGUAGE_NAMES: Record<HtmlReportLanguage, string> = { 'en-us': 'En
 
 /** Where the report was made from, and what was removed on the way: the bundle's own header when it is one. */
 export interface HtmlReportSource {
-  from: 'bundle' | 'kubectl' | 'rancher' | 'tab';
+  from: 'bundle' | 'kubectl' | 'rancher' | 'tab' | 'fleet';
   cluster: string | null;
   /** when the diagnosis (or the bundle) was made */
   createdAt: string;
