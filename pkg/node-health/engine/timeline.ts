@@ -11,8 +11,9 @@ import type { Finding, KubeObject, NodeRecord } from './types';
 import type { MessageArgs } from './vocabulary';
 import { conditions } from './conditions';
 import {
-  asArray, asNumber, asObject, asString, metadata, nameOf, namespaceOf
+  asArray, asNumber, asObject, asString, label, metadata, nameOf, namespaceOf
 } from './fields';
+import { JOB_LOG_FIELD, LABELS } from './vocabulary';
 import { objectLabel } from './rules/rule';
 
 export type TimelineSource = 'lifecycle' | 'condition' | 'plan' | 'event' | 'log' | 'action';
@@ -233,6 +234,38 @@ function jobEntries(r: NodeRecord, jobs: JobLog[]): TimelineEntry[] {
       lines: job.lines.slice(-JOB_LOG_LINES),
     }];
   });
+}
+
+/** A Job as its story tells it: its start, end and failure as its status says them, and its pod's last log lines. */
+export function jobLogOf(job: KubeObject): JobLog {
+  const status = asObject(job.status);
+  const failed = asArray(status.conditions).map(asObject).find((c) => c.type === 'Failed' && c.status === 'True');
+
+  return {
+    job:            nameOf(job) ?? '?',
+    remove:         label(job, LABELS.infraRemove) === 'true',
+    startTime:      asString(status.startTime),
+    completionTime: asString(status.completionTime) ?? asString(failed?.lastTransitionTime),
+    failedMessage:  failed ? asString(failed.message) ?? asString(failed.reason) : null,
+    lines:          asArray(job[JOB_LOG_FIELD]).filter((l): l is string => typeof l === 'string').slice(-JOB_LOG_LINES),
+  };
+}
+
+/** The Jobs of each record's infrastructure machine (by Rancher's label, in its namespace), as job logs. */
+export function jobsIndex(jobs: KubeObject[]): (r: NodeRecord) => JobLog[] {
+  const byMachine = new Map<string, KubeObject[]>();
+
+  for (const job of jobs) {
+    const key = `${ namespaceOf(job) }/${ label(job, LABELS.infraMachineName) }`;
+
+    byMachine.set(key, [...byMachine.get(key) ?? [], job]);
+  }
+
+  return (r) => {
+    const infra = r.objects.infraMachine;
+
+    return infra ? (byMachine.get(`${ namespaceOf(infra) }/${ nameOf(infra) }`) ?? []).map(jobLogOf) : [];
+  };
 }
 
 function entryKey(e: TimelineEntry): string {

@@ -7,7 +7,7 @@ import type {
   DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution, TimelineEntry
 } from '../engine';
 import {
-  DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, timelineOf
+  DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, jobsIndex, timelineOf
 } from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
@@ -355,6 +355,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
 
   const sorted = sortRecords(report.records);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
 
   for (const r of sorted) {
     if (r.status === 'healthy') {
@@ -365,7 +366,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(`  - ${ t(n.key, n.args) }`);
     }
     out.push(...textPlan(r.resolution, r.findings, t, '  '));
-    const timeline = timelineOf(r, { events: events(r) });
+    const timeline = timelineOf(r, { events: events(r), jobLogs: jobs(r) });
 
     for (const f of r.findings) {
       out.push(...textFinding(f, t, '  ', !r.resolution?.steps.length, timeline));
@@ -481,6 +482,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   const out: string[] = [];
   const sorted = sortRecords(report.records);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
 
   out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
   for (const c of report.clusters) {
@@ -521,7 +523,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       out.push('', `> ${ mdCell(t(n.key, n.args)) }`);
     }
     out.push(...markdownPlan(r.resolution, r.findings, t));
-    const timeline = timelineOf(r, { events: events(r) });
+    const timeline = timelineOf(r, { events: events(r), jobLogs: jobs(r) });
 
     for (const f of r.findings) {
       out.push(...markdownFinding(f, t, !r.resolution?.steps.length, timeline));

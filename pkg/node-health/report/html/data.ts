@@ -5,7 +5,7 @@
  * in it was said here, by the same translator and duration formatting as the other reports.
  */
 import {
-  eventsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
+  eventsIndex, jobsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
 } from '../../engine';
 import type { ChainLink, DiagnosisReport } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
@@ -182,6 +182,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const sorted = sortRecords(report.records);
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
   // Durations in the record's story and its pool's sentence, said in the file's language.
   const said = withLocalDurations(t);
   const records: HtmlRecord[] = json.records.map((r, i) => {
@@ -190,7 +191,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
     const elapsed = elapsedMs(rec.statusSince, nowMs);
     const sinceMs = elapsed === null ? null : Math.max(0, elapsed);
     const h = rec.hostReport;
-    const story = rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec) });
+    const story = rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec), jobLogs: jobs(rec) });
 
     return {
       ...r,
