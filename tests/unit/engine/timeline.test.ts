@@ -2,7 +2,7 @@
  * The timeline of a record: oldest first, each entry once, from the record's own objects (conditions, plan
  * times, creation and deletion) and from what is read when a row opens (Events, the provisioning jobs' logs).
  */
-import { entryExplaining, timelineOf } from '@pkg/node-health/engine';
+import { entryExplaining, eventsIndex, timelineOf } from '@pkg/node-health/engine';
 import type { JobLog, KubeObject, NodeRecord } from '@pkg/node-health/engine';
 import {
   buildScenario, DELETE_FAILED_MACHINE, GHOST_MACHINE, MHC_BLOCKED_MACHINES, SCENARIO_NAMES
@@ -45,6 +45,7 @@ describe('a record\'s timeline', () => {
   it.each(SCENARIO_NAMES.filter((n) => !/^(large|huge|fleet)/.test(n)))('on %s: every record\'s is oldest first with no entry twice', (name) => {
     const s = buildScenario(name);
     const events = [...s.objects, ...Object.values(s.downstream).flat()].filter((o) => o.kind === 'Event');
+    const about = eventsIndex(events);
 
     for (const r of diagnoseScenario(s).records) {
       const entries = timelineOf(r, { events });
@@ -52,6 +53,19 @@ describe('a record\'s timeline', () => {
 
       expect(sorted(entries.map((e) => e.at))).toBe(true);
       expect(new Set(keys).size).toBe(keys.length);
+      // The plan's apply time, each condition transition of each of its objects, and the Events about them.
+      if (r.plan.lastApplyTime) {
+        expect(entries.some((e) => e.key === 'nodeHealth.timeline.planApplied' && e.at === r.plan.lastApplyTime)).toBe(true);
+      }
+      for (const kind of ['machine', 'infraMachine', 'bootstrap', 'mgmtNode', 'node'] as const) {
+        const obj = r.objects[kind] as any;
+        const said = new Set(entries.filter((e) => e.source === 'condition').map((e) => `${ e.args.type }@${ e.at }`));
+
+        for (const c of (obj?.status?.conditions ?? []).filter((x: any) => x.lastTransitionTime)) {
+          expect(said).toContain(`${ c.type }@${ c.lastTransitionTime }`);
+        }
+      }
+      expect(entries.filter((e) => e.source === 'event' || e.source === 'action')).toHaveLength(about(r).filter((e) => !!(e.lastTimestamp ?? e.eventTime)).length);
     }
   });
 
