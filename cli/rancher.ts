@@ -159,7 +159,8 @@ export function rancherDispatch(conn: Connection): Dispatch {
           try {
             body = text ? JSON.parse(text) : null;
           } catch {
-            body = null;
+            // A pod's log is plain text (data/timeline.ts reads it as the dashboard's store hands it: a string).
+            body = String(res.headers['content-type'] ?? '').startsWith('text/plain') ? text : null;
           }
           if (status >= 200 && status < 300 && body !== null) {
             resolve(body);
@@ -268,17 +269,18 @@ export async function findCluster(dispatch: Dispatch, name: string, origin: stri
 export const TIMELINE_RECORDS = 50;
 
 /**
- * The Events about the records that are not healthy, as the tab reads them when a row opens (data/timeline.ts),
- * so that the reports tell their stories; what may not be read is left out, as the tab does.
+ * The Events about the records that are not healthy and, for node-driver machines, Rancher's create and delete
+ * Jobs with their pods' last log lines, as the tab reads them when a row opens (data/timeline.ts), so that the
+ * reports tell their stories; what may not be read is left out, as the tab does.
  */
-async function eventsOfUnhealthy(dispatch: Dispatch, objects: KubeObject[], defaultCluster: string | undefined, form: ListForm, now?: () => number): Promise<KubeObject[]> {
+async function storiesOfUnhealthy(dispatch: Dispatch, objects: KubeObject[], defaultCluster: string | undefined, form: ListForm, now?: () => number): Promise<KubeObject[]> {
   const report = diagnose(objects, { now: now ? now() : Date.now(), defaultCluster });
   const unhealthy = report.records.filter((r) => r.status !== 'healthy').slice(0, TIMELINE_RECORDS);
   const seen = new Set<string>();
   const out: KubeObject[] = [];
 
   for (const r of unhealthy) {
-    const { inputs } = await loadTimelineInputs({ dispatch }, r, form);
+    const { inputs, jobs } = await loadTimelineInputs({ dispatch }, r, form);
 
     for (const e of inputs.events ?? []) {
       const key = String(e.metadata?.uid ?? `${ e.metadata?.namespace }/${ e.metadata?.name }`);
@@ -291,6 +293,7 @@ async function eventsOfUnhealthy(dispatch: Dispatch, objects: KubeObject[], defa
         });
       }
     }
+    out.push(...jobs);
   }
 
   return out;
@@ -307,10 +310,10 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
   if (fatal) {
     throw new RancherError(failureLine(fatal, origin));
   }
-  const events = await eventsOfUnhealthy(dispatch, [target.cluster, ...load.objects], target.mgmtId ?? undefined, form, now);
+  const stories = await storiesOfUnhealthy(dispatch, [target.cluster, ...load.objects], target.mgmtId ?? undefined, form, now);
 
   return {
-    objects:        [target.cluster, ...load.objects, ...events],
+    objects:        [target.cluster, ...load.objects, ...stories],
     diagnoseWith:   diagnose,
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,

@@ -51,6 +51,9 @@ function readsOnly(verb: Verb, type: string): boolean {
   return (READ_VERBS.includes(verb) && type !== REGISTRATION_TOKEN_TYPE) || SELF_SERVICE_TYPES.has(type);
 }
 
+/** What the `no-events` user may not read: Events (both API groups) and pods, their logs with them. */
+const EVENT_AND_POD_TYPES = new Set(['event', 'events.k8s.io.event', 'pod']);
+
 export const USERS: readonly MockUser[] = [
   {
     username:    'admin',
@@ -81,6 +84,13 @@ export const USERS: readonly MockUser[] = [
     can:          readsOnly,
     partialTypes: ['secret'],
     visible:      (type, obj) => type !== 'secret' || serverPlanSecret(obj),
+  },
+  {
+    username:    'no-events',
+    id:          'user-noevents',
+    displayName: 'Member Without Events or Pods',
+    description: 'reads everything but Events, pods (and so their logs) and registration tokens, writes nothing: those schemas are hidden',
+    can:         (verb, type) => readsOnly(verb, type) && !EVENT_AND_POD_TYPES.has(type),
   },
 ];
 

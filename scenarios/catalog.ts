@@ -930,9 +930,13 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
   }, [built], { [DELETE_FAILED_MACHINE]: ['infrastructure-delete-failed'], [CREATE_FAILED_MACHINE]: ['infrastructure-create-failed', 'waiting-for-node-ref'] });
 
   // What Rancher's provisioning jobs left: the delete job that cannot log in, and the create job of the replacement.
+  // A driver run with debugging prints its flags: a credential in a log line, which no screen, bundle or report shows.
+  const lines = driverOutput.split('\n');
+  const deleteLog = [...lines.slice(0, -1), `(${ DELETE_FAILED_MACHINE }) DBG | logging in with --vmwarevsphere-password ${ scenario.secretMarker }`, lines[lines.length - 1]].join('\n');
+
   return withHistory(scenario, [
     provisioningJob({
-      infraMachine: infra as KubeObject, capiMachine: DELETE_FAILED_MACHINE, remove: true, started: ago(now, '1h53m'), finished: failedAt, failed: true, log: driverOutput
+      infraMachine: infra as KubeObject, capiMachine: DELETE_FAILED_MACHINE, remove: true, started: ago(now, '1h53m'), finished: failedAt, failed: true, log: deleteLog
     }),
     provisioningJob({
       infraMachine: createInfra as KubeObject, capiMachine: CREATE_FAILED_MACHINE, remove: false, started: ago(now, '59m'), finished: createdAt, failed: true, log: createOutput

@@ -1,7 +1,7 @@
 import { importTypes } from '@rancher/auto-import';
 import { IPlugin, PanelLocation, TabLocation, TableColumnLocation } from '@shell/core/types';
 import { _DETAIL, _LIST } from '@shell/config/query-params';
-import { CAPI } from '@shell/config/types';
+import { CAPI, NODE } from '@shell/config/types';
 import { NODE_HEALTH_TAB_NAME } from './tab-name';
 import { CLUSTER_COLUMN, MACHINE_COLUMN } from './config/table-headers';
 import { FLEET_ROUTE_NAME, FLEET_ROUTE_PATH } from './fleet/links';
@@ -16,16 +16,34 @@ export const NODE_HEALTH_TAB = {
   component:  () => import('./tabs/NodeHealthTab.vue'),
 };
 
+/** The record's own tab on a Machine's and on a Node's detail page, in the shape plugin.addTab takes. */
+export const RECORD_HEALTH_TAB = { ...NODE_HEALTH_TAB, component: () => import('./tabs/RecordHealthTab.vue') };
+
+/** The Explorer's product name (shell config/product/explorer NAME, not imported: that module sets the product up) */
+const EXPLORER = 'explorer';
+
+/** Where the record tab shows: a Machine in Cluster Management, a downstream cluster's Node in the Explorer. */
+export const RECORD_TAB_PAGES = [
+  { product: [MANAGER_PRODUCT], resource: [CAPI.MACHINE] },
+  { product: [EXPLORER], resource: [NODE] },
+];
+
 /**
  * Registers the tab at both detail-tab locations. Rancher 2.10 to 2.13.1 read only the legacy
  * RESOURCE_DETAIL location. Newer ones read RESOURCE_DETAIL_PAGE on the resource detail page and fall back
  * to the legacy location only when no tab matches the new one (shell components/Tabbed), so the tab shows
  * once on either. Both are limited to the detail view (not edit or config); each call gets its own location
- * object, because addTab writes into a legacy location object in place.
+ * object, because addTab writes into a legacy location object in place. The same for the record tab on a
+ * Machine's page (whose detail page this extension gives tabs: detail/cluster.x-k8s.io.machine.vue) and on a
+ * Node's page in the Explorer.
  */
 export function registerNodeHealthTab(plugin: Pick<IPlugin, 'addTab'>): void {
   plugin.addTab(TabLocation.RESOURCE_DETAIL_PAGE, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
   plugin.addTab(TabLocation.RESOURCE_DETAIL, { resource: [CAPI.RANCHER_CLUSTER], mode: [_DETAIL] }, { ...NODE_HEALTH_TAB });
+  for (const page of RECORD_TAB_PAGES) {
+    plugin.addTab(TabLocation.RESOURCE_DETAIL_PAGE, { ...page, mode: [_DETAIL] }, { ...RECORD_HEALTH_TAB });
+    plugin.addTab(TabLocation.RESOURCE_DETAIL, { ...page, mode: [_DETAIL] }, { ...RECORD_HEALTH_TAB });
+  }
 }
 
 export { CLUSTER_COLUMN, MACHINE_COLUMN };

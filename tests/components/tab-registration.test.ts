@@ -62,10 +62,21 @@ describe('tab registration', () => {
     const { plugin } = extension();
     const at = (where: string) => plugin.uiConfig[ExtensionPoint.TAB][where];
 
-    expect(at(TabLocation.RESOURCE_DETAIL_PAGE)).toEqual([expect.objectContaining({
-      name: 'node-health', labelKey: 'nodeHealth.tabLabel', locationConfig: { resource: ['provisioning.cattle.io.cluster'], mode: ['detail'] }
-    })]);
-    expect(at(TabLocation.RESOURCE_DETAIL)).toEqual([expect.objectContaining({ name: 'node-health', locationConfig: { resource: ['provisioning.cattle.io.cluster'], mode: ['detail'] } })]);
+    const pages = [
+      { resource: ['provisioning.cattle.io.cluster'], mode: ['detail'] },
+      {
+        product: ['manager'], resource: ['cluster.x-k8s.io.machine'], mode: ['detail']
+      },
+      {
+        product: ['explorer'], resource: ['node'], mode: ['detail']
+      },
+    ];
+
+    for (const where of [TabLocation.RESOURCE_DETAIL_PAGE, TabLocation.RESOURCE_DETAIL]) {
+      expect(at(where)).toEqual(pages.map((locationConfig) => expect.objectContaining({
+        name: 'node-health', labelKey: 'nodeHealth.tabLabel', locationConfig
+      })));
+    }
     // addTab writes into the location object it is given: the two registrations must not share one.
     expect(at(TabLocation.RESOURCE_DETAIL_PAGE)[0].locationConfig).not.toBe(at(TabLocation.RESOURCE_DETAIL)[0].locationConfig);
     expect(NODE_HEALTH_TAB.name).toBe('node-health');
@@ -81,6 +92,27 @@ describe('tab registration', () => {
     expect(matches(route('provisioning.cattle.io.cluster', { mode: 'edit' }), TabLocation.RESOURCE_DETAIL_PAGE)).toBe(0);
     expect(matches(route('management.cattle.io.cluster'), TabLocation.RESOURCE_DETAIL)).toBe(0);
     expect(matches(route('node'), TabLocation.RESOURCE_DETAIL_PAGE)).toBe(0);
+  });
+
+  it('the record tab matches a Machine\'s page in Cluster Management and a Node\'s in the Explorer, nothing else', () => {
+    const { $extension } = extension();
+    const matches = (r: any, where: string) => getApplicableExtensionEnhancements({ $extension } as any, ExtensionPoint.TAB, where as any, r as any, {} as any)
+      .map((tab: any) => tab.locationConfig.resource[0]);
+    const page = (product: string, resource: string, cluster: string, mode?: string) => ({
+      name:   'c-cluster-product-resource-id',
+      params: {
+        cluster, product, resource, id: 'x'
+      },
+      query: mode ? { mode } : {},
+      hash:  '',
+      meta:  {}
+    });
+
+    expect(matches(route('cluster.x-k8s.io.machine'), TabLocation.RESOURCE_DETAIL_PAGE)).toEqual(['cluster.x-k8s.io.machine']);
+    expect(matches(page('explorer', 'node', 'c-m-4qj7x2vd'), TabLocation.RESOURCE_DETAIL_PAGE)).toEqual(['node']);
+    expect(matches(page('explorer', 'node', 'c-m-4qj7x2vd', 'edit'), TabLocation.RESOURCE_DETAIL_PAGE)).toEqual([]);
+    expect(matches(page('manager', 'management.cattle.io.node', '_'), TabLocation.RESOURCE_DETAIL_PAGE)).toEqual([]);
+    expect(matches(page('explorer', 'pod', 'c-m-4qj7x2vd'), TabLocation.RESOURCE_DETAIL_PAGE)).toEqual([]);
   });
 
   it('shows once on the new resource detail page (2.12.6+, 2.13.2+, 2.14+)', async() => {

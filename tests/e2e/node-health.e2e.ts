@@ -14,7 +14,7 @@ import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
 import {
-  chooseFilter, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale
+  chooseFilter, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
 } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
@@ -478,6 +478,99 @@ export const TESTS: E2eTest[] = [
       assert(plan && box && box.y > plan.y, 'the timeline is not under the plan');
       await log.scrollIntoViewIfNeeded();
       await t.shot(page, 'timeline with job log');
+    },
+  },
+  {
+    name: 'the row detail hides the credential a provisioning job printed in its log, and each finding names the entry it started with',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'vs-del');
+      await openRow(page, DELETE_FAILED_MACHINE);
+      const log = page.locator(`${ NH.detail } [data-testid="node-health-timeline-log"]`).first();
+
+      await log.waitFor({ state: 'visible', timeout: 30000 });
+      const text = await log.innerText();
+
+      assert(text.includes('--vmwarevsphere-password [redacted]'), `the log line with the password is not shown redacted: ${ text }`);
+      assert(!(await page.locator(NH.detail).innerText()).includes(SECRET_MARKER), 'the password the driver printed is on screen');
+      const started = page.locator(`${ NH.detail } ${ NH.finding('infrastructure-delete-failed') } [data-testid="node-health-finding-started"]`);
+
+      assert(/^Since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, when: /.test(await started.innerText()), `the finding does not say which entry it started with: ${ await started.innerText() }`);
+      await started.scrollIntoViewIfNeeded();
+      await t.shot(page, 'finding started with');
+    },
+  },
+  {
+    name: 'a user who may not read Events or pods sees the rest of the timeline, with a note for each',
+    async run(t) {
+      const { page } = await t.session('no-events');
+
+      await openTab(t, page, 'vs-del');
+      await openRow(page, DELETE_FAILED_MACHINE);
+      const timeline = page.locator(`${ NH.detail } [data-testid="node-health-timeline"]`);
+      const notes = timeline.locator('[data-testid="node-health-timeline-note"]');
+
+      await notes.first().waitFor({ state: 'visible', timeout: 30000 });
+      const said = (await notes.allInnerTexts()).join('\n');
+
+      assert(/Events could not be read \(HTTP \d+\): you may not read them/.test(said), `no note on the Events: ${ said }`);
+      assert(/logs could not be read \(HTTP \d+\): you may not read pods/.test(said), `no note on the job logs: ${ said }`);
+      const text = await timeline.innerText();
+
+      assert(/Deletion requested/.test(text) && /Machine created/.test(text), `the rest of the story is missing: ${ text.slice(0, 600) }`);
+      assert(/delete job .+ failed/.test(text), 'the job itself (readable) is missing');
+      // The job's own entry is there (its li is marked by its source, log); the block of its log lines is not.
+      const logs = timeline.locator('pre[data-testid="node-health-timeline-log"]');
+
+      assert(await logs.count() === 0, `a log is shown to a user who may not read pods: ${ (await logs.allInnerTexts()).join('\n') }`);
+      await timeline.scrollIntoViewIfNeeded();
+      await t.shot(page, 'timeline without events');
+    },
+  },
+  {
+    name: 'record tab: the ghost etcd machine\'s own page in Cluster Management has the Node Health tab, with its plan and story',
+    async run(t) {
+      const { page } = await t.session();
+
+      await page.goto(`${ t.dev.url }/c/_/manager/${ MACHINE_TYPE }/${ NS }/${ GHOST_MACHINE }`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+      await waitForShell(page);
+      await page.locator(NH.tabButton).click();
+      const tab = page.locator('[data-testid="node-health-record-tab"]');
+
+      await tab.locator('[data-testid="node-health-plan"]').waitFor({ state: 'visible', timeout: 60000 });
+      assert(/Root cause: Agent never checked in/.test(await tab.locator('[data-testid="node-health-plan"]').innerText()), 'the ghost\'s plan is not its own');
+      assert(await tab.locator('[data-testid="node-health-record-status"]').innerText() === 'Error', 'its status is not said');
+      await tab.locator(NH.finding('stuck-deleting')).waitFor({ state: 'visible', timeout: 15000 });
+      const timeline = tab.locator('[data-testid="node-health-timeline"]');
+
+      assert(/Deletion requested/.test(await timeline.innerText()) && /Rancher wrote the current plan/.test(await timeline.innerText()), 'the ghost\'s story is missing');
+      await t.shot(page, 'machine page tab');
+      const link = tab.locator('[data-testid="node-health-record-cluster-link"]');
+
+      const href = decodeURIComponent(await link.getAttribute('href') ?? '');
+
+      assert(href.includes(`/provisioning.cattle.io.cluster/${ NS }/${ GHOST.cluster }?nodeHealthRecord=machine:${ NS }/${ GHOST_MACHINE }#node-health`), `no link to the record in its cluster's tab: ${ href }`);
+    },
+  },
+  {
+    name: 'record tab: a Node\'s page in the Explorer has the Node Health tab of the record that holds it',
+    async run(t) {
+      const { page } = await t.session();
+
+      // The ghost's host: a Node no machine owns.
+      await page.goto(`${ t.dev.url }/c/${ GHOST.mgmtId }/explorer/node/dev-k8s-node01`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+      await waitForShell(page);
+      await page.locator(NH.tabButton).click();
+      const tab = page.locator('[data-testid="node-health-record-tab"]');
+
+      await tab.locator(NH.finding('orphan-node')).waitFor({ state: 'visible', timeout: 60000 });
+      assert(/Root cause: Node without a machine/.test(await tab.locator('[data-testid="node-health-plan"]').innerText()), 'the Node\'s plan is missing');
+      const timeline = tab.locator('[data-testid="node-health-timeline"]');
+
+      assert(/Node registered in the cluster/.test(await timeline.innerText()), 'the Node\'s story is missing');
+      assert(await tab.locator('[data-testid="node-health-record-status"]').innerText() === 'Warning', 'its status is not said');
+      await t.shot(page, 'node page tab');
     },
   },
   {

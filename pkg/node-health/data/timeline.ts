@@ -6,19 +6,17 @@
  * Event messages and log lines pass the export's pattern redaction before they reach the screen.
  */
 import {
-  asArray, asObject, asString, metadata, nameOf, namespaceOf, JOB_LOG_LINES
+  asArray, asObject, asString, jobLogOf, metadata, nameOf, namespaceOf, JOB_LOG_FIELD, JOB_LOG_LINES, LABELS
 } from '../engine';
-import type {
-  JobLog, KubeObject, MessageArgs, NodeRecord, TimelineInputs
-} from '../engine';
+import type { KubeObject, MessageArgs, NodeRecord, TimelineInputs } from '../engine';
 import { redactString } from '../export/redact';
 import { describeFailure } from './errors';
 import { byLabel, path, queryString, UNUSED_FIELDS } from './requests';
 import type { ListForm } from './requests';
 
 /** Rancher's labels on the jobs and pods that create and delete an infrastructure machine (machineprovision/template.go). */
-export const INFRA_MACHINE_NAME_LABEL = 'rke.cattle.io/infra-machine-name';
-export const INFRA_REMOVE_LABEL = 'rke.cattle.io/infra-remove';
+export const INFRA_MACHINE_NAME_LABEL = LABELS.infraMachineName;
+export const INFRA_REMOVE_LABEL = LABELS.infraRemove;
 /** The container of those pods that runs the machine driver. */
 export const JOB_CONTAINER = 'machine';
 
@@ -28,6 +26,8 @@ export interface TimelineRequester {
 
 export interface TimelineLoad {
   inputs: TimelineInputs;
+  /** The Jobs read, each with its pod's last log lines (JOB_LOG_FIELD), redacted: what a report keeps of them */
+  jobs: KubeObject[];
   /** What could not be read, and why: translation keys with args */
   notes: { key: string; args?: MessageArgs }[];
 }
@@ -111,18 +111,6 @@ function redactEvent(e: KubeObject): KubeObject {
   };
 }
 
-/** A job's start, end and failure, as its status says them. */
-function jobStatus(job: KubeObject): Pick<JobLog, 'startTime' | 'completionTime' | 'failedMessage'> {
-  const status = asObject(job.status);
-  const failed = asArray(status.conditions).map(asObject).find((c) => c.type === 'Failed' && c.status === 'True');
-
-  return {
-    startTime:      asString(status.startTime),
-    completionTime: asString(status.completionTime) ?? asString(failed?.lastTransitionTime),
-    failedMessage:  failed ? asString(failed.message) ?? asString(failed.reason) : null,
-  };
-}
-
 /** The newest pod of the job (a job that retried has several). */
 function podOfJob(pods: KubeObject[], job: KubeObject): KubeObject | null {
   const jobName = nameOf(job);
@@ -166,7 +154,7 @@ export async function loadTimelineInputs(store: TimelineRequester, r: NodeRecord
       }
     }
   }
-  const jobLogs: JobLog[] = [];
+  const jobObjects: KubeObject[] = [];
   const jobs = jobRequests(r, form);
 
   if (jobs) {
@@ -197,12 +185,15 @@ export async function loadTimelineInputs(store: TimelineRequester, r: NodeRecord
             notes.push(statusNote('logs', log.status));
           }
         }
-        jobLogs.push({
-          job: nameOf(job) ?? '?', remove: asObject(metadata(job).labels)[INFRA_REMOVE_LABEL] === 'true', ...jobStatus(job), lines
+        // Steve's envelope may lack the kind; the engine recognises a Job by it.
+        jobObjects.push({
+          apiVersion: 'batch/v1', kind: 'Job', ...job, [JOB_LOG_FIELD]: lines
         });
       }
     }
   }
 
-  return { inputs: { events, jobLogs }, notes };
+  return {
+    inputs: { events, jobLogs: jobObjects.map(jobLogOf) }, jobs: jobObjects, notes
+  };
 }

@@ -252,6 +252,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
     skipped:  joined.skipped,
     hosts,
     ...(joined.events.length ? { events: joined.events } : {}),
+    ...(joined.jobs.length ? { jobs: joined.jobs } : {}),
   };
 }
 

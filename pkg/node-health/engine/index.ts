@@ -11,7 +11,7 @@ export { linkChain } from './chain';
 export { preflightOf, userConfirmable } from './preflight';
 export { attachPoolComparisons } from './pools';
 export {
-  eventsIndex, recentTimeline, timelineOf, JOB_LOG_LINES
+  entryExplaining, eventsIndex, jobLogOf, jobsIndex, timelineOf, JOB_LOG_LINES
 } from './timeline';
 export type {
   JobLog, TimelineEntry, TimelineInputs, TimelineSource

@@ -60,6 +60,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
     clusters: clusters.clusters,
     records,
     events:   buckets.event,
+    jobs:     buckets.job,
     skipped,
     context:  {
       availability,

@@ -95,6 +95,9 @@ export function classify(input: unknown): ObjectKind | null {
       return group === '' ? 'node' : null;
     case 'ClusterRegistrationToken':
       return 'registrationToken';
+    case 'Job':
+      // Rancher's create and delete jobs of infrastructure machines, with their pods' logs (timeline.ts).
+      return group === 'batch' ? 'job' : null;
     case 'Event':
       // core/v1 and events.k8s.io/v1 serve the same Events; both shapes are read (timeline.ts).
       return group === '' || group === 'events.k8s.io' ? 'event' : null;
@@ -131,6 +134,8 @@ export function classify(input: unknown): ObjectKind | null {
     case 'event':
     case 'events.k8s.io.event':
       return 'event';
+    case 'batch.job':
+      return 'job';
     case STEVE_TYPES.registrationToken:
     case 'clusterRegistrationToken':
     case 'clusterregistrationtoken':

@@ -45,7 +45,9 @@ function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean }
   if (Number.isNaN(created)) {
     return null;
   }
-  const nodeCreated = r.objects.node ? Date.parse(String(metadata(r.objects.node).creationTimestamp ?? '')) : NaN;
+  // The Node's creation, or where only Rancher's copy of it is read (the fleet), the copy's: Rancher makes it as the Node registers.
+  const node = r.objects.node ?? r.objects.mgmtNode;
+  const nodeCreated = node ? Date.parse(String(metadata(node).creationTimestamp ?? '')) : NaN;
 
   if (!Number.isNaN(nodeCreated)) {
     return { ms: Math.max(0, nodeCreated - created), done: true };
@@ -55,7 +57,9 @@ function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean }
   const phase = String(statusOf(m).phase ?? '');
   // Only a machine that never had its Node is still provisioning: not one being deleted, one whose Node went
   // away later (it has a nodeRef, or has run), or one whose Node is merely unread.
-  const provisioningNow = !r.deleting && r.inputs.nodes === 'ok' && !nodeRefName(m as KubeObject) && ['', 'Pending', 'Provisioning', 'Provisioned'].includes(phase);
+  // The Nodes read (the tab), or where they are left to the cluster's tab, Rancher's copies of them (the fleet).
+  const nodesKnown = r.inputs.nodes === 'ok' || (r.inputs.nodes === 'absent' && r.inputs.mgmtNodes === 'ok');
+  const provisioningNow = !r.deleting && nodesKnown && !nodeRefName(m as KubeObject) && ['', 'Pending', 'Provisioning', 'Provisioned'].includes(phase);
 
   return provisioningNow ? { ms: Math.max(0, now - created), done: false } : null;
 }

@@ -10,7 +10,7 @@
  */
 import type { KubeObject, ObjectKind } from './types';
 import { DRAIN_ANNOTATIONS } from './objects';
-import { ANNOTATIONS, LABELS } from './vocabulary';
+import { ANNOTATIONS, JOB_LOG_FIELD, LABELS } from './vocabulary';
 import { isPlainObject } from './fields';
 import { PLAN_SECRET_STATUS_KEYS } from './plan-status';
 import { MACHINE_ANNOTATION_SIGNALS } from './signals/machine';
@@ -49,6 +49,10 @@ const HOST_IDS = ['status.nodeInfo.systemUUID', 'status.nodeInfo.machineID'];
 const EVENT_SUBJECT = ['apiVersion', 'kind', 'name', 'namespace', 'uid'];
 
 export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
+  job: [
+    label(LABELS.infraMachineName), label(LABELS.infraRemove), 'status.startTime', 'status.completionTime',
+    ...['type', 'status', 'reason', 'message', 'lastTransitionTime'].map((f) => `status.conditions[].${ f }`), JOB_LOG_FIELD,
+  ],
   event: [
     ...EVENT_SUBJECT.map((f) => `involvedObject.${ f }`), ...EVENT_SUBJECT.map((f) => `regarding.${ f }`),
     'reason', 'message', 'note', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'series.count', 'series.lastObservedTime',

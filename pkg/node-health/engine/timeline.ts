@@ -7,12 +7,13 @@
  * The record's own objects give the first four; Events and job logs are read when a row is opened (they are not
  * part of the table's load) and passed in as TimelineInputs. Entries are oldest first, each once.
  */
-import type { KubeObject, NodeRecord } from './types';
+import type { Finding, KubeObject, NodeRecord } from './types';
 import type { MessageArgs } from './vocabulary';
 import { conditions } from './conditions';
 import {
-  asArray, asNumber, asObject, asString, metadata, nameOf, namespaceOf
+  asArray, asNumber, asObject, asString, label, metadata, nameOf, namespaceOf
 } from './fields';
+import { JOB_LOG_FIELD, LABELS } from './vocabulary';
 import { objectLabel } from './rules/rule';
 
 export type TimelineSource = 'lifecycle' | 'condition' | 'plan' | 'event' | 'log' | 'action';
@@ -235,6 +236,38 @@ function jobEntries(r: NodeRecord, jobs: JobLog[]): TimelineEntry[] {
   });
 }
 
+/** A Job as its story tells it: its start, end and failure as its status says them, and its pod's last log lines. */
+export function jobLogOf(job: KubeObject): JobLog {
+  const status = asObject(job.status);
+  const failed = asArray(status.conditions).map(asObject).find((c) => c.type === 'Failed' && c.status === 'True');
+
+  return {
+    job:            nameOf(job) ?? '?',
+    remove:         label(job, LABELS.infraRemove) === 'true',
+    startTime:      asString(status.startTime),
+    completionTime: asString(status.completionTime) ?? asString(failed?.lastTransitionTime),
+    failedMessage:  failed ? asString(failed.message) ?? asString(failed.reason) : null,
+    lines:          asArray(job[JOB_LOG_FIELD]).filter((l): l is string => typeof l === 'string').slice(-JOB_LOG_LINES),
+  };
+}
+
+/** The Jobs of each record's infrastructure machine (by Rancher's label, in its namespace), as job logs. */
+export function jobsIndex(jobs: KubeObject[]): (r: NodeRecord) => JobLog[] {
+  const byMachine = new Map<string, KubeObject[]>();
+
+  for (const job of jobs) {
+    const key = `${ namespaceOf(job) }/${ label(job, LABELS.infraMachineName) }`;
+
+    byMachine.set(key, [...byMachine.get(key) ?? [], job]);
+  }
+
+  return (r) => {
+    const infra = r.objects.infraMachine;
+
+    return infra ? (byMachine.get(`${ namespaceOf(infra) }/${ nameOf(infra) }`) ?? []).map(jobLogOf) : [];
+  };
+}
+
 function entryKey(e: TimelineEntry): string {
   return `${ e.at }\n${ e.source }\n${ e.object }\n${ e.key }\n${ JSON.stringify(e.args) }`;
 }
@@ -321,7 +354,48 @@ export function eventsIndex(events: KubeObject[]): (r: NodeRecord) => KubeObject
   };
 }
 
-/** The last entries of a record's timeline, newest first, for a report that has no room for all. */
-export function recentTimeline(r: NodeRecord, events: (r: NodeRecord) => KubeObject[], count: number): TimelineEntry[] {
-  return timelineOf(r, { events: events(r) }).slice(-count).reverse();
+/**
+ * Which entry of a moment tells best why a finding started: what was recorded about it (a job's log, an Event, the
+ * plan, a condition the evidence names) before the object's own creation or deletion, and those before a condition
+ * the finding does not read (a Node registers with all its conditions at once).
+ */
+const EXPLAINING_RANK: Record<TimelineSource | 'namedCondition', number> = {
+  log: 0, event: 1, plan: 2, namedCondition: 3, action: 4, lifecycle: 5, condition: 6
+};
+
+/** Seconds: Kubernetes writes times with and without fractions, and a fraction never puts an entry after its moment. */
+function second(at: string): number {
+  return Math.floor(Date.parse(at) / 1000);
+}
+
+/**
+ * The timeline entry that explains when a finding started, for "since 02:14, when the agent's last apply failed":
+ * of the entries on the objects the finding's evidence names (those whose evidence holds the since itself, where
+ * there are such), the one closest at or before the finding's since, and of several at that moment the one
+ * EXPLAINING_RANK puts first. Null when the finding has no since or no entry on its objects comes before it.
+ */
+export function entryExplaining(finding: Pick<Finding, 'since' | 'evidence'>, entries: readonly TimelineEntry[]): TimelineEntry | null {
+  const since = finding.since ? second(finding.since) : NaN;
+
+  if (Number.isNaN(since)) {
+    return null;
+  }
+  const atSince = finding.evidence.filter((e) => typeof e.value === 'string' && second(e.value) === since).map((e) => e.object);
+  const objects = new Set(atSince.length ? atSince : finding.evidence.map((e) => e.object));
+  const named = new Set(finding.evidence.flatMap((e) => [...e.path.matchAll(/conditions\[([^\]]+)\]/g)].map((m) => `${ e.object }\n${ m[1] }`)));
+  const rank = (e: TimelineEntry) => EXPLAINING_RANK[e.source === 'condition' && named.has(`${ e.object }\n${ e.args.type }`) ? 'namedCondition' : e.source];
+  let best: { e: TimelineEntry; t: number } | null = null;
+
+  for (const e of entries) {
+    const t = second(e.at);
+
+    if (!objects.has(e.object) || Number.isNaN(t) || t > since) {
+      continue;
+    }
+    if (!best || t > best.t || (t === best.t && rank(e) < rank(best.e))) {
+      best = { e, t };
+    }
+  }
+
+  return best?.e ?? null;
 }

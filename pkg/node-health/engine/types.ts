@@ -16,6 +16,7 @@ export type OperatingSystem = 'linux' | 'windows' | 'unknown';
 /** The kinds of object the engine understands; everything else in the input is ignored. */
 export type ObjectKind =
   | 'event'
+  | 'job'
   | 'cluster'
   | 'machine'
   | 'planSecret'
@@ -340,4 +341,6 @@ export interface DiagnosisReport {
   hosts: HostReportMatch[];
   /** Kubernetes Events given with the objects (a bundle's, kubectl's), for the records' timelines; absent when none */
   events?: KubeObject[];
+  /** Rancher's provisioning Jobs given with the objects, each with its pod's last log lines (timeline.ts); absent when none */
+  jobs?: KubeObject[];
 }

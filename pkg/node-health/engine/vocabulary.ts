@@ -22,7 +22,16 @@ export const LABELS = {
   machineSetName:    'cluster.x-k8s.io/set-name',
   /** Rancher's machine pool of a node-driver cluster (rancher pkg/capr) */
   machinePoolName:   'rke.cattle.io/rke-machine-pool-name',
+  /** Rancher's labels on the jobs and pods that create and delete an infrastructure machine (machineprovision/template.go) */
+  infraMachineName:  'rke.cattle.io/infra-machine-name',
+  infraRemove:       'rke.cattle.io/infra-remove',
 } as const;
+
+/**
+ * Where a Job read for a record's story keeps its pod's last log lines: not a Kubernetes field, the reader
+ * (data/timeline.ts) adds it, so that a bundle and the reports carry the log with its Job.
+ */
+export const JOB_LOG_FIELD = 'nodeHealthLog';
 
 export const ANNOTATIONS = {
   capiMachine:          'cluster.x-k8s.io/machine',

@@ -4,16 +4,17 @@
  */
 import type {
   PoolComparison,
-  DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution
+  DiagnosisReport, Finding, MessageArgs, NodeRecord, RecordStatus, Resolution, TimelineEntry
 } from '../engine';
 import {
-  DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, recentTimeline
+  DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, jobsIndex, timelineOf
 } from '../engine';
 import { withLocalDurations } from './durations';
 import type { Translate } from './translate';
 import { hostFacts, hostReportName } from './host-facts';
 import { relationText } from './related';
 import { poolSentence } from './pool';
+import { sinceSentence } from './since';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
 
@@ -304,10 +305,14 @@ function consequenceTitles(res: Resolution, findings: Finding[], t: Translate): 
 }
 
 /** A finding as indented text lines: title, cause, evidence, and its steps where no plan carries them. */
-function textFinding(f: Finding, t: Translate, indent: string, withSteps = true): string[] {
+function textFinding(f: Finding, t: Translate, indent: string, withSteps = true, story: TimelineEntry[] = []): string[] {
   const out: string[] = [];
+  const started = sinceSentence(f, story, t);
 
   out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
+  if (started) {
+    out.push(`${ indent }  ${ t(started.key, started.args) }`);
+  }
   out.push(`${ indent }  ${ t(f.causeKey, f.args) }`);
   if (f.confirmation) {
     out.push(`${ indent }  ${ t(f.confirmation.key, f.confirmation.args) }`);
@@ -350,6 +355,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
 
   const sorted = sortRecords(report.records);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
 
   for (const r of sorted) {
     if (r.status === 'healthy') {
@@ -360,8 +366,10 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(`  - ${ t(n.key, n.args) }`);
     }
     out.push(...textPlan(r.resolution, r.findings, t, '  '));
+    const timeline = timelineOf(r, { events: events(r), jobLogs: jobs(r) });
+
     for (const f of r.findings) {
-      out.push(...textFinding(f, t, '  ', !r.resolution?.steps.length));
+      out.push(...textFinding(f, t, '  ', !r.resolution?.steps.length, timeline));
     }
     if (r.related?.length) {
       out.push(`  ${ t('nodeHealth.report.related') }:`);
@@ -369,7 +377,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
         out.push(`    - ${ relationText(x, t) }`);
       }
     }
-    const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+    const story = timeline.slice(-REPORT_TIMELINE_ENTRIES).reverse();
     const pool = poolSentence(r.pool);
 
     if (pool) {
@@ -445,10 +453,15 @@ function markdownPlan(res: Resolution | undefined, findings: Finding[], t: Trans
 }
 
 /** A finding in Markdown: heading, cause, evidence list, and its steps where no plan carries them. */
-function markdownFinding(f: Finding, t: Translate, withSteps = true): string[] {
+function markdownFinding(f: Finding, t: Translate, withSteps = true, story: TimelineEntry[] = []): string[] {
   const out: string[] = [];
+  const started = sinceSentence(f, story, t);
 
-  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '', mdCell(t(f.causeKey, f.args)), '');
+  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '');
+  if (started) {
+    out.push(`_${ mdCell(t(started.key, started.args)) }_`, '');
+  }
+  out.push(mdCell(t(f.causeKey, f.args)), '');
   if (f.confirmation) {
     out.push(`> ${ mdCell(t(f.confirmation.key, f.confirmation.args)) }`, '');
   }
@@ -469,6 +482,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   const out: string[] = [];
   const sorted = sortRecords(report.records);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
 
   out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
   for (const c of report.clusters) {
@@ -509,8 +523,10 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       out.push('', `> ${ mdCell(t(n.key, n.args)) }`);
     }
     out.push(...markdownPlan(r.resolution, r.findings, t));
+    const timeline = timelineOf(r, { events: events(r), jobLogs: jobs(r) });
+
     for (const f of r.findings) {
-      out.push(...markdownFinding(f, t, !r.resolution?.steps.length));
+      out.push(...markdownFinding(f, t, !r.resolution?.steps.length, timeline));
     }
     if (r.related?.length) {
       out.push('', `### ${ t('nodeHealth.report.related') }`, '');
@@ -521,7 +537,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
         }
       }
     }
-    const story = recentTimeline(r, events, REPORT_TIMELINE_ENTRIES);
+    const story = timeline.slice(-REPORT_TIMELINE_ENTRIES).reverse();
     const pool = poolSentence(r.pool);
 
     if (pool) {

@@ -5,6 +5,7 @@
 import { diagnose } from '@pkg/node-health/engine';
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { poolSentence } from '@pkg/node-health/report/pool';
+import { diagnoseFleetObjects, fleetRows } from '@pkg/node-health/fleet/diagnosis';
 import { buildScenario, CREATE_FAILED_MACHINE, DELETE_FAILED_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 
@@ -52,5 +53,16 @@ describe('a machine compared with its pool', () => {
 
     expect(added.pool).toMatchObject({ medianMs: null, outlier: false });
     expect(poolSentence(added.pool)?.key).toBe('nodeHealth.pool.waitingAlone');
+  });
+
+  it('on the fleet page, which reads no downstream Node, Rancher\'s copies of the Nodes tell the same: the replacement is marked slow for its pool', () => {
+    const s = buildScenario('infra-delete-failed');
+    const report = diagnoseFleetObjects(s.objects, { now: s.now, availability: { mgmtNodes: 'ok' } });
+    const rows = fleetRows(report);
+
+    expect(report.records.find((x) => x.machineName === CREATE_FAILED_MACHINE)?.pool).toMatchObject({
+      done: false, provisioningMs: 60 * MIN, outlier: true
+    });
+    expect(rows.filter((r) => r.slowForPool).map((r) => r.machine)).toEqual([CREATE_FAILED_MACHINE]);
   });
 });

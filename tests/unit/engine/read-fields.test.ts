@@ -4,7 +4,7 @@
  * nobody registered makes its scenario differ here.
  */
 import {
-  classify, diagnose, eventsIndex, keepReadFields, linkChain, readHostReport, steveIncludePaths, timelineOf, RULE_IDS
+  classify, diagnose, eventsIndex, jobsIndex, keepReadFields, linkChain, readHostReport, steveIncludePaths, timelineOf, RULE_IDS
 } from '@pkg/node-health/engine';
 import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
@@ -15,12 +15,14 @@ import type { Shape } from './helpers';
 /** Everything a report says, with the chain and the story each record shows, and none of the objects behind it. */
 function said(report: DiagnosisReport): unknown {
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
 
   return {
     ...report,
     events:  undefined,
+    jobs:    undefined,
     records: report.records.map(({ objects, ...rest }) => ({
-      ...rest, chain: linkChain({ ...rest, objects } as any), timeline: timelineOf({ ...rest, objects } as any, { events: events({ ...rest, objects } as any) })
+      ...rest, chain: linkChain({ ...rest, objects } as any), timeline: timelineOf({ ...rest, objects } as any, { events: events({ ...rest, objects } as any), jobLogs: jobs({ ...rest, objects } as any) })
     })),
   };
 }

@@ -2,7 +2,7 @@
  * The timeline of a record: oldest first, each entry once, from the record's own objects (conditions, plan
  * times, creation and deletion) and from what is read when a row opens (Events, the provisioning jobs' logs).
  */
-import { timelineOf } from '@pkg/node-health/engine';
+import { entryExplaining, eventsIndex, timelineOf } from '@pkg/node-health/engine';
 import type { JobLog, KubeObject, NodeRecord } from '@pkg/node-health/engine';
 import {
   buildScenario, DELETE_FAILED_MACHINE, GHOST_MACHINE, MHC_BLOCKED_MACHINES, SCENARIO_NAMES
@@ -45,6 +45,7 @@ describe('a record\'s timeline', () => {
   it.each(SCENARIO_NAMES.filter((n) => !/^(large|huge|fleet)/.test(n)))('on %s: every record\'s is oldest first with no entry twice', (name) => {
     const s = buildScenario(name);
     const events = [...s.objects, ...Object.values(s.downstream).flat()].filter((o) => o.kind === 'Event');
+    const about = eventsIndex(events);
 
     for (const r of diagnoseScenario(s).records) {
       const entries = timelineOf(r, { events });
@@ -52,6 +53,19 @@ describe('a record\'s timeline', () => {
 
       expect(sorted(entries.map((e) => e.at))).toBe(true);
       expect(new Set(keys).size).toBe(keys.length);
+      // The plan's apply time, each condition transition of each of its objects, and the Events about them.
+      if (r.plan.lastApplyTime) {
+        expect(entries.some((e) => e.key === 'nodeHealth.timeline.planApplied' && e.at === r.plan.lastApplyTime)).toBe(true);
+      }
+      for (const kind of ['machine', 'infraMachine', 'bootstrap', 'mgmtNode', 'node'] as const) {
+        const obj = r.objects[kind] as any;
+        const said = new Set(entries.filter((e) => e.source === 'condition').map((e) => `${ e.args.type }@${ e.at }`));
+
+        for (const c of (obj?.status?.conditions ?? []).filter((x: any) => x.lastTransitionTime)) {
+          expect(said).toContain(`${ c.type }@${ c.lastTransitionTime }`);
+        }
+      }
+      expect(entries.filter((e) => e.source === 'event' || e.source === 'action')).toHaveLength(about(r).filter((e) => !!(e.lastTimestamp ?? e.eventTime)).length);
     }
   });
 
@@ -171,5 +185,48 @@ describe('a record\'s timeline', () => {
     expect(entries.find((e) => e.args.reason === 'Starting')?.source).toBe('event');
     expect(entries.find((e) => e.args.reason === 'NodeHealthDeletedMachine')?.source).toBe('action');
     expect(entries.some((e) => e.args.reason === 'Other')).toBe(false);
+  });
+
+  describe('the entry a finding started with', () => {
+    it('the ghost: stuck deleting since its deletion was asked for; its agent never checked in since Rancher wrote its plan', () => {
+      const { record } = recordOf('ghost-etcd', GHOST_MACHINE);
+      const entries = timelineOf(record);
+      const of = (rule: string) => entryExplaining(record.findings.find((f) => f.rule === rule)!, entries);
+
+      expect(of('stuck-deleting')).toMatchObject({ key: 'nodeHealth.timeline.deleting', object: `Machine fleet-default/${ GHOST_MACHINE }` });
+      // The plan and the Machine's Reconciled condition moved at the same moment: the plan tells why.
+      expect(of('agent-never-checked-in')).toMatchObject({ key: 'nodeHealth.timeline.planWritten', source: 'plan' });
+    });
+
+    it('an Event at the moment the Node went NotReady explains it before the condition does', () => {
+      const { record, objects, downstream } = recordOf('health-check-blocked', MHC_BLOCKED_MACHINES[0]);
+      const finding = record.findings.find((f) => f.rule === 'node-not-ready')!;
+      const events = [...objects, ...downstream].filter((o) => o.kind === 'Event');
+
+      expect(entryExplaining(finding, timelineOf(record, { events }))).toMatchObject({ source: 'event', args: { reason: 'NodeNotReady' } });
+      expect(entryExplaining(finding, timelineOf(record))).toMatchObject({ source: 'condition', args: { type: 'Ready', status: 'Unknown' } });
+    });
+
+    it('a Node registers with all its conditions at once: its creation explains a finding dated then, not a condition the finding does not read', () => {
+      const s = buildScenario('ghost-etcd');
+      const orphan = diagnoseScenario(s).records.find((r) => r.findings.some((f) => f.rule === 'orphan-node'))!;
+      const finding = orphan.findings.find((f) => f.rule === 'orphan-node')!;
+
+      expect(entryExplaining(finding, timelineOf(orphan))).toMatchObject({ key: 'nodeHealth.timeline.created.node' });
+    });
+
+    it('only entries at or before the since, on an object the evidence names; none without a since', () => {
+      const { record } = recordOf('ghost-etcd', GHOST_MACHINE);
+      const finding = record.findings.find((f) => f.rule === 'stuck-deleting')!;
+      const at = (iso: string, object: string) => ({
+        at: iso, source: 'event' as const, object, key: 'nodeHealth.timeline.event', args: { reason: iso }
+      });
+      const machine = `Machine fleet-default/${ GHOST_MACHINE }`;
+      const entries = [at('2026-01-13T08:09:00Z', machine), at('2026-01-13T08:10:00.400Z', 'Node elsewhere'), at('2026-01-13T08:10:01Z', machine)];
+
+      expect(entryExplaining(finding, entries)?.args.reason).toBe('2026-01-13T08:09:00Z');
+      expect(entryExplaining({ ...finding, since: null }, entries)).toBeNull();
+      expect(entryExplaining(finding, [entries[1], entries[2]])).toBeNull();
+    });
   });
 });

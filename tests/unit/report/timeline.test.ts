@@ -67,4 +67,15 @@ describe('a record\'s story in the reports', () => {
     expect(JSON.stringify(bundle)).not.toContain(canary);
     expect(renderText(diagnose(bundle.objects, { now: bundle.createdAt, availability: bundle.availability }), t)).not.toContain(canary);
   });
+
+  it('each finding says which entry of the story it started with, in the text and Markdown reports and in Chinese', () => {
+    const report = diagnose(objects, { now: s.now });
+    const text = renderText(report, t);
+    const section = text.slice(text.indexOf(`] ${ machine }`));
+
+    // The Node went NotReady at 13:30; the node controller's Event says so at that moment.
+    expect(section).toContain(`  ERROR node-not-ready: Node not ready\n    Since 2026-07-02 13:30:00 UTC, when: NodeNotReady: Node ${ machine } status is now: NodeNotReady (Node ${ machine })`);
+    expect(renderMarkdown(report, t)).toContain(`_Since 2026-07-02 13:30:00 UTC, when: NodeNotReady: Node ${ machine } status is now: NodeNotReady (Node ${ machine })_`);
+    expect(renderText(report, cliTranslator('zh-hans'))).toContain(`自 2026-07-02 13:30:00 UTC 起，当时：NodeNotReady：Node ${ machine } status is now: NodeNotReady（Node ${ machine }）`);
+  });
 });

@@ -6,6 +6,7 @@ import type { JoinResult } from './result';
 
 export interface Buckets {
   event: KubeObject[];
+  job: KubeObject[];
   cluster: KubeObject[];
   machine: KubeObject[];
   planSecret: KubeObject[];
@@ -37,6 +38,7 @@ export const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
 export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: JoinResult['skipped'] } {
   const buckets: Buckets = {
     event:              [],
+    job:                [],
     cluster:            [],
     machine:            [],
     planSecret:         [],

@@ -27,6 +27,8 @@ export interface JoinResult {
   records: NodeRecord[];
   /** Kubernetes Events in the input (a bundle's, kubectl's): what a record's timeline reads besides its objects */
   events: KubeObject[];
+  /** Rancher's provisioning Jobs in the input, with their pods' last log lines */
+  jobs: KubeObject[];
   skipped: { object: string; reason: string }[];
   context: JoinContext;
 }

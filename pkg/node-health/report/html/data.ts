@@ -5,7 +5,7 @@
  * in it was said here, by the same translator and duration formatting as the other reports.
  */
 import {
-  eventsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
+  eventsIndex, jobsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
 } from '../../engine';
 import type { ChainLink, DiagnosisReport } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
@@ -14,6 +14,7 @@ import { sayDurationMs, withLocalDurations } from '../durations';
 import { hostFacts } from '../host-facts';
 import { poolSentence } from '../pool';
 import { sortRecords, toJsonReport } from '../render';
+import { sinceSentence } from '../since';
 import type { JsonRecord, JsonReport } from '../render';
 import type { Translate } from '../translate';
 
@@ -36,7 +37,9 @@ export interface HtmlReportSource {
   redactions: Partial<RedactionSummary>;
 }
 
-export interface HtmlRecord extends JsonRecord {
+export interface HtmlRecord extends Omit<JsonRecord, 'findings'> {
+  /** each with the timeline entry that explains its start, in words (report/since.ts) */
+  findings: (JsonRecord['findings'][number] & { started?: string })[];
   key: string;
   phase: string | null;
   /** how long it has been in its state, said in the language; null when unknown */
@@ -179,6 +182,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const sorted = sortRecords(report.records);
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
+  const jobs = jobsIndex(report.jobs ?? []);
   // Durations in the record's story and its pool's sentence, said in the file's language.
   const said = withLocalDurations(t);
   const records: HtmlRecord[] = json.records.map((r, i) => {
@@ -187,9 +191,15 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
     const elapsed = elapsedMs(rec.statusSince, nowMs);
     const sinceMs = elapsed === null ? null : Math.max(0, elapsed);
     const h = rec.hostReport;
+    const story = rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec), jobLogs: jobs(rec) });
 
     return {
       ...r,
+      findings: r.findings.map((f, j) => {
+        const started = sinceSentence(rec.findings[j], story, said);
+
+        return started ? { ...f, started: said(started.key, started.args) } : f;
+      }),
       key:      rec.key,
       phase:    rec.phase,
       since:    sinceMs === null ? null : sayDurationMs(sinceMs, t),
@@ -197,7 +207,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
       chain:    linkChain(rec),
       host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
       poolText: pool ? said(pool.key, pool.args) : null,
-      timeline: rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec) }).reverse().map((e) => ({
+      timeline: [...story].reverse().map((e) => ({
         at: e.at, source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
       })),
     };

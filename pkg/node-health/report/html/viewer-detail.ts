@@ -120,6 +120,9 @@ export function reportDetailRenderer(doc: Document, win: Window, el: El, add: Ad
     if (f.confirmed) {
       add(head, el('span', 'badge confirmed', u('confirmed')));
     }
+    if (f.started) {
+      add(box, el('p', 'muted', f.started, 'nh-r-finding-started'));
+    }
     add(box, el('p', null, f.cause));
     if (f.confirmation) {
       add(box, el('p', 'confirmation', f.confirmation));
