@@ -13,7 +13,7 @@ import { cliTranslator } from '../../cli/l10n';
 import { buildScenario, GHOST_MACHINE } from '../../scenarios/catalog';
 import { OUTPUT_DIR } from './harness';
 import {
-  gotoCluster, machineRow, NH, openNodeHealthTab, SHELL
+  gotoCluster, machineRow, NH, openNodeHealthTab, SHELL, waitForShell
 } from './dashboard';
 import type { E2eTest } from './runner';
 
@@ -82,7 +82,8 @@ export const BUNDLE_VIEW_TESTS: E2eTest[] = [
         assert(await button.isDisabled(), `${ id } is not disabled`);
         assert(await button.getAttribute('title') === READ_ONLY, `${ id } does not say why`);
       }
-      assert((await page.locator('[data-testid="node-health-read-only"]').innerText()) === READ_ONLY, 'the header does not say why');
+      // textContent: the header capitalises its first letter in CSS only.
+      assert((await page.locator('[data-testid="node-health-read-only"]').textContent())?.trim() === READ_ONLY, 'the header does not say why');
       await banner.scrollIntoViewIfNeeded();
       await t.shot(page, 'banner');
 
@@ -149,6 +150,23 @@ export const BUNDLE_VIEW_TESTS: E2eTest[] = [
       }, `/v1/cluster.x-k8s.io.machines/${ NS }/${ GHOST_MACHINE }`);
 
       assert(refused === 403, `deleting the bundle's machine answered ${ refused }`);
+
+      // The machine's own page: its Node Health tab is as read-only as the cluster's, under the masthead's banner.
+      await page.goto(`${ t.dev.url }/c/_/manager/cluster.x-k8s.io.machine/${ NS }/${ GHOST_MACHINE }`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+      await waitForShell(page);
+      await page.locator(NH.tabButton).click();
+      const recordTab = page.locator('[data-testid="node-health-record-tab"]');
+
+      await recordTab.locator('[data-testid="node-health-plan"]').waitFor({ state: 'visible', timeout: 60000 });
+      // On the tab, the tab's own banner stands in for the masthead's panel, as on the cluster's page.
+      assert(await recordTab.locator('[data-testid="node-health-bundle-headline"]').innerText() === headline, 'the machine\'s tab shows no banner');
+      assert(await page.locator('[data-testid="node-health-bundle-panel"]').count() === 0, 'the banner shows twice on the machine\'s tab');
+      assert(await recordTab.locator('[data-testid="node-health-record-refresh"]').count() === 0, 'the machine\'s tab offers a refresh');
+      assert(await recordTab.locator('button[data-testid^="node-health-action-"]').count() === 0, 'the machine\'s tab offers an action');
+      const recordDenied = await recordTab.locator('[data-testid^="node-health-action-denied-"]').allInnerTexts();
+
+      assert(recordDenied.length > 0 && recordDenied.every((text) => text.trim().endsWith(READ_ONLY)), `the machine's tab does not say why: ${ JSON.stringify(recordDenied) }`);
+      await t.shot(page, 'machine page');
     },
   },
 ];
