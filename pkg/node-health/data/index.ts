@@ -33,8 +33,10 @@ export type {
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
 export {
-  buildRows, rowFor, translatedSearch, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS
+  buildRows, fleetRows, rowFor, translatedSearch, filterRows, filtersActive, clusterKeyOf, ruleNameKey, ruleFilterOptions, statusFilterOptions,
+  DEFAULT_FILTERS, DEFAULT_FLEET_FILTERS, STATUS_COLORS, SEVERITY_COLORS
 } from './rows';
+export type { FilterOption } from './rows';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey
