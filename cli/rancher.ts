@@ -15,7 +15,7 @@ import {
   accessReviews, clusterTarget, fatalIssue, loadClusterData, loadTimelineInputs
 } from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
-import { fetchCollection } from '../pkg/node-health/data/load';
+import { fetchCollection } from '../pkg/node-health/data/load-core';
 import type { ListForm } from '../pkg/node-health/data/requests';
 import { STEVE_CACHE_FEATURE } from '../pkg/node-health/data/steve-mode';
 import { diagnose } from '../pkg/node-health/engine';
