@@ -10,6 +10,8 @@ import { buildFleetScenario, isFleetScenario } from '../scenarios/fleet';
 import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../scenarios/builders';
 import type { KubeObject, Scenario } from '../scenarios/types';
 import { LOCAL_SCOPE, ObjectStore } from './store';
+import { readBundle } from '../pkg/node-health/export/bundle';
+import type { BundleRead } from '../pkg/node-health/export/bundle';
 
 export const RANCHER_VERSION = 'v2.12.2';
 export const KUBERNETES_VERSION = 'v1.32.5+k3s1';
@@ -273,12 +275,14 @@ function shiftTimestamps<T>(value: T, deltaMs: number): T {
  * the customer made it.
  */
 export function loadBundle(store: ObjectStore, world: World, path: string, now: Date): void {
-  const bundle = JSON.parse(readFileSync(path, 'utf8'));
+  let bundle: BundleRead;
 
-  if (bundle?.format !== 'node-health-bundle/v1' || !Array.isArray(bundle.objects)) {
-    throw new Error(`${ path }: not a node-health-bundle/v1 file (needs "format": "node-health-bundle/v1" and an "objects" array)`);
+  try {
+    bundle = readBundle(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (e) {
+    throw new Error(`${ path }: ${ e instanceof Error ? e.message : String(e) }`);
   }
-  const createdAt = Date.parse(bundle.createdAt || '');
+  const createdAt = Date.parse(bundle.createdAt ?? '');
   const delta = Number.isFinite(createdAt) ? now.getTime() - createdAt : 0;
   const raws: Record<string, unknown>[] = shiftTimestamps(bundle.objects, delta);
   const objects = raws.map((raw) => ({ raw, object: fromSteve(raw) })).filter((x): x is { raw: Record<string, unknown>, object: KubeObject } => !!x.object);
@@ -329,7 +333,7 @@ export function loadBundle(store: ObjectStore, world: World, path: string, now: 
     downstreamBase().forEach((o) => store.seed(c.mgmtId, o));
     world.clusters.push({
       source:    `bundle:${ path.split('/').pop() }`,
-      title:     `Bundle made ${ bundle.createdAt || '(no date)' }`,
+      title:     `Bundle made ${ bundle.createdAt ?? '(no date)' }`,
       name:      c.name,
       namespace: c.namespace,
       mgmtId:    c.mgmtId,
