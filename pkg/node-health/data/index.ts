@@ -33,6 +33,10 @@ export type {
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
 export {
+  clusterInput, diagnoseInput, diagnoseInputAgainLater, diagnoseOptions
+} from './input';
+export type { DiagnosisInput } from './input';
+export {
   buildRows, fleetRows, rowFor, translatedSearch, filterRows, filtersActive, clusterKeyOf, ruleNameKey, ruleFilterOptions, statusFilterOptions,
   DEFAULT_FILTERS, DEFAULT_FLEET_FILTERS, STATUS_COLORS, SEVERITY_COLORS
 } from './rows';

@@ -2,31 +2,21 @@
  * From a load to what the tab shows: the diagnosis, whether the load failed as a whole (error state with
  * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
  */
-import { diagnose, diagnoseAgainLater } from '../engine';
 import type {
-  DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputName, Rejudge
+  DiagnosisReport, EngineConfig, HostReport, InputName, Rejudge
 } from '../engine';
+import { clusterInput, diagnoseInput, diagnoseInputAgainLater } from './input';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
-function diagnoseOptions(target: ClusterTarget, load: LoadResult, config: Partial<EngineConfig> | undefined, hostReports: HostReport[]): DiagnoseOptions {
-  return {
-    now:            load.loadedAt,
-    availability:   load.availability,
-    defaultCluster: target.mgmtId ?? undefined,
-    config,
-    hostReports,
-  };
-}
-
 export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnosisReport {
-  return diagnose([target.cluster, ...load.objects], diagnoseOptions(target, load, config, hostReports));
+  return diagnoseInput(clusterInput(target, load), config, hostReports);
 }
 
 /** diagnoseLoad, keeping the join for judging the same objects again later (see engine diagnoseAgainLater). */
 export function diagnoseLoadAgainLater(
   target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []
 ): { report: DiagnosisReport, rejudge: Rejudge } {
-  return diagnoseAgainLater([target.cluster, ...load.objects], diagnoseOptions(target, load, config, hostReports));
+  return diagnoseInputAgainLater(clusterInput(target, load), config, hostReports);
 }
 
 /**

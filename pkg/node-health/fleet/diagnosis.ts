@@ -8,6 +8,7 @@ import type {
   ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
 } from '../engine';
 import { clusterKeyOf } from '../data/rows';
+import { diagnoseInput } from '../data/input';
 import type { FleetLoad } from './load';
 
 // The fleet page's rows and filters are the view-model's (data/rows.ts), as the tab's.
@@ -32,9 +33,7 @@ export function diagnoseFleetObjects(objects: unknown[], options: DiagnoseOption
 }
 
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
-  return diagnoseFleetObjects(load.objects, {
-    now: load.loadedAt, availability: load.availability, config
-  });
+  return diagnoseInput(load.input, config);
 }
 
 /** A finding about the whole cluster as the cluster list shows it: its title, in its severity. */

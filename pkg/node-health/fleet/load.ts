@@ -12,6 +12,7 @@
 import { PLAN_SECRET_TYPE, bootstrapRef, namespaceOf } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
 import { ListReads } from '../data/load-core';
+import type { DiagnosisInput } from '../data/input';
 import type { AccessReviews } from '../data/access';
 import { trimMgmtCluster } from '../data/mgmt-cluster';
 import type { ListForm } from '../data/requests';
@@ -49,6 +50,8 @@ export interface FleetLoad {
   issues: FleetIssue[];
   requests: FleetRequestRecord[];
   loadedAt: number;
+  /** what the fleet diagnoses: every cluster, these objects, the downstream Nodes left to each cluster's tab */
+  input: DiagnosisInput;
 }
 
 export interface FleetLoadOptions {
@@ -129,18 +132,23 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
   reads.hidden('planSecrets', usesRkeBootstrap, planSecrets.length);
   reads.hidden('bootstraps', usesRkeBootstrap, reads.list('bootstraps').length);
   const mgmtClusters = reads.list('mgmtClusters');
+  const objects = [
+    ...clusters, ...mgmtClusters, ...CAPI_INPUTS.flatMap((input) => reads.list(input)), ...machines, ...planSecrets, ...reads.list('bootstraps'),
+    ...reads.list('infraMachines'), ...mgmtNodes, ...nodeCopies(mgmtNodes),
+  ];
+  const loadedAt = now();
 
   return {
     clusters,
     targets,
     mgmtClusters,
-    objects: [
-      ...clusters, ...mgmtClusters, ...CAPI_INPUTS.flatMap((input) => reads.list(input)), ...machines, ...planSecrets, ...reads.list('bootstraps'),
-      ...reads.list('infraMachines'), ...mgmtNodes, ...nodeCopies(mgmtNodes),
-    ],
+    objects,
     availability: reads.availability,
     issues:       reads.issues,
     requests:     reads.requests,
-    loadedAt:     now(),
+    loadedAt,
+    input:        {
+      targets, objects, availability: reads.availability, now: loadedAt, nodesLeftToTab: true
+    },
   };
 }
