@@ -32,15 +32,9 @@ export type {
 } from './changes';
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
-export {
-  clusterInput, diagnoseInput, diagnoseInputAgainLater, diagnoseOptions
-} from './input';
-export type { DiagnosisInput } from './input';
-export {
-  buildRows, fleetRows, rowFor, translatedSearch, filterRows, filtersActive, clusterKeyOf, ruleNameKey, ruleFilterOptions, statusFilterOptions,
-  DEFAULT_FILTERS, DEFAULT_FLEET_FILTERS, STATUS_COLORS, SEVERITY_COLORS
-} from './rows';
-export type { FilterOption } from './rows';
+// The diagnosis input and the view-model, whole.
+export * from './input';
+export * from './rows';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey
