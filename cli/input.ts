@@ -12,6 +12,8 @@ import {
 } from '../pkg/node-health/engine';
 import type { HostReport, InputAvailability, InputName } from '../pkg/node-health/engine';
 import { redactValue } from '../pkg/node-health/export/redact';
+import { BundleError, isBundle, readBundle } from '../pkg/node-health/export/bundle';
+import type { BundleRead } from '../pkg/node-health/export/bundle';
 
 export { BUNDLE_FORMAT };
 
@@ -28,27 +30,15 @@ export interface BundleHeader {
   redactions: Record<string, number>;
 }
 
-function bundleHeader(file: string, doc: Record<string, any>): BundleHeader {
-  const text = (v: unknown) => (typeof v === 'string' ? v : null);
-  const generator = isPlainObject(doc.generator) ? doc.generator : {};
-  const redactions: Record<string, number> = {};
-
-  if (isPlainObject(doc.redactions)) {
-    for (const [kind, n] of Object.entries(doc.redactions)) {
-      if (typeof n === 'number' && Number.isFinite(n)) {
-        redactions[kind] = n;
-      }
-    }
-  }
-
+function bundleHeader(file: string, bundle: BundleRead): BundleHeader {
   return {
     file,
-    createdAt:        text(doc.createdAt),
-    cluster:          isPlainObject(doc.cluster) ? text(doc.cluster.name) : null,
-    rancherVersion:   text(generator.rancherVersion),
-    extensionVersion: text(generator.extensionVersion),
-    obfuscated:       doc.obfuscated === true,
-    redactions,
+    createdAt:        bundle.createdAt,
+    cluster:          bundle.cluster,
+    rancherVersion:   bundle.rancherVersion,
+    extensionVersion: bundle.extensionVersion,
+    obfuscated:       bundle.obfuscated,
+    redactions:       { ...bundle.redactions },
   };
 }
 
@@ -272,17 +262,19 @@ function collect(path: string, doc: unknown, into: LoadedInput): void {
   if (!isPlainObject(doc)) {
     throw new InputError(`${ path }: expected a Kubernetes object, a List or a Steve collection, found ${ typeof doc }`);
   }
-  if (doc.format === BUNDLE_FORMAT) {
-    if (!Array.isArray(doc.objects)) {
-      throw new InputError(`${ path }: bundle has no "objects" list`);
+  if (isBundle(doc)) {
+    let bundle: BundleRead;
+
+    try {
+      bundle = readBundle(doc);
+    } catch (e) {
+      throw e instanceof BundleError ? new InputError(`${ path }: ${ e.message }`) : e;
     }
-    into.bundles.push(bundleHeader(path, doc));
-    into.bundleNow = typeof doc.createdAt === 'string' ? doc.createdAt : (typeof doc.now === 'string' ? doc.now : into.bundleNow);
-    if (isPlainObject(doc.availability)) {
-      Object.assign(into.availability, doc.availability);
-    }
-    into.objects.push(...doc.objects);
-    (Array.isArray(doc.hostReports) ? doc.hostReports : []).forEach((r: unknown) => into.hostReports.push(hostReport(path, r)));
+    into.bundles.push(bundleHeader(path, bundle));
+    into.bundleNow = bundle.createdAt ?? into.bundleNow;
+    Object.assign(into.availability, bundle.availability);
+    into.objects.push(...bundle.objects);
+    bundle.hostReports.forEach((r) => into.hostReports.push(hostReport(path, r)));
 
     return;
   }

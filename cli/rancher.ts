@@ -15,7 +15,8 @@ import {
   accessReviews, clusterTarget, fatalIssue, loadClusterData, loadTimelineInputs
 } from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
-import { fetchCollection } from '../pkg/node-health/data/load';
+import { fetchCollection } from '../pkg/node-health/data/load-core';
+import { clusterInput } from '../pkg/node-health/data/input';
 import type { ListForm } from '../pkg/node-health/data/requests';
 import { STEVE_CACHE_FEATURE } from '../pkg/node-health/data/steve-mode';
 import { diagnose } from '../pkg/node-health/engine';
@@ -310,10 +311,11 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
   if (fatal) {
     throw new RancherError(failureLine(fatal, origin));
   }
-  const stories = await storiesOfUnhealthy(dispatch, [target.cluster, ...load.objects], target.mgmtId ?? undefined, form, now);
+  const input = clusterInput(target, load);
+  const stories = await storiesOfUnhealthy(dispatch, input.objects, target.mgmtId ?? undefined, form, now);
 
   return {
-    objects:        [target.cluster, ...load.objects, ...stories],
+    objects:        [...input.objects, ...stories],
     diagnoseWith:   diagnose,
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,
@@ -333,7 +335,7 @@ export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, no
   }
 
   return {
-    objects:      load.objects,
+    objects:      load.input.objects,
     diagnoseWith: diagnoseFleetObjects,
     availability: load.availability,
     partial:      load.issues.filter((i) => i.input !== 'mgmtClusters'),

@@ -11,6 +11,8 @@ import { DEFAULT_SERVER_URL, managementCluster, provisioningCluster } from '../s
 import type { KubeObject, Scenario } from '../scenarios/types';
 import { bundleAnnotations } from '../pkg/node-health/data/bundle-view';
 import { LOCAL_SCOPE, ObjectStore } from './store';
+import { readBundle } from '../pkg/node-health/export/bundle';
+import type { BundleRead } from '../pkg/node-health/export/bundle';
 
 export const RANCHER_VERSION = 'v2.12.2';
 export const KUBERNETES_VERSION = 'v1.32.5+k3s1';
@@ -259,17 +261,19 @@ function downstreamClusterOf(raw: Record<string, unknown>): string | undefined {
  * every change to them (403), Rancher's own buttons' too.
  */
 export function loadBundle(store: ObjectStore, world: World, path: string): void {
-  const bundle = JSON.parse(readFileSync(path, 'utf8'));
+  let bundle: BundleRead;
 
-  if (bundle?.format !== 'node-health-bundle/v1' || !Array.isArray(bundle.objects)) {
-    throw new Error(`${ path }: not a node-health-bundle/v1 file (needs "format": "node-health-bundle/v1" and an "objects" array)`);
+  try {
+    bundle = readBundle(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (e) {
+    throw new Error(`${ path }: ${ e instanceof Error ? e.message : String(e) }`);
   }
-  const madeAt = typeof bundle.createdAt === 'string' && Number.isFinite(Date.parse(bundle.createdAt)) ? bundle.createdAt : null;
+  const madeAt = bundle.createdAt && Number.isFinite(Date.parse(bundle.createdAt)) ? bundle.createdAt : null;
 
   if (!madeAt) {
     throw new Error(`${ path }: the bundle does not say when it was made ("createdAt"), so there is no moment to judge it at`);
   }
-  const raws: Record<string, unknown>[] = bundle.objects;
+  const raws = bundle.objects as Record<string, unknown>[];
   const objects = raws.map((raw) => ({ raw, object: fromSteve(raw) })).filter((x): x is { raw: Record<string, unknown>, object: KubeObject } => !!x.object);
   const provClusters = objects.filter((x) => x.object.apiVersion.startsWith('provisioning.cattle.io/') && x.object.kind === 'Cluster');
 
@@ -290,11 +294,9 @@ export function loadBundle(store: ObjectStore, world: World, path: string): void
       throw new Error(`${ path }: cluster ${ c.namespace }/${ c.name } (${ c.mgmtId }) clashes with the scenario ${ clash.source }; start with --scenarios none`);
     }
   }
-  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  const generator = bundle.generator && typeof bundle.generator === 'object' ? bundle.generator : {};
   const file = path.split('/').pop() || path;
   const marks = (cluster: string) => bundleAnnotations({
-    cluster, madeAt, extensionVersion: text(generator.extensionVersion), rancherVersion: text(generator.rancherVersion), file
+    cluster, madeAt, extensionVersion: bundle.extensionVersion, rancherVersion: bundle.rancherVersion, file
   });
   const byMgmtId = new Map(clusters.map((c) => [c.mgmtId, c]));
 

@@ -6,12 +6,10 @@
 import { createBundle, REDACTION_KINDS } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import extensionPackage from '../../pkg/node-health/package.json';
-import { InputError } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseCommandArgs } from '../io';
-import { RANCHER_OPTIONS, RANCHER_USAGE, RancherError } from '../rancher';
-import { readCommandInput } from './command-input';
+import { RANCHER_USAGE } from '../rancher';
+import { failedCommand, parseWriteArgs, readCommandInput, sanitizeOptions } from './command-input';
 
 export const BUNDLE_USAGE = `node-health bundle [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file|-> (PATH... | ${ RANCHER_USAGE })`;
 
@@ -26,40 +24,22 @@ export function bundleSummary(bundle: NodeHealthBundle): string {
 
 /** Exit 0 when the bundle was written, 2 for input or options that cannot be used. */
 export async function runBundle(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs('bundle', BUNDLE_USAGE, {
-    now:       { type: 'string' },
-    obfuscate: { type: 'boolean', default: false },
-    output:    { type: 'string', short: 'o' },
-    lang:      { type: 'string', default: 'en-us' },
-    ...RANCHER_OPTIONS,
-  }, argv, io);
+  const parsed = parseWriteArgs('bundle', BUNDLE_USAGE, 'file', argv, io);
 
   if (!parsed) {
     return 2;
   }
-  const { values, positionals } = parsed;
-  const output = values.output as string | undefined;
+  const { values, positionals, output } = parsed;
 
-  if (!output) {
-    io.stderr(`node-health bundle: -o <file> is required (- for standard output) (usage: ${ BUNDLE_USAGE })`);
-
-    return 2;
-  }
   try {
     const t = cliTranslator(values.lang as string);
     const input = await readCommandInput('bundle', values, positionals, io);
     const bundle = createBundle({
-      objects:          input.objects,
-      now:              input.now,
+      ...sanitizeOptions(input, !!values.obfuscate),
       t,
-      availability:     input.availability,
-      defaultCluster:   input.defaultCluster,
-      diagnoseWith:     input.diagnoseWith,
-      obfuscate:        !!values.obfuscate,
       rancherVersion:   null,
       extensionVersion: extensionPackage.version ?? null,
       actionLog:        [],
-      hostReports:      input.hostReports,
       unreadable:       (input.fromRancher?.partial ?? []).map((i) => ({
         input: i.input, reason: i.kind, status: i.status
       })),
@@ -77,16 +57,6 @@ export async function runBundle(argv: string[], io: CliIo): Promise<number> {
 
     return 0;
   } catch (e: any) {
-    if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
-      io.stderr(`node-health bundle: ${ e.message }`);
-
-      return 2;
-    }
-    if (e?.code && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
-      io.stderr(`node-health bundle: ${ output }: cannot be written (${ e.code })`);
-
-      return 2;
-    }
-    throw e;
+    return failedCommand('bundle', e, io, output);
   }
 }

@@ -3,11 +3,12 @@
  * passed over, lists read only in part, and the moment the diagnosis is made at.
  */
 import type { DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability } from '../../pkg/node-health/engine';
-import { loadInputs } from '../input';
+import type { SanitizeOptions } from '../../pkg/node-health/export';
+import { loadInputs, InputError } from '../input';
 import type { BundleHeader } from '../input';
 import type { CliIo } from '../io';
-import { parseNow } from '../io';
-import { diagnoseFromRancher, partialLine } from '../rancher';
+import { parseCommandArgs, parseNow } from '../io';
+import { diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RancherError } from '../rancher';
 import type { RancherDiagnosis } from '../rancher';
 
 export interface CommandInput {
@@ -45,5 +46,61 @@ export async function readCommandInput(command: string, values: Record<string, u
     hostReports:    input?.hostReports ?? [],
     bundles:        input?.bundles ?? [],
     fromRancher,
+  };
+}
+
+/** The options of the commands that write a diagnosis (bundle, report): its moment, pseudonyms, file and language. */
+export const WRITE_OPTIONS = {
+  now:       { type: 'string' },
+  obfuscate: { type: 'boolean', default: false },
+  output:    { type: 'string', short: 'o' },
+  lang:      { type: 'string', default: 'en-us' },
+  ...RANCHER_OPTIONS,
+} as const;
+
+/** A writing command's arguments, with the file it writes (`-o`, required; `-` for standard output); null: said why. */
+export function parseWriteArgs(
+  command: string, usage: string, file: string, argv: string[], io: CliIo
+): { values: Record<string, unknown>; positionals: string[]; output: string } | null {
+  const parsed = parseCommandArgs(command, usage, WRITE_OPTIONS, argv, io);
+  const output = parsed?.values.output as string | undefined;
+
+  if (parsed && !output) {
+    io.stderr(`node-health ${ command }: -o <${ file }> is required (- for standard output) (usage: ${ usage })`);
+  }
+
+  return parsed && output ? {
+    values: parsed.values, positionals: parsed.positionals, output
+  } : null;
+}
+
+/**
+ * A command's failure as its exit code: 2, said on standard error, for input, options or an output file that cannot
+ * be used; anything else is a defect and is thrown on.
+ */
+export function failedCommand(command: string, e: any, io: CliIo, output?: string): number {
+  if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
+    io.stderr(`node-health ${ command }: ${ e.message }`);
+
+    return 2;
+  }
+  if (output !== undefined && e?.code && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
+    io.stderr(`node-health ${ command }: ${ output }: cannot be written (${ e.code })`);
+
+    return 2;
+  }
+  throw e;
+}
+
+/** What a bundle or a report file is made of: the input's objects, through the bundle's redaction and diagnosis. */
+export function sanitizeOptions(input: CommandInput, obfuscate: boolean): SanitizeOptions {
+  return {
+    objects:        input.objects,
+    now:            input.now,
+    availability:   input.availability,
+    defaultCluster: input.defaultCluster,
+    hostReports:    input.hostReports,
+    diagnoseWith:   input.diagnoseWith,
+    obfuscate,
   };
 }

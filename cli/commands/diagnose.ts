@@ -1,12 +1,11 @@
 import { diagnose } from '../../pkg/node-health/engine';
 import { redactObjects } from '../../pkg/node-health/export';
 import { isReportFormat, renderReport, REPORT_FORMAT_NAMES } from '../../pkg/node-health/report/formats';
-import { InputError } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
 import { parseCommandArgs } from '../io';
-import { RANCHER_OPTIONS, RANCHER_USAGE, RancherError } from '../rancher';
-import { readCommandInput } from './command-input';
+import { RANCHER_OPTIONS, RANCHER_USAGE } from '../rancher';
+import { failedCommand, readCommandInput } from './command-input';
 
 export const DIAGNOSE_USAGE = `node-health diagnose [--now <RFC3339>] [--format ${ REPORT_FORMAT_NAMES.join('|') }] [--lang en-us|zh-hans] (PATH... | ${ RANCHER_USAGE }); PATH: kubectl output, bundles, host reports`;
 
@@ -45,11 +44,6 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
 
     return [...report.records, ...report.clusters].some((x) => x.findings.some((f) => f.severity === 'error')) ? 1 : 0;
   } catch (e: any) {
-    if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
-      io.stderr(`node-health diagnose: ${ e.message }`);
-
-      return 2;
-    }
-    throw e;
+    return failedCommand('diagnose', e, io);
   }
 }

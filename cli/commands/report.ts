@@ -4,19 +4,16 @@
  * own header; from kubectl output or Rancher the objects go through the bundle's redaction first, so the file
  * never shows more than a bundle would.
  */
-import { diagnose } from '../../pkg/node-health/engine';
 import { REDACTION_KINDS, sanitizeDiagnosis } from '../../pkg/node-health/export';
 import type { RedactionSummary } from '../../pkg/node-health/export';
 import { HTML_REPORT_LANGUAGES, renderHtmlReport } from '../../pkg/node-health/report/html';
 import type { HtmlReportLanguage, HtmlReportSource } from '../../pkg/node-health/report/html';
 import extensionPackage from '../../pkg/node-health/package.json';
 import type { BundleHeader } from '../input';
-import { InputError } from '../input';
 import { cliTranslator } from '../l10n';
 import type { CliIo } from '../io';
-import { parseCommandArgs } from '../io';
-import { RANCHER_OPTIONS, RANCHER_USAGE, RancherError } from '../rancher';
-import { readCommandInput } from './command-input';
+import { RANCHER_USAGE } from '../rancher';
+import { failedCommand, parseWriteArgs, readCommandInput, sanitizeOptions } from './command-input';
 
 export const REPORT_USAGE = `node-health report [--now <RFC3339>] [--obfuscate] [--lang en-us|zh-hans] -o <file.html|-> (PATH... | ${ RANCHER_USAGE })`;
 
@@ -65,26 +62,14 @@ export function reportSource(
 
 /** Exit 0 when the file was written, 2 for input or options that cannot be used. */
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs('report', REPORT_USAGE, {
-    now:       { type: 'string' },
-    obfuscate: { type: 'boolean', default: false },
-    output:    { type: 'string', short: 'o' },
-    lang:      { type: 'string', default: 'en-us' },
-    ...RANCHER_OPTIONS,
-  }, argv, io);
+  const parsed = parseWriteArgs('report', REPORT_USAGE, 'file.html', argv, io);
 
   if (!parsed) {
     return 2;
   }
-  const { values, positionals } = parsed;
-  const output = values.output as string | undefined;
+  const { values, positionals, output } = parsed;
   const lang = values.lang as HtmlReportLanguage;
 
-  if (!output) {
-    io.stderr(`node-health report: -o <file.html> is required (- for standard output) (usage: ${ REPORT_USAGE })`);
-
-    return 2;
-  }
   if (!HTML_REPORT_LANGUAGES.includes(lang)) {
     io.stderr(`node-health report: unknown language ${ JSON.stringify(lang) } (use ${ HTML_REPORT_LANGUAGES.join(' or ') })`);
 
@@ -93,15 +78,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   try {
     const input = await readCommandInput('report', values, positionals, io);
     // The bundle's redaction and re-diagnosis: what the file shows is what a bundle of the same input may show.
-    const sanitized = sanitizeDiagnosis({
-      objects:        input.objects,
-      now:            input.now,
-      availability:   input.availability,
-      defaultCluster: input.defaultCluster,
-      hostReports:    input.hostReports,
-      diagnoseWith:   input.diagnoseWith ?? diagnose,
-      obfuscate:      !!values.obfuscate,
-    });
+    const sanitized = sanitizeDiagnosis(sanitizeOptions(input, !!values.obfuscate));
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health report: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
     const report = sanitized.report;
@@ -124,16 +101,6 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
 
     return 0;
   } catch (e: any) {
-    if (e instanceof InputError || e instanceof RangeError || e instanceof RancherError) {
-      io.stderr(`node-health report: ${ e.message }`);
-
-      return 2;
-    }
-    if (e?.code && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
-      io.stderr(`node-health report: ${ output }: cannot be written (${ e.code })`);
-
-      return 2;
-    }
-    throw e;
+    return failedCommand('report', e, io, output);
   }
 }

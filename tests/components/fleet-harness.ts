@@ -53,9 +53,13 @@ class OnScreen {
   }
 }
 
-/** `route`: the page's; `shown: false` mounts the view in a part of the page that is not displayed (a hidden tab). */
+/**
+ * `route`: the page's; `shown: false` mounts the view in a part of the page that is not displayed (a hidden tab);
+ * `t`: the components' translator (the shell's own, to see real text).
+ */
 export async function mountFleetView(
-  component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}, route?: Record<string, unknown>, shown = true
+  component: Component, context: { store: Store<any>; steve: FakeSteve }, props: Record<string, unknown> = {}, route?: Record<string, unknown>, shown = true,
+  t: (key: string, args?: Record<string, unknown>) => string = tWithArgs
 ): Promise<FleetMount> {
   const router = { push: jest.fn() };
 
@@ -69,7 +73,7 @@ export async function mountFleetView(
     global:   {
       plugins:    [context.store],
       mocks:      {
-        $store: context.store, t: tWithArgs, $router: router, ...(route ? { $route: route } : {})
+        $store: context.store, t, $router: router, ...(route ? { $route: route } : {})
       },
       stubs:      { 'router-link': RouterLinkStub },
       // Where vue-router puts the current route for every component of the app.

@@ -1,3 +1,6 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
 import { RouterLinkStub, VueWrapper } from '@vue/test-utils';
 import Select from '@shell/components/form/Select';
 import FleetHealthPage from '@pkg/node-health/pages/FleetHealthPage.vue';
@@ -6,6 +9,7 @@ import NodeHealthClusterCell from '@pkg/node-health/formatters/NodeHealthCluster
 import { etcdQuorum } from '@pkg/node-health/engine/rules/cluster-health';
 import { clusterTabLocation, RECORD_QUERY } from '@pkg/node-health/fleet/links';
 import { fleetSourceFor } from '@pkg/node-health/fleet/source';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import { fleet } from '../../scenarios/fleet';
 import { seedFleet } from '../unit/fleet/fixtures';
 import { fleetContext, mountFleetView, settle } from './fleet-harness';
@@ -41,6 +45,21 @@ describe('the fleet page', () => {
     expect(wrapper.findAll('tbody tr.main-row').map((tr) => tr.text()).slice(0, 1)[0]).toContain('%nodeHealth.status.error%');
     expect(keys).toContain('machine:fleet-default/custom-2d74d4c9a104');
     expect(wrapper.text()).not.toContain('demo-cp-01');
+    wrapper.unmount();
+  });
+
+  it('draws its rows and filters with real translations, a rule whose title needs a finding\'s arguments named by its name', async() => {
+    // As the shell's t: a message without the arguments it names throws (intl-messageformat).
+    const en = createTranslator(load(readFileSync(join(__dirname, '../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx, {}, undefined, true, (key, args) => en(key, args as any));
+    const report = fleetSourceFor(ctx.store).state.report!;
+    const rules = wrapper.findAllComponents(Select).find((c) => c.vm.$attrs['data-testid'] === 'node-health-fleet-filter-rule')!;
+
+    expect(report.records.some((r) => r.status !== 'healthy' && r.cluster?.namespace && r.findings.some((f) => f.rule === 'related-record'))).toBe(true);
+    expect(rowKeys(wrapper).length).toBeGreaterThan(20);
+    expect(rules.props('options')).toContainEqual({ label: 'Part of another record\'s problem', value: 'related-record' });
+    expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('Node is gone');
     wrapper.unmount();
   });
 

@@ -32,9 +32,9 @@ export type {
 } from './changes';
 export { describeFailure, kindForStatus } from './errors';
 export { clusterTarget } from './target';
-export {
-  buildRows, rowFor, translatedSearch, filterRows, filtersActive, DEFAULT_FILTERS, STATUS_COLORS, SEVERITY_COLORS
-} from './rows';
+// The diagnosis input and the view-model, whole.
+export * from './input';
+export * from './rows';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey

@@ -2,39 +2,23 @@
  * From a load to what the tab shows: the diagnosis, whether the load failed as a whole (error state with
  * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
  */
-import { diagnose, diagnoseAgainLater } from '../engine';
 import type {
-  DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputName, Rejudge
+  DiagnosisReport, EngineConfig, HostReport, InputName, Rejudge
 } from '../engine';
+import { clusterInput, diagnoseInput, diagnoseInputAgainLater } from './input';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
-/**
- * The moment a load is judged at: when it was read, or for a bundle served by the embedded Rancher API the moment
- * the bundle was made, so that every age reads as it did for the customer (absolute times are the bundle's own).
- */
-export function judgedAt(target: Pick<ClusterTarget, 'bundle'>, load: Pick<LoadResult, 'loadedAt'>): number {
-  return target.bundle?.madeAtMs ?? load.loadedAt;
-}
-
-function diagnoseOptions(target: ClusterTarget, load: LoadResult, config: Partial<EngineConfig> | undefined, hostReports: HostReport[]): DiagnoseOptions {
-  return {
-    now:            judgedAt(target, load),
-    availability:   load.availability,
-    defaultCluster: target.mgmtId ?? undefined,
-    config,
-    hostReports,
-  };
-}
+export { judgedAt } from './input';
 
 export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnosisReport {
-  return diagnose([target.cluster, ...load.objects], diagnoseOptions(target, load, config, hostReports));
+  return diagnoseInput(clusterInput(target, load), config, hostReports);
 }
 
 /** diagnoseLoad, keeping the join for judging the same objects again later (see engine diagnoseAgainLater). */
 export function diagnoseLoadAgainLater(
   target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []
 ): { report: DiagnosisReport, rejudge: Rejudge } {
-  return diagnoseAgainLater([target.cluster, ...load.objects], diagnoseOptions(target, load, config, hostReports));
+  return diagnoseInputAgainLater(clusterInput(target, load), config, hostReports);
 }
 
 /**

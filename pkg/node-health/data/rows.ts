@@ -1,15 +1,16 @@
 /**
- * Table rows from a diagnosis, and the tab's filters over them. One row per NodeRecord, keyed by the
- * record's stable key, with the values the table sorts and searches precomputed once per load so that
- * thousands of rows stay cheap to sort, filter and page.
+ * The view-model of every table of node records (the tab's, the fleet page's): rows from a diagnosis, their
+ * order, the filters over them and the filters' options, the top finding and the status colours. One row per
+ * NodeRecord, keyed by the record's stable key, with the values the table sorts and searches precomputed once
+ * per load so that thousands of rows stay cheap to sort, filter and page.
  */
 import {
-  ROLE_ORDER, STATUS_ORDER, elapsedMs, toEpochMs, topFinding
+  ROLE_ORDER, RULE_IDS, STATUS_ORDER, elapsedMs, ruleKey, toEpochMs, topFinding
 } from '../engine';
 import type {
   DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
-import type { NodeRow, RowFilters } from './types';
+import type { FleetRow, NodeRow, RowFilters, StatusFilter } from './types';
 import { localizeDurations } from '../report/durations';
 
 export const STATUS_COLORS: Record<RecordStatus, string> = {
@@ -28,6 +29,16 @@ export const SEVERITY_COLORS: Record<Severity, string> = {
 export const DEFAULT_FILTERS: RowFilters = {
   search: '', status: 'all', role: 'all'
 };
+
+/** The fleet page's filters: the tab's, and the cluster and the rule. */
+export const DEFAULT_FLEET_FILTERS: Required<RowFilters> = {
+  ...DEFAULT_FILTERS, cluster: 'all', rule: 'all'
+};
+
+/** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */
+export function clusterKeyOf(namespace: string | null | undefined, name: string | null | undefined): string {
+  return `${ namespace ?? '' }/${ name ?? '' }`;
+}
 
 /** How long ago a timestamp was, never negative (a clock ahead of ours reads as just now); null when unknown. */
 export function sinceMs(nowMs: number, since: string | null): number | null {
@@ -76,7 +87,16 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     findingTitles:   record.findings.map((f) => ({ key: f.titleKey, args: f.args })),
     searchText:      searchable.filter((s): s is string => !!s).join('\n').toLowerCase(),
     slowForPool:     !!record.pool?.outlier,
+    rules:           record.findings.map((f) => f.rule),
   };
+}
+
+/** Worst status first, then by cluster (on the fleet's rows), then by machine or node name. */
+function sortRows<R extends NodeRow & { clusterName?: string }>(rows: R[]): R[] {
+  const name = (r: R) => r.machine || r.node;
+
+  return rows.sort((a, b) => a.statusRank - b.statusRank || (a.clusterName ?? '').localeCompare(b.clusterName ?? '') ||
+    name(a).localeCompare(name(b)) || a.key.localeCompare(b.key));
 }
 
 /**
@@ -103,24 +123,86 @@ export function translatedSearch(rows: NodeRow[], t: Translate): NodeRow[] {
 /** Rows in the engine's order of importance: worst status first, then by machine or node name. */
 export function buildRows(report: DiagnosisReport, t?: Translate): NodeRow[] {
   const nowMs = toEpochMs(report.now);
-  const rows = report.records.map((r) => rowFor(r, nowMs, t));
-  const name = (r: NodeRow) => r.machine || r.node;
 
-  return rows.sort((a, b) => a.statusRank - b.statusRank || name(a).localeCompare(name(b)) || a.key.localeCompare(b.key));
+  return sortRows(report.records.map((r) => rowFor(r, nowMs, t)));
 }
 
-export function filterRows(rows: NodeRow[], filters: RowFilters): NodeRow[] {
+/** The fleet's rows: every record that is not healthy, with its cluster, worst first, then by cluster and name. */
+export function fleetRows(report: DiagnosisReport, t?: Translate): FleetRow[] {
+  const nowMs = toEpochMs(report.now);
+  const rows: FleetRow[] = [];
+
+  for (const r of report.records) {
+    // Only clusters the user can open: a node of a cluster whose provisioning cluster they may not see has no tab to go to.
+    if (r.status === 'healthy' || !r.cluster?.namespace) {
+      continue;
+    }
+    const row = rowFor(r, nowMs, t);
+    const clusterName = r.cluster.name;
+    const clusterNamespace = r.cluster.namespace;
+
+    rows.push({
+      ...row,
+      clusterKey: clusterKeyOf(clusterNamespace, clusterName),
+      clusterName,
+      clusterNamespace,
+      searchText: `${ row.searchText }\n${ clusterName.toLowerCase() }`,
+    });
+  }
+
+  return sortRows(rows);
+}
+
+function activeFilter(value: string | undefined): value is string {
+  return value !== undefined && value !== 'all';
+}
+
+/** The rows every filter lets through: status, role, cluster, rule (those set), and every word of the search. */
+export function filterRows<R extends NodeRow & { clusterKey?: string }>(rows: R[], filters: RowFilters): R[] {
   const terms = filters.search.toLowerCase().split(/\s+/).filter(Boolean);
 
-  if (!terms.length && filters.status === 'all' && filters.role === 'all') {
+  if (!terms.length && !filtersActive(filters)) {
     return rows;
   }
 
   return rows.filter((row) => (filters.status === 'all' || row.status === filters.status) &&
     (filters.role === 'all' || row.roleList.includes(filters.role)) &&
+    (!activeFilter(filters.cluster) || row.clusterKey === filters.cluster) &&
+    (!activeFilter(filters.rule) || row.rules.includes(filters.rule)) &&
     terms.every((term) => row.searchText.includes(term)));
 }
 
 export function filtersActive(filters: RowFilters): boolean {
-  return filters.search.trim() !== '' || filters.status !== 'all' || filters.role !== 'all';
+  return filters.search.trim() !== '' || filters.status !== 'all' || filters.role !== 'all' || activeFilter(filters.cluster) || activeFilter(filters.rule);
+}
+
+/** One choice of a filter. */
+export interface FilterOption {
+  label: string;
+  value: string;
+}
+
+/**
+ * Rules whose title is made from the finding's arguments (whether quorum is lost, the roles, the other record):
+ * where no finding is at hand, as in a filter, they are named by their `name`.
+ */
+const TITLED_BY_ARGS = new Set(['etcd-quorum', 'role-missing', 'related-record']);
+
+/** The translation key that names a rule without a finding: its title, or its `name` where the title needs arguments. */
+export function ruleNameKey(id: string): string {
+  return `nodeHealth.rules.${ ruleKey(id) }.${ TITLED_BY_ARGS.has(id) ? 'name' : 'title' }`;
+}
+
+/** "All" and the statuses given, in the reader's language. */
+export function statusFilterOptions(statuses: readonly RecordStatus[], allLabel: string, t: Translate): FilterOption[] {
+  return [{ label: allLabel, value: 'all' }, ...statuses.map((s) => ({ label: t(`nodeHealth.status.${ s }`), value: s as StatusFilter }))];
+}
+
+/** "All" and the rules some row has a finding of, in the catalogue's order. */
+export function ruleFilterOptions(rows: readonly NodeRow[], allLabel: string, t: Translate): FilterOption[] {
+  const present = new Set<string>();
+
+  rows.forEach((r) => r.rules.forEach((id) => present.add(id)));
+
+  return [{ label: allLabel, value: 'all' }, ...RULE_IDS.filter((id) => present.has(id)).map((id) => ({ label: t(ruleNameKey(id)), value: id }))];
 }

@@ -71,6 +71,8 @@ export class TabSession {
   private hostReports: HostReport[] = [];
   private target: ClusterTarget | null = null;
   private load: LoadResult | null = null;
+  /** the last load's failure as a whole, judged once per load */
+  private fatal: LoadIssue | null = null;
   private report: DiagnosisReport | null = null;
   private rejudge: Rejudge | null = null;
   private records = new Map<string, NodeRecord>();
@@ -101,7 +103,8 @@ export class TabSession {
 
     this.target = request.target;
     this.load = load;
-    if (fatalIssue(request.target, load)) {
+    this.fatal = fatalIssue(request.target, load);
+    if (this.fatal) {
       this.rejudge = null;
     } else if (unchanged && this.rejudge) {
       // Nothing read again, nothing changed: the same objects, judged again at this time.
@@ -154,8 +157,7 @@ export class TabSession {
 
   private view(): TabView {
     const load = this.load as LoadResult;
-    const target = this.target as ClusterTarget;
-    const fatal = fatalIssue(target, load);
+    const fatal = this.fatal;
     const report = fatal ? null : this.report;
 
     return {

@@ -10,9 +10,31 @@ function plain<T>(value: T): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }
 
-/** Accepts the store model or a plain object of type provisioning.cattle.io.cluster. */
+/** The target last made of a store model, by its resourceVersion: the copy is made once per version of the cluster. */
+const MADE = new WeakMap<object, { version: string; target: ClusterTarget }>();
+
+/**
+ * Accepts the store model or a plain object of type provisioning.cattle.io.cluster. The same model at the same
+ * resourceVersion gives the same target (not to be changed): the tab, its header and the fleet ask for it often.
+ */
 export function clusterTarget(resource: unknown): ClusterTarget | null {
   const r = (resource ?? {}) as Record<string, any>;
+  const version = typeof r.metadata?.resourceVersion === 'string' ? r.metadata.resourceVersion : null;
+  const made = version && typeof resource === 'object' ? MADE.get(resource as object) : undefined;
+
+  if (made && made.version === version) {
+    return made.target;
+  }
+  const target = makeTarget(r);
+
+  if (target && version) {
+    MADE.set(resource as object, { version, target });
+  }
+
+  return target;
+}
+
+function makeTarget(r: Record<string, any>): ClusterTarget | null {
   const name = r.metadata?.name;
   const namespace = r.metadata?.namespace;
 

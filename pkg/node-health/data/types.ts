@@ -107,13 +107,25 @@ export interface NodeRow {
   searchText: string;
   /** Much slower to get its Node than the other machines of its pool (engine/pools.ts) */
   slowForPool: boolean;
+  /** rule ids of the record's findings, for the rule filter */
+  rules: string[];
+}
+
+/** A row of the fleet page: a node that is not healthy, with its cluster. */
+export interface FleetRow extends NodeRow {
+  clusterKey: string;
+  clusterName: string;
+  clusterNamespace: string;
 }
 
 export type StatusFilter = 'all' | RecordStatus;
 export type RoleFilter = 'all' | Role;
 
+/** The filters of a table of rows; the fleet page's add the cluster (its key) and the rule ('all': any). */
 export interface RowFilters {
   search: string;
   status: StatusFilter;
   role: RoleFilter;
+  cluster?: string;
+  rule?: string;
 }

@@ -13,7 +13,7 @@ import type {
   ActionId, ChainLink, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
   RecordStatus
 } from '../engine';
-import { sortRecords, toJsonReport } from '../report/render';
+import { hostsToJson, jsonClusters, jsonRecord, sortRecords } from '../report/render';
 import type { JsonFinding, JsonRecord, JsonReport } from '../report/render';
 import type { Translate } from '../report/translate';
 import { redactObjects, redactString, redactValue } from './redact';
@@ -196,11 +196,15 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
 
 /** Bundle records: the JSON report's records with the keys, chain and plan status support asks about. */
 export function bundleRecords(report: DiagnosisReport, t: Translate): BundleRecord[] {
-  const json = toJsonReport(report, t).records;
+  return sortRecords(report.records).map((r) => bundleRecord(r, t));
+}
 
-  return sortRecords(report.records).map((r, i) => ({
+function bundleRecord(r: NodeRecord, t: Translate): BundleRecord {
+  const json = jsonRecord(r, t);
+
+  return {
     key:              r.key,
-    ...json[i],
+    ...json,
     machineNamespace: r.machineNamespace,
     phase:            r.phase,
     statusSince:      r.statusSince,
@@ -211,8 +215,8 @@ export function bundleRecords(report: DiagnosisReport, t: Translate): BundleReco
     host:             { ...r.host },
     planStatus:       { ...r.plan, unhealthyProbes: [...r.plan.unhealthyProbes] },
     chain:            linkChain(r),
-    findings:         json[i].findings.map((f, j) => ({ ...f, actions: [...r.findings[j].actions] })),
-  }));
+    findings:         json.findings.map((f, j) => ({ ...f, actions: [...r.findings[j].actions] })),
+  };
 }
 
 function toIso(now: string | number | Date): string {
@@ -222,7 +226,6 @@ function toIso(now: string | number | Date): string {
 /** Builds a bundle from an already sanitized diagnosis (the tab sanitizes once for all three exports). */
 export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit<BundleOptions, keyof SanitizeOptions>): NodeHealthBundle {
   const report = sanitized.report;
-  const json = toJsonReport(report, options.t);
   let cluster: ClusterInfo | null = null;
 
   if (options.cluster) {
@@ -242,14 +245,14 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
     },
     obfuscated:   sanitized.obfuscated,
     cluster,
-    clusters:     json.clusters,
+    clusters:     jsonClusters(report, options.t),
     counts:       { ...report.counts },
     availability: { ...sanitized.availability },
     unreadable:   sanitized.deep(options.unreadable ?? []),
     records:      bundleRecords(report, options.t),
     objects:      sanitized.objects,
     hostReports:  report.hosts.map((m) => m.report),
-    hosts:        json.hosts,
+    hosts:        hostsToJson(report),
     actionLog:    sanitized.deep(options.actionLog ?? []),
     redactions:   { ...sanitized.redactions },
     leftOut:      sanitized.leftOut.map((v) => ({ ...v })),
@@ -264,4 +267,62 @@ export function createBundle(options: BundleOptions): NodeHealthBundle {
   return bundleFromSanitized(sanitizeDiagnosis({
     objects, report, now, availability, obfuscate, defaultCluster, hostReports, diagnoseWith
   }), rest);
+}
+
+/** A file that says it is a bundle but does not hold one. */
+export class BundleError extends Error {}
+
+/**
+ * A bundle read back from a file (the command line's input, the embedded Rancher's `--bundle`): the fields its
+ * readers use, each as the writer above wrote it or left empty, since a file is data from elsewhere.
+ */
+export interface BundleRead {
+  /** the moment the diagnosis was made (createdAt; `now` in the first bundles) */
+  createdAt: string | null;
+  /** the name of the cluster it was made for */
+  cluster: string | null;
+  rancherVersion: string | null;
+  extensionVersion: string | null;
+  obfuscated: boolean;
+  redactions: Partial<RedactionSummary>;
+  availability: InputAvailability;
+  objects: KubeObject[];
+  /** as written: each is read (and checked) with readHostReport by whoever uses it */
+  hostReports: unknown[];
+}
+
+/** The document says it is a bundle. */
+export function isBundle(doc: unknown): boolean {
+  return isPlainObject(doc) && doc.format === BUNDLE_FORMAT;
+}
+
+/** Reads a parsed bundle file; throws BundleError for one that is not a bundle or has no objects. */
+export function readBundle(doc: unknown): BundleRead {
+  if (!isPlainObject(doc) || doc.format !== BUNDLE_FORMAT) {
+    throw new BundleError(`not a ${ BUNDLE_FORMAT } file (needs "format": "${ BUNDLE_FORMAT }")`);
+  }
+  if (!Array.isArray(doc.objects)) {
+    throw new BundleError('bundle has no "objects" list');
+  }
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const generator = isPlainObject(doc.generator) ? doc.generator : {};
+  const redactions: Partial<RedactionSummary> = {};
+
+  for (const [kind, n] of Object.entries(isPlainObject(doc.redactions) ? doc.redactions : {})) {
+    if (typeof n === 'number' && Number.isFinite(n)) {
+      redactions[kind as keyof RedactionSummary] = n;
+    }
+  }
+
+  return {
+    createdAt:        text(doc.createdAt) ?? text(doc.now),
+    cluster:          isPlainObject(doc.cluster) ? text(doc.cluster.name) : null,
+    rancherVersion:   text(generator.rancherVersion),
+    extensionVersion: text(generator.extensionVersion),
+    obfuscated:       doc.obfuscated === true,
+    redactions,
+    availability:     isPlainObject(doc.availability) ? { ...doc.availability } as InputAvailability : {},
+    objects:          doc.objects as KubeObject[],
+    hostReports:      Array.isArray(doc.hostReports) ? doc.hostReports : [],
+  };
 }

@@ -3,15 +3,17 @@
  * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
  * the rows of every node that is not healthy.
  */
-import {
-  diagnose, RULES, STATUS_ORDER, toEpochMs, topFinding
-} from '../engine';
+import { diagnose, RULES, STATUS_ORDER, topFinding } from '../engine';
 import type {
-  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity, Translate
+  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
 } from '../engine';
-import { rowFor } from '../data/rows';
-import type { NodeRow } from '../data/types';
+import { clusterKeyOf } from '../data/rows';
+import { diagnoseInput } from '../data/input';
 import type { FleetLoad } from './load';
+
+// The fleet page's rows and filters are the view-model's (data/rows.ts), as the tab's.
+export { clusterKeyOf, fleetRows } from '../data/rows';
+export type { FleetRow } from '../data/types';
 
 const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
 
@@ -31,14 +33,7 @@ export function diagnoseFleetObjects(objects: unknown[], options: DiagnoseOption
 }
 
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
-  return diagnoseFleetObjects(load.objects, {
-    now: load.loadedAt, availability: load.availability, config
-  });
-}
-
-/** `<namespace>/<name>` of a provisioning cluster, the key the column and the page look clusters up by. */
-export function clusterKeyOf(namespace: string | null | undefined, name: string | null | undefined): string {
-  return `${ namespace ?? '' }/${ name ?? '' }`;
+  return diagnoseInput(load.input, config);
 }
 
 /** A finding about the whole cluster as the cluster list shows it: its title, in its severity. */
@@ -182,65 +177,6 @@ export function machineHealth(report: DiagnosisReport): Map<string, MachineHealt
   }
 
   return out;
-}
-
-export interface FleetRow extends NodeRow {
-  clusterKey: string;
-  clusterName: string;
-  clusterNamespace: string;
-  /** rule ids of the record's findings, for the rule filter */
-  rules: string[];
-}
-
-/** Every record that is not healthy, worst first, then by cluster and machine or node. */
-export function fleetRows(report: DiagnosisReport, t?: Translate): FleetRow[] {
-  const nowMs = toEpochMs(report.now);
-  const rows: FleetRow[] = [];
-
-  for (const r of report.records) {
-    // Only clusters the user can open: a node of a cluster whose provisioning cluster they may not see has no tab to go to.
-    if (r.status === 'healthy' || !r.cluster?.namespace) {
-      continue;
-    }
-    const row = rowFor(r, nowMs, t);
-    const clusterName = r.cluster?.name ?? '';
-    const clusterNamespace = r.cluster?.namespace ?? '';
-
-    rows.push({
-      ...row,
-      clusterKey: clusterKeyOf(clusterNamespace, clusterName),
-      clusterName,
-      clusterNamespace,
-      rules:      r.findings.map((f) => f.rule),
-      searchText: `${ row.searchText }\n${ clusterName.toLowerCase() }`,
-    });
-  }
-  const name = (r: FleetRow) => r.machine || r.node;
-
-  return rows.sort((a, b) => a.statusRank - b.statusRank || a.clusterName.localeCompare(b.clusterName) || name(a).localeCompare(name(b)) || a.key.localeCompare(b.key));
-}
-
-export interface FleetFilters {
-  search: string;
-  /** a cluster key, or 'all' */
-  cluster: string;
-  /** a rule id, or 'all' */
-  rule: string;
-  /** a record status other than healthy, or 'all' */
-  severity: 'all' | Exclude<RecordStatus, 'healthy'>;
-}
-
-export const DEFAULT_FLEET_FILTERS: FleetFilters = {
-  search: '', cluster: 'all', rule: 'all', severity: 'all'
-};
-
-export function filterFleetRows(rows: FleetRow[], filters: FleetFilters): FleetRow[] {
-  const terms = filters.search.toLowerCase().split(/\s+/).filter(Boolean);
-
-  return rows.filter((row) => (filters.cluster === 'all' || row.clusterKey === filters.cluster) &&
-    (filters.rule === 'all' || row.rules.includes(filters.rule)) &&
-    (filters.severity === 'all' || row.status === filters.severity) &&
-    terms.every((term) => row.searchText.includes(term)));
 }
 
 export interface BlockedCluster {

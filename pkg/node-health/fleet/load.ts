@@ -9,14 +9,13 @@
  * number of reviews follows the workspaces, never the clusters). A list the user may see only part of is
  * `partial`: no finding rests on an object missing from it, as in the tab.
  */
-import { PLAN_SECRET_TYPE, namespaceOf } from '../engine';
+import { PLAN_SECRET_TYPE, bootstrapRef, namespaceOf } from '../engine';
 import type { Availability, InputName, KubeObject } from '../engine';
-import { fetchCollection, judgeAnswer, settle, worse } from '../data/load';
-import type { Settled } from '../data/load';
+import { ListReads } from '../data/load-core';
+import type { DiagnosisInput } from '../data/input';
 import type { AccessReviews } from '../data/access';
 import { trimMgmtCluster } from '../data/mgmt-cluster';
 import type { ListForm } from '../data/requests';
-import { sanitizePlanSecret } from '../data/sanitize';
 import { clusterTarget } from '../data/target';
 import type { ClusterTarget, Dispatch, LoadIssue, RequestRecord } from '../data/types';
 import { nodeCopies } from './node-copies';
@@ -51,6 +50,8 @@ export interface FleetLoad {
   issues: FleetIssue[];
   requests: FleetRequestRecord[];
   loadedAt: number;
+  /** what the fleet diagnoses: every cluster, these objects, the downstream Nodes left to each cluster's tab */
+  input: DiagnosisInput;
 }
 
 export interface FleetLoadOptions {
@@ -74,41 +75,16 @@ const CAPI_INPUTS = ['capiClusters', 'machineDeployments', 'machineSets', 'machi
 
 export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOptions = {}): Promise<FleetLoad> {
   const now = options.now ?? Date.now;
-  const requests: FleetRequestRecord[] = [];
-  const issues: FleetIssue[] = [];
   // Downstream Nodes are never asked for: their copies stand in, and the rules that need the Node itself wait
-  // for the cluster's tab (see fleet/diagnosis.ts).
-  const availability = {
-    machines:            'absent',
-    planSecrets:         'absent',
-    bootstraps:          'absent',
-    infraMachines:       'absent',
-    mgmtNodes:           'absent',
-    nodes:               'absent',
-    capiClusters:        'absent',
-    machineHealthChecks: 'absent',
-    machineDeployments:  'absent',
-    machineSets:         'absent',
-  } as Record<InputName, Availability>;
-  const byInput = new Map<FleetRequest['input'], KubeObject[]>();
-
-  const run = (request: FleetRequest): Promise<Settled<KubeObject[]>> => {
-    const stored = options.fromStore?.[request.input as keyof FleetStoreLists];
-
-    if (stored) {
-      return Promise.resolve({ ok: true, value: stored });
-    }
-    const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
-
-    return settle(fetchCollection(dispatch, request, requests, transform));
-  };
-  const initial = fleetInitialRequests(options.form).map((request) => ({ request, result: run(request) }));
+  // for the cluster's tab (engine/nodes-left-to-tab.ts).
+  const reads = new ListReads<FleetRequest['input'], FleetRequest>(dispatch, { fromStore: options.fromStore });
+  const initial = fleetInitialRequests(options.form).map((request) => ({ request, result: reads.read(request) }));
   const clustersAnswer = initial.find((f) => f.request.input === 'clusters')?.result;
   const workspaces: Promise<string[]> = clustersAnswer ? clustersAnswer.then((r) => (r.ok ? [...new Set(r.value.map(namespaceOf).filter((ns): ns is string => !!ns))] : [])) : Promise.resolve([]);
   const mayListAll = async(request: FleetRequest): Promise<boolean> => {
     const reviews = options.reviews;
 
-    if (!reviews || await reviews(request.access)) {
+    if (!reviews || !isNodeInput(request.input) || await reviews(request.access)) {
       return true;
     }
     const namespaces = IN_WORKSPACES.has(request.input) ? await workspaces : [];
@@ -116,87 +92,63 @@ export async function loadFleetData(dispatch: Dispatch, options: FleetLoadOption
     return namespaces.length > 0 && (await Promise.all(namespaces.map((namespace) => reviews({ ...request.access, namespace })))).every(Boolean);
   };
   // Reviews are asked alongside the lists, not after them.
-  const reviewed = initial.map((f) => (isNodeInput(f.request.input) ? mayListAll(f.request) : Promise.resolve(true)));
+  const reviewed = initial.map((f) => mayListAll(f.request));
   const settled = await Promise.all(initial.map(async(f, i) => ({
     request: f.request, result: await f.result, complete: await reviewed[i]
   })));
 
   for (const { request, result, complete } of settled) {
-    const { outcome, issue } = judgeAnswer(request, result, complete);
-
-    if (result.ok) {
-      byInput.set(request.input, request.input === 'mgmtClusters' ? trimmedMgmtClusters(result.value) : result.value);
-    }
-    if (isNodeInput(request.input)) {
-      availability[request.input] = outcome;
-    }
-    if (issue) {
-      issues.push(issue);
-    }
+    reads.take(request, result, complete, request.input === 'mgmtClusters' ? trimmedMgmtClusters : undefined);
   }
 
-  const clusters = byInput.get('clusters') ?? [];
+  const clusters = reads.list('clusters');
   const targets = clusters.map((c) => clusterTarget(c)).filter((t): t is ClusterTarget => !!t);
-  const machines = byInput.get('machines') ?? [];
-  const machinesRead = availability.machines === 'ok' || availability.machines === 'partial';
+  const machines = reads.list('machines');
+  const machinesRead = reads.wasRead('machines');
 
   // Infrastructure machines: one request per kind the machines use (or their clusters' pools expect), across the fleet.
   const kinds = machinesRead ? fleetInfraKinds(machines, targets) : [];
-  const infra = await Promise.all(kinds.map(async(kind) => {
+  const infra = await Promise.all(kinds.map((kind) => {
     const request = fleetInfraMachinesRequest(kind);
-    const [result, complete] = await Promise.all([run(request), mayListAll(request)]);
 
-    return {
+    return Promise.all([reads.read(request), mayListAll(request)]).then(([result, complete]) => ({
       request, result, complete
-    };
+    }));
   }));
-  const infraMachines: KubeObject[] = [];
 
   for (const { request, result, complete } of infra) {
-    const { outcome, issue } = judgeAnswer(request, result, complete);
-
-    if (result.ok) {
-      infraMachines.push(...result.value);
-    }
-    if (issue) {
-      issues.push(issue);
-    }
     // One unreadable kind makes the whole input unreadable to the engine.
-    availability.infraMachines = worse(availability.infraMachines, outcome);
+    reads.take(request, result, complete);
   }
   if (kinds.length === 0 && machinesRead) {
-    availability.infraMachines = availability.machines;
+    reads.availability.infraMachines = reads.availability.machines;
   }
 
-  const planSecrets = (byInput.get('planSecrets') ?? []).filter((s) => s._type === PLAN_SECRET_TYPE);
-  const mgmtNodes = byInput.get('mgmtNodes') ?? [];
+  const planSecrets = reads.list('planSecrets').filter((s) => s._type === PLAN_SECRET_TYPE);
+  const mgmtNodes = reads.list('mgmtNodes');
+  // Machines that use RKE bootstraps have a plan secret and a bootstrap each: none at all means they are hidden.
+  const usesRkeBootstrap = machines.some((m) => bootstrapRef(m)?.kind === 'RKEBootstrap');
 
-  // Steve answers a list the user may not read with an empty list. Machines that use RKE bootstraps have a plan
-  // secret and a bootstrap each: none at all means they are hidden, not missing.
-  const usesRkeBootstrap = machines.some((m) => m?.spec?.bootstrap?.configRef?.kind === 'RKEBootstrap');
-
-  for (const input of ['planSecrets', 'bootstraps'] as const) {
-    const found = input === 'planSecrets' ? planSecrets.length : (byInput.get('bootstraps') ?? []).length;
-
-    if ((availability[input] === 'ok' || availability[input] === 'partial') && usesRkeBootstrap && found === 0) {
-      availability[input] = 'forbidden';
-      issues.push({
-        input, kind: 'hidden', status: null, message: null
-      });
-    }
-  }
-  const mgmtClusters = byInput.get('mgmtClusters') ?? [];
+  reads.hidden('planSecrets', usesRkeBootstrap, planSecrets.length);
+  reads.hidden('bootstraps', usesRkeBootstrap, reads.list('bootstraps').length);
+  const mgmtClusters = reads.list('mgmtClusters');
+  const objects = [
+    ...clusters, ...mgmtClusters, ...CAPI_INPUTS.flatMap((input) => reads.list(input)), ...machines, ...planSecrets, ...reads.list('bootstraps'),
+    ...reads.list('infraMachines'), ...mgmtNodes, ...nodeCopies(mgmtNodes),
+  ];
+  const loadedAt = now();
 
   return {
     clusters,
     targets,
     mgmtClusters,
-    objects: [
-      ...clusters, ...mgmtClusters, ...CAPI_INPUTS.flatMap((input) => byInput.get(input) ?? []), ...machines, ...planSecrets, ...(byInput.get('bootstraps') ?? []), ...infraMachines, ...mgmtNodes, ...nodeCopies(mgmtNodes),
-    ],
-    availability,
-    issues,
-    requests,
-    loadedAt: now(),
+    objects,
+    availability: reads.availability,
+    issues:       reads.issues,
+    requests:     reads.requests,
+    loadedAt,
+    input:        {
+      targets, objects, availability: reads.availability, now: loadedAt, nodesLeftToTab: true
+    },
   };
 }

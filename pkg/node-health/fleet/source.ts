@@ -15,7 +15,8 @@ import { loadClusterData } from '../data/load';
 import { accessReviews } from '../data/access';
 import type { AccessReviews } from '../data/access';
 import { listFormOf } from '../data/steve-mode';
-import { diagnoseLoad, fatalIssue } from '../data/outcome';
+import { fatalIssue } from '../data/outcome';
+import { clusterInput, diagnoseInput } from '../data/input';
 import { storeLists } from '../data/store-lists';
 import type { ClusterTarget, Dispatch } from '../data/types';
 import type { StoreGetters, Unwrap } from '../data/store-lists';
@@ -90,21 +91,23 @@ async function loadOneCluster(deps: FleetSourceDeps, target: ClusterTarget, revi
     now: deps.now, fromStore: storeLists(deps.getters, target, deps.unwrap), form: listFormOf(deps.getters), reviews
   });
   const fatal = fatalIssue(target, one);
+  const input = clusterInput(target, one);
   const load: FleetLoad = {
     clusters:     [target.cluster],
-    targets:      [target],
+    targets:      input.targets,
     mgmtClusters: [],
-    objects:      [target.cluster, ...one.objects],
+    objects:      input.objects,
     availability: one.availability,
     issues:       one.issues,
     requests:     one.requests,
     loadedAt:     one.loadedAt,
+    input,
   };
 
   return fatal ? {
     load, fatal, report: null, diagnoseMs: 0
   } : {
-    load, fatal, ...timed(() => diagnoseLoad(target, one))
+    load, fatal, ...timed(() => diagnoseInput(input))
   };
 }
 

@@ -207,42 +207,52 @@ export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport 
   return {
     format:   REPORT_FORMAT,
     now:      report.now,
-    clusters: report.clusters.map((c) => ({
-      name:       c.name,
-      namespace:  c.namespace,
-      id:         c.mgmtId,
-      kind:       c.kind,
-      blockedBy:  c.blockingMachines,
-      message:    c.blockingMessage,
-      findings:   (c.findings ?? []).map((f) => findingToJson(f, t)),
-      notes:      (c.notes ?? []).map((n) => t(n.key, n.args)),
-      resolution: resolutionToJson(c.resolution, t, report),
+    clusters: jsonClusters(report, t),
+    counts:   report.counts,
+    records:  sortRecords(report.records).map((r) => jsonRecord(r, t)),
+    hosts:    hostsToJson(report),
+  };
+}
+
+/** The clusters as the JSON report holds them. */
+export function jsonClusters(report: DiagnosisReport, t: Translate): JsonReport['clusters'] {
+  return report.clusters.map((c) => ({
+    name:       c.name,
+    namespace:  c.namespace,
+    id:         c.mgmtId,
+    kind:       c.kind,
+    blockedBy:  c.blockingMachines,
+    message:    c.blockingMessage,
+    findings:   (c.findings ?? []).map((f) => findingToJson(f, t)),
+    notes:      (c.notes ?? []).map((n) => t(n.key, n.args)),
+    resolution: resolutionToJson(c.resolution, t, report),
+  }));
+}
+
+/** One record as the JSON report holds it. */
+export function jsonRecord(r: NodeRecord, t: Translate): JsonRecord {
+  return {
+    cluster:  r.cluster?.name ?? null,
+    machine:  r.machineName && r.objects.machine ? r.machineName : null,
+    node:     r.nodeName,
+    status:   r.status,
+    roles:    r.roles,
+    os:       r.os,
+    plan:     r.plan.state,
+    notes:    r.notes.map((n) => t(n.key, n.args)),
+    findings: r.findings.map((f) => findingToJson(f, t)),
+    // The same checks the action's dialog shows before it may write.
+    actions:  (r.preflight ?? []).map((p) => ({
+      id:      p.id,
+      allowed: p.allowed,
+      // byUser: not judged here; the dialog asks the user to confirm it before the write.
+      checks:  p.checks.map((c) => ({
+        id: c.id, ok: c.ok, text: t(c.key, c.args), ...(c.byUser ? { byUser: true } : {})
+      }))
     })),
-    counts:  report.counts,
-    records: sortRecords(report.records).map((r) => ({
-      cluster:  r.cluster?.name ?? null,
-      machine:  r.machineName && r.objects.machine ? r.machineName : null,
-      node:     r.nodeName,
-      status:   r.status,
-      roles:    r.roles,
-      os:       r.os,
-      plan:     r.plan.state,
-      notes:    r.notes.map((n) => t(n.key, n.args)),
-      findings: r.findings.map((f) => findingToJson(f, t)),
-      // The same checks the action's dialog shows before it may write.
-      actions:  (r.preflight ?? []).map((p) => ({
-        id:      p.id,
-        allowed: p.allowed,
-        // byUser: not judged here; the dialog asks the user to confirm it before the write.
-        checks:  p.checks.map((c) => ({
-          id: c.id, ok: c.ok, text: t(c.key, c.args), ...(c.byUser ? { byUser: true } : {})
-        }))
-      })),
-      related:    relatedToJson(r, t),
-      ...(r.pool ? { pool: r.pool } : {}),
-      resolution: resolutionToJson(r.resolution, t),
-    })),
-    hosts: hostsToJson(report),
+    related:    relatedToJson(r, t),
+    ...(r.pool ? { pool: r.pool } : {}),
+    resolution: resolutionToJson(r.resolution, t),
   };
 }
 

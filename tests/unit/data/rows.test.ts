@@ -1,6 +1,11 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
 import {
-  buildRows, clusterTarget, diagnoseLoad, filterRows, filtersActive, loadClusterData, DEFAULT_FILTERS
+  buildRows, clusterTarget, diagnoseLoad, filterRows, filtersActive, loadClusterData, ruleNameKey, DEFAULT_FILTERS
 } from '@pkg/node-health/data';
+import { RULE_IDS, ruleKey } from '@pkg/node-health/engine';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import type { NodeRow } from '@pkg/node-health/data';
 import {
   ghostEtcd, windowsNodeRef, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE
@@ -92,5 +97,27 @@ describe('filterRows', () => {
     expect(filterRows(rows, {
       search: 'windows', status: 'all', role: 'etcd'
     })).toEqual([]);
+  });
+});
+
+describe('rule names', () => {
+  const l10n = (locale: string): any => load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n', `${ locale }.yaml`), 'utf8'));
+
+  it('name every rule without a finding\'s arguments, in both languages (a filter has no finding to take them from)', () => {
+    const en = l10n('en-us');
+
+    for (const locale of ['en-us', 'zh-hans']) {
+      // As the shell's t: a message without the arguments it names throws.
+      const t = createTranslator(l10n(locale), locale);
+
+      for (const id of RULE_IDS) {
+        const key = ruleNameKey(id);
+        const titled = en.nodeHealth.rules[ruleKey(id)].title.includes('{');
+
+        expect([id, key.endsWith(titled ? '.name' : '.title')]).toEqual([id, true]);
+        expect(() => t(key)).not.toThrow();
+        expect([locale, t(key)]).not.toEqual([locale, key]);
+      }
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
 import {
   BUNDLE_FORMAT, bundleFromSanitized, bundleRecords, createBundle, exportFileName, reportObjects, sanitizeDiagnosis, settledAvailability
 } from '@pkg/node-health/export';
+import { BundleError, readBundle } from '@pkg/node-health/export/bundle';
 import { toJsonReport } from '@pkg/node-health/report/render';
 import { BUNDLE_FORMAT as CLI_BUNDLE_FORMAT, loadInputs } from '../../../cli/input';
 import { cliTranslator } from '../../../cli/l10n';
@@ -186,5 +187,35 @@ describe('exportFileName', () => {
   it('names the cluster and the time with characters every file system accepts', () => {
     expect(exportFileName('prod/east 1', '2026-01-15T08:10:00.000Z', 'json')).toBe('node-health-prod-east-1-2026-01-15T081000Z.json');
     expect(exportFileName(null, '2026-01-15T08:10:00Z', 'csv')).toBe('node-health-2026-01-15T081000Z.csv');
+  });
+});
+
+describe('reading a bundle back', () => {
+  it('gives what was written, typed, and refuses what is not a bundle', () => {
+    const s = scenario('ghost-etcd');
+    const bundle = createBundle({
+      objects: kubectlObjects(s), now: s.now, t, rancherVersion: 'v2.12.2', extensionVersion: '0.1.0', obfuscate: true
+    });
+    const read = readBundle(JSON.parse(JSON.stringify(bundle)));
+
+    expect(read).toEqual({
+      createdAt:        bundle.createdAt,
+      cluster:          bundle.cluster?.name ?? null,
+      rancherVersion:   'v2.12.2',
+      extensionVersion: '0.1.0',
+      obfuscated:       true,
+      redactions:       bundle.redactions,
+      availability:     bundle.availability,
+      objects:          bundle.objects,
+      hostReports:      bundle.hostReports,
+    });
+    // Fields of the wrong type are left empty, not passed on.
+    expect(readBundle({
+      format: BUNDLE_FORMAT, objects: [], createdAt: 7, generator: 'x', redactions: { secret: 'many', token: 2 }, hostReports: {}
+    })).toMatchObject({
+      createdAt: null, rancherVersion: null, redactions: { token: 2 }, hostReports: [], availability: {}
+    });
+    expect(() => readBundle({ format: BUNDLE_FORMAT })).toThrow(BundleError);
+    expect(() => readBundle({ format: 'node-health-report/v1', objects: [] })).toThrow(BundleError);
   });
 });
