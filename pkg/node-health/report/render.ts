@@ -315,17 +315,29 @@ function consequenceTitles(res: Resolution, findings: Finding[], t: Translate): 
 }
 
 /** A finding as indented text lines: title, cause, evidence, and its steps where no plan carries them. */
+/** The text and Markdown reports show the end of a job's log, where it says why it failed; the report file all of it. */
+const REPORT_LOG_LINES = 20;
+
+function logTail(e: TimelineEntry): string[] {
+  return (e.lines ?? []).slice(-REPORT_LOG_LINES);
+}
+
+/** A message from the cluster may span lines (a provider's log in a condition): its next lines hang under its first. */
+function hanging(text: string, indent: string): string {
+  return text.replace(/\r?\n/g, `\n${ indent }`);
+}
+
 function textFinding(f: Finding, t: Translate, indent: string, withSteps = true, story: TimelineEntry[] = []): string[] {
   const out: string[] = [];
   const started = sinceSentence(f, story, t);
 
   out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
   if (started) {
-    out.push(`${ indent }  ${ t(started.key, started.args) }`);
+    out.push(`${ indent }  ${ hanging(t(started.key, started.args), `${ indent }    `) }`);
   }
-  out.push(`${ indent }  ${ t(f.causeKey, f.args) }`);
+  out.push(`${ indent }  ${ hanging(t(f.causeKey, f.args), `${ indent }    `) }`);
   if (f.confirmation) {
-    out.push(`${ indent }  ${ t(f.confirmation.key, f.confirmation.args) }`);
+    out.push(`${ indent }  ${ hanging(t(f.confirmation.key, f.confirmation.args), `${ indent }    `) }`);
   }
   out.push(`${ indent }  ${ t('nodeHealth.report.evidence') }:`);
   for (const e of f.evidence) {
@@ -396,7 +408,12 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (story.length) {
       out.push(`  ${ t('nodeHealth.report.timeline', { count: story.length }) }:`);
       for (const e of story) {
-        out.push(`    ${ e.at }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ t(e.key, e.args) }`);
+        out.push(`    ${ e.at }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ hanging(t(e.key, e.args), '      ') }`);
+        const tail = logTail(e);
+
+        if (tail.length) {
+          out.push(`      ${ t('nodeHealth.report.logTail', { shown: tail.length, total: e.lines?.length ?? 0 }) }`, ...tail.map((l) => `      | ${ l }`));
+        }
       }
     }
     out.push('');
@@ -557,6 +574,14 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       out.push('', `### ${ t('nodeHealth.report.timeline', { count: story.length }) }`, '');
       for (const e of story) {
         out.push(`- \`${ mdCell(e.at) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(e.object) }: ${ mdCell(t(e.key, e.args)) }`);
+        const tail = logTail(e);
+
+        if (tail.length) {
+          // Inside a fence longer than any run of backticks in the log, nothing of it is read as Markdown.
+          const fence = '`'.repeat(Math.max(3, ...tail.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length + 1)))));
+
+          out.push('', `  ${ mdCell(t('nodeHealth.report.logTail', { shown: tail.length, total: e.lines?.length ?? 0 })) }`, '', `  ${ fence }text`, ...tail.map((l) => `  ${ l }`), `  ${ fence }`, '');
+        }
       }
     }
     if (r.hostReport) {

@@ -64,6 +64,16 @@ describe('node-health diagnose --server: the provisioning jobs\' logs', () => {
     const deleteJob = jobs.find((j: any) => j.metadata.labels['rke.cattle.io/infra-remove'] === 'true');
 
     expect(deleteJob.nodeHealthLog).toContain(`(${ DELETE_FAILED_MACHINE }) DBG | logging in with --vmwarevsphere-password [redacted]`);
+    // Both reports end the delete job's entry with the end of its log, where the driver says why it failed.
+    const lastLines: string[] = deleteJob.nodeHealthLog.slice(-20);
+    const text = await runCli(['diagnose', '--format', 'text', out]);
+
+    expect(again.stdout).toContain(`The log's last ${ lastLines.length } of ${ deleteJob.nodeHealthLog.length } lines:`);
+    expect(again.stdout).toContain(['  ```text', ...lastLines.map((l) => `  ${ l }`), '  ```'].join('\n'));
+    expect(text.stdout).toContain(lastLines.map((l) => `      | ${ l }`).join('\n'));
+    // The driver's output in a condition's message spans lines: they hang under the entry, none at the margin.
+    expect(text.stdout).toContain('\n      Doing /etc/rancher/ssl\n');
+    expect(text.stdout).not.toMatch(/^(Doing|WARNING|Error removing)/m);
     expect(JSON.stringify(bundle)).not.toContain(DEFAULT_SECRET_MARKER);
     expect(again.stdout).not.toContain(DEFAULT_SECRET_MARKER);
     expect((await runCli(['report', '-o', join(dir, 'report.html'), out])).code).toBe(0);
