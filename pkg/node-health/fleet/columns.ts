@@ -115,6 +115,14 @@ export function clusterCellView(health: ClusterHealth | undefined, phase: FleetP
   return health.kind === 'provisioned' ? { kind: 'none' } : { kind: 'not-provisioned' };
 }
 
+/** The props the shell gives a list column's formatter: the row, the list's model object. */
+export const CELL_PROPS = {
+  row: {
+    type:     Object,
+    required: true,
+  },
+} as const;
+
 /** The provisioning cluster a cluster-list row stands for. */
 export function clusterKeyOfRow(row: any): string {
   return clusterKeyOf(namespaceOf(row), nameOf(row));

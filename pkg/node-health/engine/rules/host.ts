@@ -86,102 +86,87 @@ function hostName(host: HostReport): string {
   return host.hostname ?? host.connectionInfo.secretName ?? '?';
 }
 
-export const connectionInfoBroken: Rule = {
-  id:       'connection-info-broken',
-  severity: 'error',
-  explains: ['agent-never-checked-in', 'plan-not-applied', 'waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'],
-  needs:    [],
-  check(r) {
-    const host = r.hostReport;
+/** A rule that reads the host report: silent where none is joined to the record. Its check gets the rule's id for its steps. */
+function hostRule(id: string, explains: readonly string[], check: (r: NodeRecord, host: HostReport, id: string) => RuleHit | null): Rule {
+  return {
+    id, severity: 'error', explains, needs: [], check: (r) => (r.hostReport ? check(r, r.hostReport, id) : null),
+  };
+}
 
-    if (!host) {
-      return null;
-    }
-    const ci = host.connectionInfo;
-    const eof = findSignature(host, 'connection-info-eof');
-    const fileBroken = ci.present === false || ci.size === 0 || ci.parses === false;
+/** What waits behind an agent that cannot reach or trust Rancher. */
+const AGENT_CUT_OFF = ['agent-never-checked-in', 'plan-not-applied', 'waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'];
 
-    if (!fileBroken && !(eof && !agentRunning(host) && planWaits(r))) {
-      return null;
-    }
-    const file = ci.path ?? CONNECTION_INFO_PATH[windows(r, host) ? 'windows' : 'linux'];
+export const connectionInfoBroken = hostRule('connection-info-broken', AGENT_CUT_OFF, (r, host, id) => {
+  const ci = host.connectionInfo;
+  const eof = findSignature(host, 'connection-info-eof');
+  const fileBroken = ci.present === false || ci.size === 0 || ci.parses === false;
 
-    return {
-      args:     { file, host: hostName(host) },
-      evidence: [
-        hostEvidence(host, 'connectionInfo.present', ci.present),
-        hostEvidence(host, 'connectionInfo.size', ci.size),
-        hostEvidence(host, 'connectionInfo.parses', ci.parses),
-        ...(eof ? signatureEvidence(host, eof) : []),
-        ...agentEvidence(host),
-      ],
-      fix: [
-        step(this.id, 'rancherReady', {}, 'kubectl -n cattle-system get pods -l app=rancher'),
-        acting('re-register', step(this.id, 'reRegister', { file })),
-        step(this.id, 'restartAgent', {}, restartAgentCommand(r, host)),
-      ],
-      since:   eof?.first ?? host.agent?.since ?? host.collectedAt,
-      actions: ['re-register'],
-    };
-  },
-};
+  if (!fileBroken && !(eof && !agentRunning(host) && planWaits(r))) {
+    return null;
+  }
+  const file = ci.path ?? CONNECTION_INFO_PATH[windows(r, host) ? 'windows' : 'linux'];
 
-export const agentCaUntrusted: Rule = {
-  id:       'agent-ca-untrusted',
-  severity: 'error',
-  explains: ['agent-never-checked-in', 'plan-not-applied', 'waiting-for-node-ref', 'blocking-cluster-operation', 'stuck-deleting'],
-  needs:    [],
-  check(r) {
-    const host = r.hostReport;
-    const found = host ? [findSignature(host, 'ca-untrusted-fatal'), findSignature(host, 'ca-strict-no-root')].filter((s): s is HostSignature => !!s) : [];
+  return {
+    args:     { file, host: hostName(host) },
+    evidence: [
+      hostEvidence(host, 'connectionInfo.present', ci.present),
+      hostEvidence(host, 'connectionInfo.size', ci.size),
+      hostEvidence(host, 'connectionInfo.parses', ci.parses),
+      ...(eof ? signatureEvidence(host, eof) : []),
+      ...agentEvidence(host),
+    ],
+    fix: [
+      step(id, 'rancherReady', {}, 'kubectl -n cattle-system get pods -l app=rancher'),
+      acting('re-register', step(id, 'reRegister', { file })),
+      step(id, 'restartAgent', {}, restartAgentCommand(r, host)),
+    ],
+    since:   eof?.first ?? host.agent?.since ?? host.collectedAt,
+    actions: ['re-register'],
+  };
+});
 
-    // A fatal line from before the agent recovered is history: it counts while the agent is down or the plan waits.
-    if (!host || found.length === 0 || (agentRunning(host) && !planWaits(r))) {
-      return null;
-    }
+export const agentCaUntrusted = hostRule('agent-ca-untrusted', AGENT_CUT_OFF, (r, host, id) => {
+  const found = [findSignature(host, 'ca-untrusted-fatal'), findSignature(host, 'ca-strict-no-root')].filter((s): s is HostSignature => !!s);
 
-    return {
-      args:     { host: hostName(host), server: host.connectionInfo.server ?? '?' },
-      evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
-      fix:      [
-        step(this.id, 'compareCa', { server: host.connectionInfo.server ?? '?' }, `kubectl get settings.management.cattle.io cacerts -o jsonpath='{.value}'`),
-        step(this.id, 'tlsMode', {}, `kubectl get settings.management.cattle.io agent-tls-mode -o jsonpath='{.value}'`),
-        acting('re-register', step(this.id, 'reRegister')),
-      ],
-      since:   firstSeen(found, host),
-      actions: ['re-register'],
-    };
-  },
-};
+  // A fatal line from before the agent recovered is history: it counts while the agent is down or the plan waits.
+  if (found.length === 0 || (agentRunning(host) && !planWaits(r))) {
+    return null;
+  }
+
+  return {
+    args:     { host: hostName(host), server: host.connectionInfo.server ?? '?' },
+    evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
+    fix:      [
+      step(id, 'compareCa', { server: host.connectionInfo.server ?? '?' }, `kubectl get settings.management.cattle.io cacerts -o jsonpath='{.value}'`),
+      step(id, 'tlsMode', {}, `kubectl get settings.management.cattle.io agent-tls-mode -o jsonpath='{.value}'`),
+      acting('re-register', step(id, 'reRegister')),
+    ],
+    since:   firstSeen(found, host),
+    actions: ['re-register'],
+  };
+});
 
 const STALE_WATCH: HostSignatureId[] = ['secret-too-old', 'secret-older-than-last'];
 
-export const agentWatchStale: Rule = {
-  id:       'agent-watch-stale',
-  severity: 'error',
-  explains: ['plan-not-applied', 'blocking-cluster-operation'],
-  needs:    [],
-  check(r) {
-    const host = r.hostReport;
-    const found = host ? STALE_WATCH.map((id) => findSignature(host, id)).filter((s): s is HostSignature => !!s) : [];
+export const agentWatchStale = hostRule('agent-watch-stale', ['plan-not-applied', 'blocking-cluster-operation'], (r, host, id) => {
+  const found = STALE_WATCH.map((id) => findSignature(host, id)).filter((s): s is HostSignature => !!s);
 
-    // Once the plan is applied the watch has caught up: the lines are history.
-    if (!host || found.length === 0 || !planWaits(r)) {
-      return null;
-    }
+  // Once the plan is applied the watch has caught up: the lines are history.
+  if (found.length === 0 || !planWaits(r)) {
+    return null;
+  }
 
-    return {
-      args:     { host: hostName(host) },
-      evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
-      fix:      [
-        step(this.id, 'restart', {}, restartAgentCommand(r, host)),
-        step(this.id, 'everyNode'),
-      ],
-      since:   firstSeen(found, host),
-      actions: [],
-    };
-  },
-};
+  return {
+    args:     { host: hostName(host) },
+    evidence: [...found.flatMap((s) => signatureEvidence(host, s)), ...agentEvidence(host)],
+    fix:      [
+      step(id, 'restart', {}, restartAgentCommand(r, host)),
+      step(id, 'everyNode'),
+    ],
+    since:   firstSeen(found, host),
+    actions: [],
+  };
+});
 
 export const HOST_RULES: readonly Rule[] = [connectionInfoBroken, agentCaUntrusted, agentWatchStale];
 

@@ -28,63 +28,46 @@ export const DELETE_FAILED_MESSAGE = /^failed deleting server\b/i;
 
 const EXAMPLE_TAIL = 'of kind (VmwarevsphereMachine) for machine vs-del-wk-7f8d9c6b5-2xk4p in infrastructure provider';
 
+/**
+ * What Rancher writes when one of its jobs fails: the job's condition False with its message form, and the reason
+ * in status.failureReason, whose example is the driver's words that end the condition's message.
+ */
+function jobFailed(job: 'create' | 'delete', pattern: RegExp, driverSaid: string): InfrastructureSignal[] {
+  const Job = job === 'create' ? 'Create' : 'Delete';
+  const reason = `${ Job }Error` as const;
+  const common = {
+    object:   'infraMachine',
+    severity: 'error',
+    rule:     `infrastructure-${ job }-failed`,
+    source:   `${ PROVISION } getMachineStatusFromPod`,
+    fix:      [],
+    job,
+    reason,
+  } as const;
+
+  return [
+    {
+      id:            `${ job }JobFailed`,
+      ...common,
+      field:         `status.conditions[${ Job }Job]`,
+      when:          'False',
+      pattern,
+      conditionType: `${ Job }Job`,
+      example:       `failed ${ job === 'create' ? 'creating' : 'deleting' } server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: ${ reason }: ${ driverSaid }`,
+    },
+    {
+      id:      `${ job }Error`,
+      ...common,
+      field:   'status.failureReason',
+      when:    reason,
+      example: driverSaid,
+    },
+  ];
+}
+
 export const INFRASTRUCTURE_SIGNALS: readonly InfrastructureSignal[] = [
-  {
-    id:            'createJobFailed',
-    object:        'infraMachine',
-    field:         'status.conditions[CreateJob]',
-    when:          'False',
-    pattern:       CREATE_FAILED_MESSAGE,
-    severity:      'error',
-    rule:          'infrastructure-create-failed',
-    source:        `${ PROVISION } getMachineStatusFromPod`,
-    fix:           [],
-    job:           'create',
-    reason:        'CreateError',
-    conditionType: 'CreateJob',
-    example:       `failed creating server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: CreateError: Error creating machine: Error in driver during machine creation: ServerFaultCode: Cannot complete login due to an incorrect user name or password.`,
-  },
-  {
-    id:       'createError',
-    object:   'infraMachine',
-    field:    'status.failureReason',
-    when:     'CreateError',
-    severity: 'error',
-    rule:     'infrastructure-create-failed',
-    source:   `${ PROVISION } getMachineStatusFromPod`,
-    fix:      [],
-    job:      'create',
-    reason:   'CreateError',
-    example:  'Error creating machine: Error in driver during machine creation: ServerFaultCode: Cannot complete login due to an incorrect user name or password.',
-  },
-  {
-    id:            'deleteJobFailed',
-    object:        'infraMachine',
-    field:         'status.conditions[DeleteJob]',
-    when:          'False',
-    pattern:       DELETE_FAILED_MESSAGE,
-    severity:      'error',
-    rule:          'infrastructure-delete-failed',
-    source:        `${ PROVISION } getMachineStatusFromPod`,
-    fix:           [],
-    job:           'delete',
-    reason:        'DeleteError',
-    conditionType: 'DeleteJob',
-    example:       `failed deleting server [fleet-default/vs-del-wk-2] ${ EXAMPLE_TAIL }: DeleteError: Error removing host "vs-del-wk-2": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`,
-  },
-  {
-    id:       'deleteError',
-    object:   'infraMachine',
-    field:    'status.failureReason',
-    when:     'DeleteError',
-    severity: 'error',
-    rule:     'infrastructure-delete-failed',
-    source:   `${ PROVISION } getMachineStatusFromPod`,
-    fix:      [],
-    job:      'delete',
-    reason:   'DeleteError',
-    example:  'Error removing host "vs-del-wk-2": ServerFaultCode: Cannot complete login due to an incorrect user name or password.',
-  },
+  ...jobFailed('create', CREATE_FAILED_MESSAGE, 'Error creating machine: Error in driver during machine creation: ServerFaultCode: Cannot complete login due to an incorrect user name or password.'),
+  ...jobFailed('delete', DELETE_FAILED_MESSAGE, 'Error removing host "vs-del-wk-2": ServerFaultCode: Cannot complete login due to an incorrect user name or password.'),
   {
     id:            'machineMirrorsDeleteError',
     object:        'machine',

@@ -4,6 +4,7 @@
  * `core/reconcilers/machinehealthcheck/machinehealthcheck_targets.go`, `api/core/v1beta2/common_types.go`
  * (annotations); the deletion stages from the machine controller's reconcileDelete, in the order it runs them.
  */
+import type { Severity } from '../types';
 import type { SignalEntry, SignalTable } from './table';
 
 export interface MachineConditionSignal extends SignalEntry {
@@ -20,112 +21,55 @@ export interface MachineAnnotationSignal extends SignalEntry {
 
 const MHC = 'cluster-api core/reconcilers/machinehealthcheck';
 
+/** A condition Cluster API writes on the Machine, bad at one status: its field and value say which. */
+function conditionSignal(
+  id: string, conditionType: string, status: 'True' | 'False', severity: Severity, source: string, fix: string[], example: MachineConditionSignal['example']
+): MachineConditionSignal {
+  return {
+    id,
+    object:   'machine',
+    field:    `status.conditions[${ conditionType }]`,
+    when:     status,
+    severity,
+    rule:     'machine-signal',
+    source,
+    conditionType,
+    status,
+    fix,
+    example,
+  };
+}
+
 export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
-  {
-    id:            'healthCheckFailed',
-    object:        'machine',
-    field:         'status.conditions[HealthCheckSucceeded]',
-    when:          'False',
-    severity:      'error',
-    rule:          'machine-signal',
-    source:        MHC,
-    conditionType: 'HealthCheckSucceeded',
-    status:        'False',
-    fix:           ['shared:healthChecks', 'node'],
-    example:       { reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s' },
-  },
-  {
-    id:            'ownerRemediationPending',
-    object:        'machine',
-    field:         'status.conditions[OwnerRemediated]',
-    when:          'False',
-    severity:      'error',
-    rule:          'machine-signal',
-    source:        MHC,
-    conditionType: 'OwnerRemediated',
-    status:        'False',
-    fix:           ['shared:healthChecks', 'owner'],
-    example:       { reason: 'WaitingForRemediation', message: 'Waiting for remediation' },
-  },
-  {
-    id:            'externalRemediationPending',
-    object:        'machine',
-    field:         'status.conditions[ExternallyRemediated]',
-    when:          'False',
-    severity:      'error',
-    rule:          'machine-signal',
-    source:        MHC,
-    conditionType: 'ExternallyRemediated',
-    status:        'False',
-    fix:           ['shared:healthChecks', 'external'],
-    example:       { reason: 'RemediationTemplateNotFound', message: 'Remediation template not found' },
-  },
-  {
-    id:            'pausedCondition',
-    object:        'machine',
-    field:         'status.conditions[Paused]',
-    when:          'True',
-    severity:      'warning',
-    rule:          'machine-signal',
-    source:        'cluster-api api/core/v1beta2 PausedCondition',
-    conditionType: 'Paused',
-    status:        'True',
-    fix:           ['whoPaused', 'resume'],
-    example:       { reason: 'Paused', message: 'Machine has the cluster.x-k8s.io/paused annotation' },
-  },
+  conditionSignal('healthCheckFailed', 'HealthCheckSucceeded', 'False', 'error', MHC, ['shared:healthChecks', 'node'], { reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s' }),
+  conditionSignal('ownerRemediationPending', 'OwnerRemediated', 'False', 'error', MHC, ['shared:healthChecks', 'owner'], { reason: 'WaitingForRemediation', message: 'Waiting for remediation' }),
+  conditionSignal('externalRemediationPending', 'ExternallyRemediated', 'False', 'error', MHC, ['shared:healthChecks', 'external'], { reason: 'RemediationTemplateNotFound', message: 'Remediation template not found' }),
+  conditionSignal('pausedCondition', 'Paused', 'True', 'warning', 'cluster-api api/core/v1beta2 PausedCondition', ['whoPaused', 'resume'], { reason: 'Paused', message: 'Machine has the cluster.x-k8s.io/paused annotation' }),
 ];
 
+/** An annotation on the Machine that matters whatever its value; `constant` is its name in cluster-api's Go source. */
+function annotationSignal(id: string, annotation: string, constant: string, severity: Severity, fix: string[], value = ''): MachineAnnotationSignal {
+  return {
+    id,
+    object:   'machine',
+    field:    `metadata.annotations[${ annotation }]`,
+    when:     'present',
+    severity,
+    rule:     'machine-signal',
+    source:   `cluster-api api/core/v1beta2 ${ constant }`,
+    annotation,
+    fix,
+    example:  { value },
+  };
+}
+
 export const MACHINE_ANNOTATION_SIGNALS: readonly MachineAnnotationSignal[] = [
-  {
-    id:         'paused',
-    object:     'machine',
-    field:      'metadata.annotations[cluster.x-k8s.io/paused]',
-    when:       'present',
-    severity:   'warning',
-    rule:       'machine-signal',
-    source:     'cluster-api api/core/v1beta2 PausedAnnotation',
-    annotation: 'cluster.x-k8s.io/paused',
-    fix:        ['whoPaused', 'resume'],
-    example:    { value: '' },
-  },
-  {
-    id:         'remediateMachine',
-    object:     'machine',
-    field:      'metadata.annotations[cluster.x-k8s.io/remediate-machine]',
-    when:       'present',
-    severity:   'warning',
-    rule:       'machine-signal',
-    source:     'cluster-api api/core/v1beta2 RemediateMachineAnnotation',
-    annotation: 'cluster.x-k8s.io/remediate-machine',
-    fix:        ['shared:healthChecks', 'unmark'],
-    example:    { value: '' },
-  },
-  {
-    // Worth knowing, not a fault: the pool's next scale-down removes this machine first.
-    id:         'deleteMachine',
-    object:     'machine',
-    field:      'metadata.annotations[cluster.x-k8s.io/delete-machine]',
-    when:       'present',
-    severity:   'info',
-    rule:       'machine-signal',
-    source:     'cluster-api api/core/v1beta2 DeleteMachineAnnotation',
-    annotation: 'cluster.x-k8s.io/delete-machine',
-    fix:        ['unmarkDelete'],
-    example:    { value: 'yes' },
-  },
-  {
-    // Worth knowing before a deletion: the Node is not drained, its pods are killed rather than evicted.
-    id:         'excludeNodeDraining',
-    object:     'machine',
-    field:      'metadata.annotations[machine.cluster.x-k8s.io/exclude-node-draining]',
-    when:       'present',
-    severity:   'info',
-    rule:       'machine-signal',
-    source:     'cluster-api api/core/v1beta2 ExcludeNodeDrainingAnnotation',
-    annotation: 'machine.cluster.x-k8s.io/exclude-node-draining',
-    fix:        ['drainAgain'],
-    example:    { value: '' },
-  },
+  annotationSignal('paused', 'cluster.x-k8s.io/paused', 'PausedAnnotation', 'warning', ['whoPaused', 'resume']),
+  annotationSignal('remediateMachine', 'cluster.x-k8s.io/remediate-machine', 'RemediateMachineAnnotation', 'warning', ['shared:healthChecks', 'unmark']),
+  // Worth knowing, not a fault: the pool's next scale-down removes this machine first.
+  annotationSignal('deleteMachine', 'cluster.x-k8s.io/delete-machine', 'DeleteMachineAnnotation', 'info', ['unmarkDelete'], 'yes'),
+  // Worth knowing before a deletion: the Node is not drained, its pods are killed rather than evicted.
+  annotationSignal('excludeNodeDraining', 'machine.cluster.x-k8s.io/exclude-node-draining', 'ExcludeNodeDrainingAnnotation', 'info', ['drainAgain']),
 ];
 
 export const MACHINE_CONDITION_TABLE: SignalTable = {
