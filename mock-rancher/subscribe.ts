@@ -1,8 +1,13 @@
 /**
  * The `/v1/subscribe` websocket (Steve's watch protocol, as shell/plugins/steve/subscribe.js speaks it):
- * the client sends `{resourceType, namespace?, id?, selector?, mode?, stop?}`; the server answers
- * `resource.start`, then `resource.create|change|remove` with the Steve object for every write,
+ * the client sends `{resourceType, namespace?, id?, selector?, mode?, resourceVersion?, stop?}`; the server
+ * answers `resource.start`, then `resource.create|change|remove` with the Steve object for every write,
  * `resource.stop` on request, and a `ping` now and then. `/v3/subscribe` (Norman) only pings.
+ *
+ * A `resourceVersion` (a list's `revision`) starts the watch there: what was written since is sent at once,
+ * after `resource.start`, as Kubernetes' watch from a resourceVersion and the SQL cache's rewound event log do.
+ * A revision older than the writes kept (the last HISTORY_SIZE, from the hub's start) is refused as Steve
+ * refuses it: `resource.start`, `resource.error` ("resourceversion too old"), `resource.stop`.
  */
 import type { IncomingMessage } from 'http';
 import type { Duplex } from 'stream';
@@ -24,6 +29,9 @@ interface Watch {
   mode?: string;
   requirements: Requirement[];
 }
+
+/** Writes kept for watches that start from a revision. */
+const HISTORY_SIZE = 10000;
 
 interface Session {
   socket: WebSocket;
@@ -54,9 +62,14 @@ export class SubscribeHub {
   private readonly sessions = new Set<Session>();
   private readonly pingTimer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  /** the last writes, oldest first */
+  private readonly history: WatchEvent[] = [];
+  /** the oldest revision a watch may start from: the store's when the hub started, then the last write forgotten */
+  private oldest: number;
 
   constructor(private readonly store: ObjectStore, private readonly defaultUser: () => string, pingMs = 30000, private readonly traffic?: TrafficMeter) {
-    this.unsubscribe = store.onEvent((e) => this.broadcast(e));
+    this.oldest = Number(store.currentRevision());
+    this.unsubscribe = store.onEvent((e) => this.record(e));
     this.pingTimer = setInterval(() => this.ping(), pingMs);
     // Under a browser-like test environment (the tab's component tests) timers are plain numbers.
     (this.pingTimer as { unref?: () => void }).unref?.();
@@ -155,8 +168,61 @@ export class SubscribeHub {
 
       return;
     }
-    session.watches.set(key, { ...base, requirements });
+    const from = typeof msg.resourceVersion === 'string' && msg.resourceVersion !== '' ? msg.resourceVersion : null;
+    const since = from === null ? null : Number(from);
+
+    if (since !== null && !(Number.isInteger(since) && since >= this.oldest)) {
+      this.send(session, { name: 'resource.start', ...echo(base) });
+      this.send(session, {
+        name: 'resource.error', ...echo(base), data: { error: 'resourceversion too old' }
+      });
+      this.send(session, { name: 'resource.stop', ...echo(base) });
+
+      return;
+    }
+    const watch: Watch = { ...base, requirements };
+
+    session.watches.set(key, watch);
     this.send(session, { name: 'resource.start', ...echo(base) });
+    if (since !== null) {
+      const missed = this.history.filter((e) => Number(e.revision) > since && e.scope === session.scope && this.matches(watch, e));
+
+      // resource.changes says only that something changed, once for the lot (Steve debounces them too).
+      for (const event of watch.mode === 'resource.changes' ? missed.slice(-1) : missed) {
+        this.deliver(session, watch, event);
+      }
+    }
+  }
+
+  private record(event: WatchEvent): void {
+    this.history.push(event);
+    if (this.history.length > HISTORY_SIZE) {
+      this.oldest = Number((this.history.shift() as WatchEvent).revision);
+    }
+    this.broadcast(event);
+  }
+
+  private matches(w: Watch, event: WatchEvent): boolean {
+    const id = event.object.metadata.namespace ? `${ event.object.metadata.namespace }/${ event.object.metadata.name }` : event.object.metadata.name;
+    const sameType = w.resourceType === event.type.id || w.resourceType === `${ event.type.id }s`;
+
+    return sameType && (!w.namespace || w.namespace === event.object.metadata.namespace) && (!w.id || w.id === id) &&
+      matchesLabels(event.object.metadata.labels, w.requirements);
+  }
+
+  private deliver(session: Session, w: Watch, event: WatchEvent): void {
+    if (w.mode === 'resource.changes') {
+      this.send(session, {
+        name: 'resource.changes', ...echo(w), data: { type: event.type.id, revision: event.revision }
+      });
+
+      return;
+    }
+    const data = toSteve(event.object, steveOptions(session.baseUrl, { scope: event.scope, info: event.type }, session.user));
+
+    this.send(session, {
+      name: `resource.${ event.action }`, resourceType: event.type.id, ...(w.namespace ? { namespace: w.namespace } : {}), revision: event.revision, data
+    });
   }
 
   private broadcast(event: WatchEvent): void {
@@ -164,26 +230,10 @@ export class SubscribeHub {
       if (session.scope !== event.scope) {
         continue;
       }
-      const id = event.object.metadata.namespace ? `${ event.object.metadata.namespace }/${ event.object.metadata.name }` : event.object.metadata.name;
-
       for (const w of session.watches.values()) {
-        const sameType = w.resourceType === event.type.id || w.resourceType === `${ event.type.id }s`;
-
-        if (!sameType || (w.namespace && w.namespace !== event.object.metadata.namespace) || (w.id && w.id !== id) ||
-          !matchesLabels(event.object.metadata.labels, w.requirements)) {
-          continue;
+        if (this.matches(w, event)) {
+          this.deliver(session, w, event);
         }
-        if (w.mode === 'resource.changes') {
-          this.send(session, {
-            name: 'resource.changes', ...echo(w), data: { type: event.type.id, revision: event.revision }
-          });
-          continue;
-        }
-        const data = toSteve(event.object, steveOptions(session.baseUrl, { scope: event.scope, info: event.type }, session.user));
-
-        this.send(session, {
-          name: `resource.${ event.action }`, resourceType: event.type.id, ...(w.namespace ? { namespace: w.namespace } : {}), revision: event.revision, data
-        });
       }
     }
   }

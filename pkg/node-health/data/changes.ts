@@ -5,10 +5,17 @@
  * SQL cache: Steve then sends only `{name: 'resource.changes', resourceType, namespace}` when something of the
  * type changed, never the objects. Both of Steve's modes answer it.
  *
- * A list counts as changed unless its subscription is known to be running and nothing arrived for it since it
- * was read: before the socket is open, after it dropped, after `resource.stop` or `resource.error`, everything
- * is read again. An event that arrives while a list is being read marks it changed again, so the next refresh
- * reads it once more rather than keep a stale copy.
+ * A list is watched from the revision Steve read it at (the collection's `revision`, sent as the subscription's
+ * `resourceVersion`): Steve's watch then starts there, replaying whatever changed since (Kubernetes' watch from
+ * that resourceVersion without the SQL cache; the cache's event log rewound to it with it), so the list counts
+ * unchanged from the moment Steve confirms the subscription (`resource.start`) and the refresh after a first
+ * load reads nothing again. A revision Steve no longer holds is refused (`resource.error`, then
+ * `resource.stop`): the list is subscribed to again from now, and read again.
+ *
+ * Otherwise a list counts as changed unless its subscription is known to be running and nothing arrived for it
+ * since it was read: before the socket is open, after it dropped, after `resource.stop` or `resource.error`,
+ * everything is read again. An event that arrives while a list is being read marks it changed again, so the
+ * next refresh reads it once more rather than keep a stale copy.
  */
 import type { ListAccess } from './requests';
 
@@ -68,6 +75,10 @@ export class ChangeWatch {
   private readonly clean = new Set<string>();
   /** subscriptions Steve refused: not asked again while the socket lasts */
   private readonly refused = new Set<string>();
+  /** per list, the revision its next subscription starts from (its last read's), until that subscription is sent */
+  private readonly from = new Map<string, string>();
+  /** subscriptions sent with a revision and not confirmed, refused or stopped since */
+  private readonly fromRevision = new Set<string>();
   private closed = false;
   private readonly origin: string;
   private readonly openSocket: OpenSocket;
@@ -77,14 +88,28 @@ export class ChangeWatch {
     this.openSocket = openSocket;
   }
 
-  /** Starts watching a list (once); a list not watched yet counts as changed. */
-  watch(list: WatchedList): void {
+  /**
+   * Starts watching a list (once), from the revision it was just read at ('' or none: from whenever Steve starts
+   * the watch); a list not watched yet counts as changed.
+   */
+  watch(list: WatchedList, revision?: string): void {
     const key = keyOf(list);
 
-    if (this.closed || this.lists.has(key)) {
+    if (this.closed) {
+      return;
+    }
+    if (this.lists.has(key)) {
+      // Read again before its subscription went out: it starts from the newer read.
+      if (this.from.has(key) && revision) {
+        this.from.set(key, revision);
+      }
+
       return;
     }
     this.lists.set(key, list);
+    if (revision) {
+      this.from.set(key, revision);
+    }
     const scope = this.scopeOf(list.cluster);
 
     if (scope?.open) {
@@ -117,6 +142,8 @@ export class ChangeWatch {
     this.scopes.clear();
     this.running.clear();
     this.clean.clear();
+    this.from.clear();
+    this.fromRevision.clear();
   }
 
   private scopeOf(cluster: string | null): Scope | null {
@@ -156,6 +183,8 @@ export class ChangeWatch {
           this.running.delete(key);
           this.clean.delete(key);
           this.refused.delete(key);
+          this.from.delete(key);
+          this.fromRevision.delete(key);
           this.lists.delete(key);
         }
       }
@@ -168,8 +197,17 @@ export class ChangeWatch {
     if (scope.socket.readyState !== OPEN) {
       return;
     }
+    const key = keyOf(list);
+    const revision = this.from.get(key);
+
+    this.from.delete(key);
+    if (revision) {
+      this.fromRevision.add(key);
+    } else {
+      this.fromRevision.delete(key);
+    }
     scope.socket.send(JSON.stringify({
-      resourceType: list.resourceType, ...(list.namespace ? { namespace: list.namespace } : {}), mode: 'resource.changes'
+      resourceType: list.resourceType, ...(list.namespace ? { namespace: list.namespace } : {}), ...(revision ? { resourceVersion: revision } : {}), mode: 'resource.changes'
     }));
   }
 
@@ -194,6 +232,10 @@ export class ChangeWatch {
     switch (msg.name) {
     case 'resource.start':
       this.running.add(key);
+      // Watched from the revision of the copy held (or an older one): whatever changed since comes as events.
+      if (this.fromRevision.has(key)) {
+        this.clean.add(key);
+      }
       break;
     case 'resource.changes':
     case 'resource.create':
@@ -205,6 +247,7 @@ export class ChangeWatch {
       // Steve ends watches now and then; until it runs again, the list is read every time.
       this.running.delete(key);
       this.clean.delete(key);
+      this.fromRevision.delete(key);
       const scope = this.scopes.get(cluster ?? '');
       const list = this.lists.get(key);
 
@@ -214,7 +257,12 @@ export class ChangeWatch {
       break;
     }
     case 'resource.error':
-      this.refused.add(key);
+      // A revision Steve no longer holds: subscribed to again from now (on resource.stop). Any other refusal stands.
+      if (this.fromRevision.has(key)) {
+        this.fromRevision.delete(key);
+      } else {
+        this.refused.add(key);
+      }
       this.running.delete(key);
       this.clean.delete(key);
       break;

@@ -33,13 +33,23 @@ export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   }
 }
 
-/** Every page of one collection, through the store's raw request; rejects with the first failure. */
-export async function fetchCollection<I extends string = string>(
+/** Every page of one collection, and the revision Steve gave with its first page (empty when it gave none). */
+export interface Collection {
+  items: KubeObject[];
+  revision: string;
+}
+
+/**
+ * Every page of one collection, through the store's raw request; rejects with the first failure. The revision is
+ * the first page's: a watch started from it misses nothing that changed while the later pages were read.
+ */
+export async function fetchPages<I extends string = string>(
   dispatch: Dispatch, request: { input: I; url: string }, log: { input: I; url: string }[], transform?: (item: unknown) => KubeObject
-): Promise<KubeObject[]> {
+): Promise<Collection> {
   const items: KubeObject[] = [];
   const visited = new Set<string>();
   let url: string | null = request.url;
+  let revision: string | null = null;
 
   while (url && !visited.has(url) && visited.size < MAX_PAGES) {
     visited.add(url);
@@ -50,6 +60,11 @@ export async function fetchCollection<I extends string = string>(
     if (!Array.isArray(data)) {
       throw new UnexpectedAnswer(`not a collection: ${ url }`);
     }
+    if (revision === null) {
+      const given = asObject(answer).revision;
+
+      revision = typeof given === 'string' ? given : '';
+    }
     for (const item of data) {
       items.push(transform ? transform(item) : item);
     }
@@ -58,7 +73,14 @@ export async function fetchCollection<I extends string = string>(
     url = typeof next === 'string' && next ? next : null;
   }
 
-  return items;
+  return { items, revision: revision ?? '' };
+}
+
+/** Every page of one collection, through the store's raw request; rejects with the first failure. */
+export async function fetchCollection<I extends string = string>(
+  dispatch: Dispatch, request: { input: I; url: string }, log: { input: I; url: string }[], transform?: (item: unknown) => KubeObject
+): Promise<KubeObject[]> {
+  return (await fetchPages(dispatch, request, log, transform)).items;
 }
 
 export function availabilityOf(kind: LoadIssue['kind']): Availability {
@@ -120,8 +142,8 @@ export interface ListCache<R = ListRequest<InputName>> {
   get(request: R): KubeObject[] | undefined;
   /** The request is about to be sent. */
   reading(request: R): void;
-  /** Its answer, every page of it. */
-  set(request: R, items: KubeObject[]): void;
+  /** Its answer, every page of it, and the revision Steve read it at ('' when it gave none). */
+  set(request: R, items: KubeObject[], revision: string): void;
 }
 
 export interface ListReadsOptions<I extends string, R extends ListRequest<I>> {
@@ -169,8 +191,8 @@ export class ListReads<I extends string, R extends ListRequest<I> = ListRequest<
     cache?.reading(request);
     const transform = request.input === 'planSecrets' ? sanitizePlanSecret : undefined;
 
-    return settle(fetchCollection(this.dispatch, request, this.requests, transform).then((items) => {
-      cache?.set(request, items);
+    return settle(fetchPages(this.dispatch, request, this.requests, transform).then(({ items, revision }) => {
+      cache?.set(request, items, revision);
 
       return items;
     }));

@@ -4,7 +4,8 @@
  * counts, the clusters' findings and banners, what could not be read. A record's objects (its chain and
  * evidence) and the whole report (for the export) are handed out on demand.
  *
- * With a ChangeWatch, a refresh reads again only the lists Steve said changed; when nothing changed at all, the
+ * With a ChangeWatch, a refresh reads again only the lists Steve said changed (each watched from the revision
+ * it was read at, so nothing is read twice for want of a watch); when nothing changed at all, the
  * records joined last time are judged again against the clock, without reading or joining anything.
  */
 import type {
@@ -201,22 +202,19 @@ export class TabSession {
     if (!watch) {
       return undefined;
     }
-    const listOf = (request: PlannedRequest) => {
-      const list = watchedListOf(request.access);
+    const listOf = (request: PlannedRequest) => watchedListOf(request.access);
 
-      watch.watch(list);
-
-      return list;
-    };
-
+    // A list is watched from the revision it was read at: unchanged from Steve's confirmation on, so the refresh
+    // after the first load reads nothing again (changes.ts).
     return {
       get:     (request) => (rereadAll || watch.changed(listOf(request)) ? undefined : this.lists.get(request.url)),
       reading: (request) => {
         this.lists.delete(request.url);
         watch.markRead(listOf(request));
       },
-      set: (request, items) => {
+      set: (request, items, revision) => {
         this.lists.set(request.url, items);
+        watch.watch(listOf(request), revision);
       },
     };
   }

@@ -1,6 +1,7 @@
 /**
  * The tab's session (what runs in the Web Worker) against the embedded Rancher API over HTTP and Steve's
- * websocket, in both of Steve's modes: a list is read again only when Steve says it changed, a refresh with
+ * websocket, in both of Steve's modes: a list is read again only when Steve says it changed (watched from the
+ * revision it was read at, so the refresh after the first load reads nothing), a refresh with
  * nothing changed sends next to nothing and judges the same records again at the new time without joining,
  * and one changed Machine costs one list.
  */
@@ -11,7 +12,9 @@ import type { MockRancher } from '../../../mock-rancher/server';
 import {
   buildRows, ChangeWatch, clusterTarget, diagnoseLoad, fetchDispatch, loadClusterData, TabSession
 } from '@pkg/node-health/data';
-import type { ClusterTarget, FetchLike, ListForm, NodeRow } from '@pkg/node-health/data';
+import type {
+  ClusterTarget, FetchLike, ListForm, NodeRow, SocketLike
+} from '@pkg/node-health/data';
 import * as joinModule from '@pkg/node-health/engine/join';
 import { ghostEtcd, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { clusterResource, mgmtClustersById } from '../../components/tab-steve';
@@ -58,6 +61,42 @@ function shown(rows: NodeRow[] | null) {
   return (rows ?? []).map((r) => [r.key, r.status, r.findingTitleKey, r.findingArgs, r.findingCount, r.since]);
 }
 
+/** A websocket that connects only when told to: a test decides what happens before any subscription goes out. */
+class HeldSocket implements SocketLike {
+  onopen: ((ev: any) => void) | null = null;
+  onmessage: ((ev: any) => void) | null = null;
+  onclose: ((ev: any) => void) | null = null;
+  onerror: ((ev: any) => void) | null = null;
+  private socket: WebSocket | null = null;
+  private readonly url: string;
+
+  constructor(url: string) {
+    this.url = url;
+  }
+
+  get readyState(): number {
+    return this.socket?.readyState ?? 0;
+  }
+
+  send(text: string): void {
+    this.socket?.send(text);
+  }
+
+  close(): void {
+    this.socket?.close();
+  }
+
+  connect(): void {
+    const socket = new WebSocket(this.url);
+
+    socket.onopen = (ev) => this.onopen?.(ev);
+    socket.onmessage = (ev) => this.onmessage?.(ev);
+    socket.onclose = (ev) => this.onclose?.(ev);
+    socket.onerror = (ev) => this.onerror?.(ev);
+    this.socket = socket;
+  }
+}
+
 describe.each([['with its SQL cache', true], ['without it', false]])('a session on the embedded API, Steve %s', (_name, sqlCache) => {
   const scenario = ghostEtcd();
   const form: ListForm = sqlCache ? 'filter' : 'selectors';
@@ -94,10 +133,8 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     expect(first.rows).toHaveLength(18);
     const firstBytes = bytesSent(mock).lists;
 
-    // Subscriptions start with the first load; a list read before Steve confirmed its watch is read once more.
+    // Each list is watched from the revision it was read at: once Steve confirms, the next refresh reads nothing.
     await delay(200);
-    await session.refresh(request);
-    await delay(100);
     mock.traffic.take();
 
     const join = jest.spyOn(joinModule, 'join');
@@ -152,6 +189,38 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     expect(changed.rows?.map((r) => r.machine)).not.toContain(GHOST_MACHINE);
   });
 
+  it('misses no change written between a list\'s read and the start of its watch', async() => {
+    const held: HeldSocket[] = [];
+    const heldWatch = new ChangeWatch(mock.url, (url) => {
+      const socket = new HeldSocket(url);
+
+      held.push(socket);
+
+      return socket;
+    });
+    const session = new TabSession(fetchDispatch(mock.url, null, httpFetch), heldWatch);
+    const request = {
+      target, form, fromStore
+    };
+    const machine = mock.store.scope('local')?.types.fromSteveName('cluster.x-k8s.io.machine');
+
+    try {
+      await session.refresh(request);
+      // The lists are read, no subscription has gone out: the machine goes now.
+      mock.store.patch('local', machine!, 'fleet-default', GHOST_MACHINE, 'merge', { metadata: { finalizers: [] } });
+      held.forEach((socket) => socket.connect());
+      await delay(200);
+      const after = await session.refresh(request);
+
+      expect(after.listsRead).toBe(1);
+      expect(after.rows?.map((r) => r.machine)).not.toContain(GHOST_MACHINE);
+      await delay(100);
+      expect((await session.refresh(request)).listsRead).toBe(0);
+    } finally {
+      heldWatch.close();
+    }
+  });
+
   it('reads everything when asked to (after a write of the tab\'s own) and when the socket dropped', async() => {
     const session = new TabSession(fetchDispatch(mock.url, null, httpFetch), watch);
     const request = {
@@ -160,8 +229,6 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
 
     await session.refresh(request);
     await delay(200);
-    await session.refresh(request);
-    await delay(100);
     expect((await session.refresh(request)).listsRead).toBe(0);
     expect((await session.refresh({ ...request, rereadAll: true })).listsRead).toBe(10);
     await delay(100);

@@ -122,6 +122,63 @@ describe('ChangeWatch', () => {
     expect(watch.changed(machines)).toBe(true);
   });
 
+  it('watches a list from the revision it was read at: unchanged once Steve confirms, what changed since the read counts', () => {
+    const { watch, sockets } = started();
+
+    watch.watch(machines, '41');
+    sockets[0].open();
+    expect(sockets[0].sent).toEqual([{
+      resourceType: 'cluster.x-k8s.io.machine', namespace: 'fleet-default', resourceVersion: '41', mode: 'resource.changes'
+    }]);
+    expect(watch.changed(machines)).toBe(true);
+    // No read since: Steve's watch from the read's revision reports whatever came after it.
+    sockets[0].receive(aboutMachines('resource.start'));
+    expect(watch.changed(machines)).toBe(false);
+    sockets[0].receive(aboutMachines('resource.changes', { data: { revision: '42' } }));
+    expect(watch.changed(machines)).toBe(true);
+    watch.markRead(machines);
+    expect(watch.changed(machines)).toBe(false);
+    // Read again: the subscription already runs, none is sent again.
+    watch.watch(machines, '43');
+    expect(sockets[0].sent).toHaveLength(1);
+  });
+
+  it('starts a subscription from the newest read made before it went out', () => {
+    const { watch, sockets } = started();
+
+    watch.watch(nodes, '7');
+    watch.watch(nodes, '9');
+    sockets[0].open();
+    expect(sockets[0].sent).toEqual([{
+      resourceType: 'node', resourceVersion: '9', mode: 'resource.changes'
+    }]);
+  });
+
+  it('watches again from now when Steve no longer holds the revision, and the list is read again', () => {
+    const { watch, sockets } = started();
+    const aboutNodes = (name: string, extra: Record<string, unknown> = {}) => ({
+      name, resourceType: 'node', ...extra
+    });
+
+    watch.watch(nodes, '7');
+    sockets[0].open();
+    // Steve's answer to a revision it no longer holds: started, refused, stopped.
+    sockets[0].receive(aboutNodes('resource.start'));
+    sockets[0].receive(aboutNodes('resource.error', { data: { error: 'resourceversion too old' } }));
+    expect(watch.changed(nodes)).toBe(true);
+    sockets[0].receive(aboutNodes('resource.stop'));
+    expect(sockets[0].sent).toEqual([
+      {
+        resourceType: 'node', resourceVersion: '7', mode: 'resource.changes'
+      },
+      { resourceType: 'node', mode: 'resource.changes' },
+    ]);
+    sockets[0].receive(aboutNodes('resource.start'));
+    expect(watch.changed(nodes)).toBe(true);
+    watch.markRead(nodes);
+    expect(watch.changed(nodes)).toBe(false);
+  });
+
   it('after resource.stop subscribes again; after resource.error does not, and reads the list every time', () => {
     const { watch, socket } = running();
 

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'http';
 import { connect } from 'net';
 import { gunzipSync } from 'zlib';
+import WebSocket from 'ws';
 import { GHOST_MACHINE } from '../../../scenarios/catalog';
 import { MockRancher, startMockRancher } from '../../../mock-rancher/server';
 
@@ -220,6 +221,60 @@ describe('Steve list semantics over HTTP', () => {
     expect(full.links.update).toBeDefined();
     expect(asReader.links.update).toBeUndefined();
     expect(again).toStrictEqual(full);
+  });
+});
+
+/** Steve's messages on one subscription, pings left out, until `count` arrived or a moment passed. */
+function subscribe(message: Record<string, unknown>, count: number): Promise<any[]> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${ mock.url.replace(/^http/, 'ws') }/v1/subscribe`);
+    const got: any[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(got);
+    };
+    const timer = setTimeout(done, 500);
+
+    socket.on('open', () => socket.send(JSON.stringify(message)));
+    socket.on('message', (data) => {
+      const msg = JSON.parse(data.toString());
+
+      if (msg.name !== 'ping') {
+        got.push(msg);
+      }
+      if (got.length >= count) {
+        done();
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('Steve\'s watch over the websocket', () => {
+  const machines = {
+    resourceType: 'cluster.x-k8s.io.machine', namespace: NS, mode: 'resource.changes'
+  };
+
+  it('starts a watch from a list\'s revision: what was written since comes at once, nothing when nothing was', async() => {
+    const before = (await call('GET', MACHINES)).body.revision;
+    const info = mock.store.scope('local')?.types.fromSteveName('cluster.x-k8s.io.machine');
+
+    expect(before).toMatch(/^\d+$/);
+    mock.store.touch('local', info!, NS, GHOST_MACHINE);
+    const after = (await call('GET', MACHINES)).body.revision;
+    const missed = await subscribe({ ...machines, resourceVersion: before }, 2);
+
+    expect(missed.map((m) => m.name)).toEqual(['resource.start', 'resource.changes']);
+    expect(Number(missed[1].data.revision)).toBeGreaterThan(Number(before));
+    expect((await subscribe({ ...machines, resourceVersion: after }, 2)).map((m) => m.name)).toEqual(['resource.start']);
+  });
+
+  it('refuses a revision older than the writes it keeps, as Steve does: started, an error, stopped', async() => {
+    const refused = await subscribe({ ...machines, resourceVersion: '1' }, 3);
+
+    expect(refused.map((m) => m.name)).toEqual(['resource.start', 'resource.error', 'resource.stop']);
+    expect(refused[1].data.error).toBe('resourceversion too old');
   });
 });
 
