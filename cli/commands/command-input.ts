@@ -104,6 +104,7 @@ export function sanitizeOptions(input: CommandInput, obfuscate: boolean): Saniti
     now:            input.now,
     availability:   input.availability,
     defaultCluster: input.defaultCluster,
+    clusters:       input.clusters,
     hostReports:    input.hostReports,
     diagnoseWith:   input.diagnoseWith,
     obfuscate,
