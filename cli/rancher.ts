@@ -16,11 +16,14 @@ import {
 } from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
 import { fetchCollection } from '../pkg/node-health/data/load-core';
-import { clusterInput } from '../pkg/node-health/data/input';
+import { clusterIdentities, clusterInput, diagnoseInput } from '../pkg/node-health/data/input';
+import type { DiagnosisInput } from '../pkg/node-health/data/input';
 import type { ListForm } from '../pkg/node-health/data/requests';
 import { STEVE_CACHE_FEATURE } from '../pkg/node-health/data/steve-mode';
 import { diagnose } from '../pkg/node-health/engine';
-import type { DiagnoseOptions, DiagnosisReport, InputAvailability, KubeObject } from '../pkg/node-health/engine';
+import type {
+  ClusterIdentity, DiagnoseOptions, DiagnosisReport, InputAvailability, KubeObject
+} from '../pkg/node-health/engine';
 import { loadFleetData } from '../pkg/node-health/fleet/load';
 import type { FleetIssue } from '../pkg/node-health/fleet/load';
 import { diagnoseFleetObjects } from '../pkg/node-health/fleet/diagnosis';
@@ -233,6 +236,8 @@ export interface RancherDiagnosis {
   availability: InputAvailability;
   /** the cluster Nodes belong to when the objects do not tell (one cluster's load) */
   defaultCluster?: string;
+  /** the clusters' identity as read from Rancher, for the engine to take as it is */
+  clusters: ClusterIdentity[];
   partial: FleetIssue[];
   loadedAt: number;
 }
@@ -274,8 +279,8 @@ export const TIMELINE_RECORDS = 50;
  * Jobs with their pods' last log lines, as the tab reads them when a row opens (data/timeline.ts), so that the
  * reports tell their stories; what may not be read is left out, as the tab does.
  */
-async function storiesOfUnhealthy(dispatch: Dispatch, objects: KubeObject[], defaultCluster: string | undefined, form: ListForm, now?: () => number): Promise<KubeObject[]> {
-  const report = diagnose(objects, { now: now ? now() : Date.now(), defaultCluster });
+async function storiesOfUnhealthy(dispatch: Dispatch, input: DiagnosisInput, form: ListForm, now?: () => number): Promise<KubeObject[]> {
+  const report = diagnoseInput({ ...input, now: now ? now() : Date.now() });
   const unhealthy = report.records.filter((r) => r.status !== 'healthy').slice(0, TIMELINE_RECORDS);
   const seen = new Set<string>();
   const out: KubeObject[] = [];
@@ -312,13 +317,14 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
     throw new RancherError(failureLine(fatal, origin));
   }
   const input = clusterInput(target, load);
-  const stories = await storiesOfUnhealthy(dispatch, input.objects, target.mgmtId ?? undefined, form, now);
+  const stories = await storiesOfUnhealthy(dispatch, input, form, now);
 
   return {
     objects:        [...input.objects, ...stories],
     diagnoseWith:   diagnose,
     availability:   load.availability,
     defaultCluster: target.mgmtId ?? undefined,
+    clusters:       clusterIdentities(input.targets),
     partial:        load.issues,
     loadedAt:       load.loadedAt,
   };
@@ -337,6 +343,7 @@ export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, no
   return {
     objects:      load.input.objects,
     diagnoseWith: diagnoseFleetObjects,
+    clusters:     clusterIdentities(load.input.targets),
     availability: load.availability,
     partial:      load.issues.filter((i) => i.input !== 'mgmtClusters'),
     loadedAt:     load.loadedAt,

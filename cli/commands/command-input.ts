@@ -2,7 +2,9 @@
  * What `diagnose` and `bundle` read, from files or from Rancher, told the same way on standard error: files
  * passed over, lists read only in part, and the moment the diagnosis is made at.
  */
-import type { DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability } from '../../pkg/node-health/engine';
+import type {
+  ClusterIdentity, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability
+} from '../../pkg/node-health/engine';
 import type { SanitizeOptions } from '../../pkg/node-health/export';
 import { loadInputs, InputError } from '../input';
 import type { BundleHeader } from '../input';
@@ -17,6 +19,8 @@ export interface CommandInput {
   now: string;
   availability?: InputAvailability;
   defaultCluster?: string;
+  /** the clusters' identity, when read from Rancher */
+  clusters?: ClusterIdentity[];
   /** how the objects are diagnosed when they came from Rancher: as the tab or the fleet page does */
   diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
   hostReports: HostReport[];
@@ -42,6 +46,7 @@ export async function readCommandInput(command: string, values: Record<string, u
     now:            givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString()),
     availability:   fromRancher?.availability ?? input?.availability,
     defaultCluster: fromRancher?.defaultCluster,
+    clusters:       fromRancher?.clusters,
     diagnoseWith:   fromRancher?.diagnoseWith,
     hostReports:    input?.hostReports ?? [],
     bundles:        input?.bundles ?? [],
@@ -99,6 +104,7 @@ export function sanitizeOptions(input: CommandInput, obfuscate: boolean): Saniti
     now:            input.now,
     availability:   input.availability,
     defaultCluster: input.defaultCluster,
+    clusters:       input.clusters,
     hostReports:    input.hostReports,
     diagnoseWith:   input.diagnoseWith,
     obfuscate,

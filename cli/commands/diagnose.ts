@@ -37,7 +37,7 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
     const report = (input.diagnoseWith ?? diagnose)(sanitized.objects, {
-      now: input.now, availability: input.availability, defaultCluster: input.defaultCluster, hostReports: input.hostReports
+      now: input.now, availability: input.availability, defaultCluster: input.defaultCluster, clusters: input.clusters, hostReports: input.hostReports
     });
 
     io.stdout(renderReport(format, report, t));

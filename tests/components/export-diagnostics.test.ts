@@ -5,11 +5,15 @@ import { mount, flushPromises } from '@vue/test-utils';
 import { downloadFile } from '@shell/utils/download';
 import { copyTextToClipboard } from '@shell/utils/clipboard';
 import DiagnosticsExport from '@pkg/node-health/components/DiagnosticsExport.vue';
-import { diagnose } from '@pkg/node-health/engine';
 import type { DiagnosisReport } from '@pkg/node-health/engine';
+import * as joinModule from '@pkg/node-health/engine/join';
+import { diagnoseInput } from '@pkg/node-health/data';
+import type { DiagnosisInput } from '@pkg/node-health/data';
 import { clearActionLog, recordAction } from '@pkg/node-health/actions/action-log';
 import type { NodeHealthBundle } from '@pkg/node-health/export';
-import { MARK, canaryFixture, leaks } from '../unit/export/fixtures';
+import {
+  MARK, canaryFixture, leaks, sessionExport, tabInput
+} from '../unit/export/fixtures';
 
 jest.mock('@shell/utils/download', () => ({ downloadFile: jest.fn() }));
 jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn() }));
@@ -21,16 +25,16 @@ const copy = copyTextToClipboard as jest.Mock;
 const t = (key: string, args?: Record<string, unknown>) => (args ? `${ key } ${ JSON.stringify(args) }` : key);
 
 const fixture = canaryFixture();
-const report: DiagnosisReport = diagnose(fixture.steve, { now: fixture.scenario.now });
+// As the tab's session holds it: the loader's input, and its diagnosis.
+const input: DiagnosisInput = tabInput(fixture.steve, fixture.scenario.now);
+const report: DiagnosisReport = diagnoseInput(input);
 const cluster = report.clusters[0];
 
 function mountClosed(props: Record<string, unknown> = {}) {
   return mount(DiagnosticsExport, {
     props: {
-      report,
+      take: sessionExport(input, report),
       cluster,
-      availability: {},
-      errors:       [],
       ...props,
     },
     global: { mocks: { t } },
@@ -42,6 +46,7 @@ async function mountExport(props: Record<string, unknown> = {}) {
   const wrapper = mountClosed(props);
 
   await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+  await flushPromises();
 
   return wrapper;
 }
@@ -76,20 +81,27 @@ describe('DiagnosticsExport', () => {
   it('shows what was removed, per kind, before anything is downloaded', async() => {
     const wrapper = await mountExport();
     const items = wrapper.findAll('[data-testid="nh-export-redactions"] li');
-    const planItem = wrapper.find('[data-testid="nh-export-redaction-planSecretData"]');
+    // The loader kept only the agent's status values of plan secrets: the rest never reached the browser.
+    const unread = wrapper.find('[data-testid="nh-export-redaction-unreadField"]');
 
     expect(download).not.toHaveBeenCalled();
     expect(items.length).toBeGreaterThanOrEqual(6);
-    expect(wrapper.find('[data-testid="nh-export-redaction-unreadField"]').exists()).toBe(true);
-    expect(planItem.text()).toMatch(/^nodeHealth\.export\.redaction\.planSecretData \{"count":\d+\}$/);
-    expect(Number(/"count":(\d+)/.exec(planItem.text())?.[1])).toBeGreaterThan(20);
+    expect(wrapper.find('[data-testid="nh-export-redaction-planSecretData"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-export-redaction-password"]').exists()).toBe(true);
+    expect(unread.text()).toMatch(/^nodeHealth\.export\.redaction\.unreadField \{"count":\d+\}$/);
+    expect(Number(/"count":(\d+)/.exec(unread.text())?.[1])).toBeGreaterThan(20);
   });
 
   it('says when nothing needed removing', async() => {
-    const clean = diagnose([{
-      apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: {}
-    }], { now: fixture.scenario.now });
-    const wrapper = await mountExport({ report: clean, cluster: null });
+    const cleanInput: DiagnosisInput = {
+      targets: [],
+      objects: [{
+        apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: {}
+      }],
+      availability: {},
+      now:          fixture.scenario.now
+    };
+    const wrapper = await mountExport({ take: sessionExport(cleanInput, diagnoseInput(cleanInput)), cluster: null });
 
     expect(wrapper.findAll('[data-testid="nh-export-redactions"] li')).toHaveLength(0);
     expect(wrapper.find('[data-testid="nh-export-redactions"]').text()).toContain('nodeHealth.export.nothingRedacted');
@@ -99,12 +111,13 @@ describe('DiagnosticsExport', () => {
     recordAction({
       cluster: cluster.mgmtId as string, user: 'admin', action: 'remove-finalizers', target: 'Machine fleet-default/custom-5e3f9c7a4d65', result: 'succeeded'
     });
-    const errors = [{
-      input: 'bootstraps', status: 403, message: 'rkebootstraps.rke.cattle.io is forbidden'
+    const issues = [{
+      input: 'bootstraps', kind: 'forbidden', status: 403, message: 'rkebootstraps.rke.cattle.io is forbidden'
     }];
-    const wrapper = await mountExport({
-      errors, availability: { bootstraps: 'forbidden' }, rancherVersion: 'v2.10.1'
-    });
+    const forbidden: DiagnosisInput = { ...input, availability: { bootstraps: 'forbidden' } };
+    const wrapper = await mountExport({ take: sessionExport(forbidden, diagnoseInput(forbidden), issues), rancherVersion: 'v2.10.1' });
+    // What leaves is the session's diagnosis: the export diagnoses nothing again.
+    const join = jest.spyOn(joinModule, 'join');
 
     expect(wrapper.find('[data-testid="nh-export-unreadable"]').text()).toContain('nodeHealth.export.input.bootstraps');
     const { name, text, bundle } = await downloadedBundle(wrapper);
@@ -123,6 +136,8 @@ describe('DiagnosticsExport', () => {
     expect(bundle.availability.bootstraps).toBe('forbidden');
     expect(leaks(text, fixture)).toEqual([]);
     expect(text).toContain('ef-wk-notready');
+    expect(join).not.toHaveBeenCalled();
+    join.mockRestore();
   });
 
   it('replaces hostnames and addresses in the download once obfuscation is switched on', async() => {
@@ -198,12 +213,13 @@ describe('DiagnosticsExport', () => {
     };
     const wrapper = mount(DiagnosticsExport, {
       props: {
-        report, cluster, availability: {}, errors: [], rancherVersion: 'v2.11.0'
+        take: sessionExport(input, report), cluster, rancherVersion: 'v2.11.0'
       },
       global: { mocks: { t, $store } },
     });
 
     await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    await flushPromises();
     download.mockClear();
     await wrapper.find('[data-testid="nh-export-html"]').trigger('click');
     await flushPromises();
@@ -233,19 +249,34 @@ describe('DiagnosticsExport', () => {
     expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-export-download"]').exists()).toBe(false);
     await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    await flushPromises();
     expect(wrapper.find('[data-testid="nh-export-preview"]').text()).toContain(`nodeHealth.export.snapshot {"time":"${ report.now }"}`);
     await wrapper.find('[data-testid="nh-export-close"]').trigger('click');
     expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
   });
 
   it('downloads the snapshot it showed, until the user takes the latest data', async() => {
-    const wrapper = await mountExport();
-    const later = diagnose(fixture.steve, { now: '2026-06-15T15:00:00Z' });
+    // The session's diagnosis moves on with the tab's refreshes.
+    let now = report;
+    const take = jest.fn((actionLog: unknown[]) => sessionExport(input, now)(actionLog));
+    const wrapper = await mountExport({ take });
 
-    await wrapper.setProps({ report: later });
+    now = diagnoseInput({ ...input, now: '2026-06-15T15:00:00Z' });
     expect((await downloadedBundle(wrapper)).bundle.createdAt).toBe(new Date(report.now).toISOString());
+    await wrapper.find('[data-testid="nh-export-obfuscate"] label.checkbox-container').trigger('click');
+    expect((await downloadedBundle(wrapper)).bundle.createdAt).toBe(new Date(report.now).toISOString());
+    expect(take).toHaveBeenCalledTimes(1);
     await wrapper.find('[data-testid="nh-export-refresh"]').trigger('click');
+    await flushPromises();
     expect((await downloadedBundle(wrapper)).bundle.createdAt).toBe('2026-06-15T15:00:00.000Z');
+  });
+
+  it('says when the snapshot cannot be taken, and offers it again', async() => {
+    const wrapper = await mountExport({ take: () => Promise.reject(new Error('the session is not set up')) });
+
+    expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-export-outcome"]').text()).toBe('nodeHealth.export.downloadFailed {"message":"the session is not set up"}');
+    expect(wrapper.find('[data-testid="nh-export-open"]').exists()).toBe(true);
   });
 
   it('says when a download fails', async() => {

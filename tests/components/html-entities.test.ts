@@ -23,6 +23,8 @@ import { createTranslator } from '@pkg/node-health/report/translate';
 import type { Translate } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../scenarios/catalog';
 import { diagnoseScenario } from '../unit/engine/helpers';
+import { diagnoseInput } from '@pkg/node-health/data';
+import { kubectlObjects, sessionExport, tabInput } from '../unit/export/fixtures';
 import {
   NOW_MS, NS, steveBootstrap, steveMachine, stuckRecord
 } from '../unit/actions/fixtures';
@@ -245,20 +247,20 @@ describe.each(Object.keys(LOCALES) as Locale[])('no HTML entity on screen (%s)',
 
   it('in the export panel, with an input it could not read and a copy that failed', async() => {
     const s = buildScenario(SCENARIO_NAMES[0]);
-    const report = diagnoseScenario(s);
+    const input = tabInput(kubectlObjects(s), s.now);
+    const report = diagnoseInput(input);
     const wrapper = mount(DiagnosticsExport, {
       props: {
-        report,
-        cluster:      report.clusters[0],
-        availability: {},
-        errors:       [{
+        take: sessionExport(input, report, [{
           input: 'planSecrets', kind: 'forbidden', status: 403, message: 'secrets is forbidden: User "u-jane" cannot list resource "secrets"'
-        }]
+        }]),
+        cluster: report.clusters[0],
       },
       global: { mocks: { $store: i18nStore(translate), t: shellT } },
     });
 
     await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    await flushPromises();
     await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
     await flushPromises();
     expect(wrapper.find('[data-testid="nh-export-outcome"]').exists()).toBe(true);
@@ -267,15 +269,17 @@ describe.each(Object.keys(LOCALES) as Locale[])('no HTML entity on screen (%s)',
 
   it('in the Markdown report and the CSV the export panel makes', async() => {
     const s = buildScenario('every-failure');
-    const report = diagnoseScenario(s);
+    const input = tabInput(kubectlObjects(s), s.now);
+    const report = diagnoseInput(input);
     const wrapper = mount(DiagnosticsExport, {
-      props:  { report, cluster: report.clusters[0] },
+      props:  { take: sessionExport(input, report), cluster: report.clusters[0] },
       global: { mocks: { $store: i18nStore(translate), t: shellT } },
     });
 
     copyTextToClipboard.mockImplementationOnce(() => Promise.resolve());
     downloadFile.mockClear();
     await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
+    await flushPromises();
     await wrapper.find('[data-testid="nh-export-copy"]').trigger('click');
     await wrapper.find('[data-testid="nh-export-csv"]').trigger('click');
     await flushPromises();

@@ -121,7 +121,7 @@ describe('actions', () => {
     expect(tab.wrapper.find('[data-testid="node-health-registration"]').exists()).toBe(false);
   });
 
-  it('the diagnostics export opens with the report, the cluster and what could not be read', async() => {
+  it('the diagnostics export takes the session\'s diagnosis, redacted, with the cluster and what could not be read', async() => {
     tab = mountTab(ghostEtcd(), { fail: { nodes: { status: 503 } } });
     await tab.show();
     expect(tab.wrapper.findComponent({ name: 'DiagnosticsExport' }).exists()).toBe(false);
@@ -129,9 +129,12 @@ describe('actions', () => {
     await flushPromises();
     const exporter = tab.wrapper.findComponent({ name: 'DiagnosticsExport' });
 
-    expect(exporter.props('report').records).toHaveLength(18);
     expect(exporter.props('cluster')).toMatchObject({ name: 'dev-k3s', mgmtId: 'c-m-4qj7x2vd' });
-    expect(exporter.props('availability')).toMatchObject({ nodes: 'error', machines: 'ok' });
-    expect(exporter.props('errors')).toEqual([expect.objectContaining({ input: 'nodes', status: 503 })]);
+    const taken = await exporter.props('take')([]);
+
+    expect(taken.report.records).toHaveLength(18);
+    expect(taken.cluster).toMatchObject({ name: 'dev-k3s', mgmtId: 'c-m-4qj7x2vd' });
+    expect(taken.availability).toMatchObject({ nodes: 'error', machines: 'ok' });
+    expect(taken.unreadable).toEqual([expect.objectContaining({ input: 'nodes', status: 503 })]);
   });
 });

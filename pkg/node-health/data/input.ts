@@ -6,12 +6,12 @@
  */
 import { diagnose, diagnoseAgainLater } from '../engine';
 import type {
-  DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, Rejudge
+  ClusterIdentity, DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, Rejudge
 } from '../engine';
 import type { ClusterTarget, LoadResult } from './types';
 
 export interface DiagnosisInput {
-  /** the clusters, as read: name, namespace, management id, whether Rancher provisions their machines */
+  /** the clusters, as read: their identity (name, namespace, management id, whether Rancher provisions their machines) goes to the engine as it is */
   targets: ClusterTarget[];
   /** every object of the load, each once, the clusters' own among them */
   objects: KubeObject[];
@@ -22,7 +22,6 @@ export interface DiagnosisInput {
   nodesLeftToTab?: boolean;
 }
 
-/** One cluster's load, as its tab diagnoses it. */
 /**
  * The moment a load is judged at: when it was read, or for a bundle served by the embedded Rancher API the moment
  * the bundle was made, so that every age reads as it did for the customer (absolute times are the bundle's own).
@@ -31,13 +30,26 @@ export function judgedAt(target: Pick<ClusterTarget, 'bundle'>, load: Pick<LoadR
   return target.bundle?.madeAtMs ?? load.loadedAt;
 }
 
+/** One cluster's load, as its tab diagnoses it. */
 export function clusterInput(target: ClusterTarget, load: Pick<LoadResult, 'objects' | 'availability' | 'loadedAt'>): DiagnosisInput {
   return {
     targets: [target], objects: [target.cluster, ...load.objects], availability: load.availability, now: judgedAt(target, load)
   };
 }
 
-/** The engine's options for an input: Nodes the objects do not place belong to the one cluster's management id. */
+/** The targets' identities as the engine takes them (DiagnoseOptions.clusters): nothing of them is read again. */
+export function clusterIdentities(targets: ClusterIdentity[]): ClusterIdentity[] {
+  return targets.map(({
+    name, namespace, mgmtId, machineManaged
+  }) => ({
+    name, namespace, mgmtId, machineManaged
+  }));
+}
+
+/**
+ * The engine's options for an input: the targets' identities, and Nodes the objects do not place belong to the one
+ * cluster's management id.
+ */
 export function diagnoseOptions(input: DiagnosisInput, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnoseOptions {
   const only = input.targets.length === 1 ? input.targets[0] : null;
 
@@ -45,6 +57,7 @@ export function diagnoseOptions(input: DiagnosisInput, config?: Partial<EngineCo
     now:            input.now,
     availability:   input.availability,
     defaultCluster: only?.mgmtId ?? undefined,
+    clusters:       clusterIdentities(input.targets),
     config,
     hostReports,
     ...(input.nodesLeftToTab ? { nodesLeftToTab: true } : {}),

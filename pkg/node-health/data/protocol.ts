@@ -1,9 +1,10 @@
 /**
  * The messages between the tab and its session (session.ts) when the session runs in a Web Worker. Only plain
- * data crosses: requests with plain copies of the store's lists; rows, counts and findings back; one record or
- * the whole report when asked for.
+ * data crosses: requests with plain copies of the store's lists; rows, counts and findings back; one record, or
+ * the redacted diagnosis for the export, when asked for.
  */
-import type { DiagnosisReport, HostReport, NodeRecord } from '../engine';
+import type { HostReport, NodeRecord } from '../engine';
+import type { RedactedDiagnosis } from '../export/redacted';
 import type { RefreshRequest, TabSession, TabView } from './session';
 
 /** How the worker is set up: where the API is (a worker made from a Blob has no base URL of its own), the CSRF token. */
@@ -18,14 +19,14 @@ export type SessionCall =
   | { op: 'refresh'; request: RefreshRequest }
   | { op: 'hostReports'; reports: HostReport[] }
   | { op: 'record'; key: string }
-  | { op: 'report' };
+  | { op: 'export'; actionLog: unknown[] };
 
 /** What each call answers. */
 export interface SessionAnswers {
   refresh: TabView;
   hostReports: TabView | null;
   record: NodeRecord | null;
-  report: DiagnosisReport | null;
+  export: RedactedDiagnosis | null;
 }
 
 export type ToWorker = { id: number; init: SessionInit } | { id: number; call: SessionCall };
@@ -41,8 +42,8 @@ export async function runCall(session: TabSession, call: SessionCall): Promise<S
     return session.setHostReports(call.reports);
   case 'record':
     return session.record(call.key);
-  case 'report':
-    return session.fullReport();
+  case 'export':
+    return session.exportDiagnosis(call.actionLog);
   }
 }
 

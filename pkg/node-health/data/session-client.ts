@@ -3,7 +3,8 @@
  * (a browser without workers, a policy that forbids them, or a worker that fails to start). Both answer the same
  * calls with the same plain data: what comes back is a copy, never the session's own objects.
  */
-import type { DiagnosisReport, HostReport, NodeRecord } from '../engine';
+import type { HostReport, NodeRecord } from '../engine';
+import type { RedactedDiagnosis } from '../export/redacted';
 import { runCall } from './protocol';
 import type {
   FromWorker, SessionAnswers, SessionCall, SessionInit, ToWorker
@@ -26,7 +27,8 @@ export interface SessionClient {
   refresh(request: RefreshRequest): Promise<TabView>;
   setHostReports(reports: HostReport[]): Promise<TabView | null>;
   record(key: string): Promise<NodeRecord | null>;
-  report(): Promise<DiagnosisReport | null>;
+  /** the diagnosis shown now, redacted for the export (with the page's action log), made on demand */
+  exportDiagnosis(actionLog: unknown[]): Promise<RedactedDiagnosis | null>;
   close(): void;
 }
 
@@ -67,8 +69,8 @@ export function openSession(options: OpenSessionOptions): SessionClient {
   const runInPage = async(call: SessionCall): Promise<any> => {
     const value = await runCall(pageSession(), call);
 
-    // Records and the report stay the session's own (they are judged again later); the page gets copies.
-    return call.op === 'record' || call.op === 'report' ? copyOf(value) : value;
+    // Records stay the session's own (they are judged again later); the page gets copies.
+    return call.op === 'record' ? copyOf(value) : value;
   };
 
   const fallBack = (reason: string) => {
@@ -147,10 +149,10 @@ export function openSession(options: OpenSessionOptions): SessionClient {
     get where() {
       return worker ? 'worker' : 'page';
     },
-    refresh:        (request) => call({ op: 'refresh', request }),
-    setHostReports: (reports) => call({ op: 'hostReports', reports }),
-    record:         (key) => call({ op: 'record', key }),
-    report:         () => call({ op: 'report' }),
+    refresh:         (request) => call({ op: 'refresh', request }),
+    setHostReports:  (reports) => call({ op: 'hostReports', reports }),
+    record:          (key) => call({ op: 'record', key }),
+    exportDiagnosis: (actionLog) => call({ op: 'export', actionLog }),
     close() {
       worker?.terminate();
       worker = null;

@@ -2,7 +2,7 @@
  * The tab's data for one cluster, kept where the lists are read: in a Web Worker (node-health.worker.ts), or on
  * the page when no worker can start. Loads, joins and diagnoses, and hands the page only what it shows: rows,
  * counts, the clusters' findings and banners, what could not be read. A record's objects (its chain and
- * evidence) and the whole report (for the export) are handed out on demand.
+ * evidence) and, for the export, the load's own input and report redacted are handed out on demand.
  *
  * With a ChangeWatch, a refresh reads again only the lists Steve said changed (each watched from the revision
  * it was read at, so nothing is read twice for want of a watch); when nothing changed at all, the
@@ -19,6 +19,9 @@ import { accessReviews } from './access';
 import { watchedListOf } from './changes';
 import type { ChangeWatch } from './changes';
 import { diagnoseLoadAgainLater, fatalIssue, judgedAt } from './outcome';
+import { clusterInput } from './input';
+import { redactDiagnosis, unreadableOf } from '../export/redacted';
+import type { RedactedDiagnosis } from '../export/redacted';
 import { buildRows } from './rows';
 import type { StoreInput, StoreLists } from './store-lists';
 import type {
@@ -135,9 +138,21 @@ export class TabSession {
     return this.records.get(key) ?? null;
   }
 
-  /** The whole report, for the diagnostics export. */
-  fullReport(): DiagnosisReport | null {
-    return this.report;
+  /**
+   * For the diagnostics export, on demand: this load's own input and report, redacted here (export/redacted.ts), with
+   * what could not be read and the page's action log; null while there is nothing to export.
+   */
+  exportDiagnosis(actionLog: unknown[] = []): RedactedDiagnosis | null {
+    const { target, load, report } = this;
+
+    if (!target || !load || !report || this.fatal) {
+      return null;
+    }
+    const cluster = report.clusters.find((c) => c.namespace === target.namespace && c.name === target.name) ?? null;
+
+    return redactDiagnosis(clusterInput(target, load), report, {
+      cluster, unreadable: unreadableOf(load.issues), actionLog
+    });
   }
 
   close(): void {

@@ -2,6 +2,7 @@
  * The tab's view of the provisioning cluster it sits on. The dashboard hands the tab a store model; the
  * engine wants a plain object, so only the Kubernetes fields are copied (no store references, no getters).
  */
+import { clusterIdentityOf } from '../engine';
 import type { KubeObject } from '../engine';
 import type { ClusterTarget } from './types';
 import { bundleViewOf } from './bundle-view';
@@ -52,16 +53,13 @@ function makeTarget(r: Record<string, any>): ClusterTarget | null {
     spec:       r.spec,
     status:     r.status,
   });
-  const mgmtId = typeof cluster.status?.clusterName === 'string' && cluster.status.clusterName ? cluster.status.clusterName : null;
-  const rkeConfig = cluster.spec?.rkeConfig;
-  const machineManaged = !!rkeConfig && typeof rkeConfig === 'object';
+  // Its identity is read here, once, as the engine reads it where none is given.
+  const identity = clusterIdentityOf(cluster);
+  const pools = identity.machineManaged ? cluster.spec.rkeConfig.machinePools : undefined;
 
   return {
-    name,
-    namespace,
-    mgmtId,
-    machineManaged,
-    custom: machineManaged && !(Array.isArray(rkeConfig.machinePools) && rkeConfig.machinePools.length > 0),
+    ...identity,
+    custom:  identity.machineManaged && !(Array.isArray(pools) && pools.length > 0),
     cluster,
     bundle: bundleViewOf(cluster),
   };

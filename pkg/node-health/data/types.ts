@@ -3,7 +3,7 @@
  * TypeScript, so the loading and row building run (and are tested and benchmarked) without Vue or the store.
  */
 import type {
-  Availability, InputAvailability, InputName, KubeObject, OperatingSystem, RecordStatus, Role, Severity
+  Availability, ClusterIdentity, InputAvailability, InputName, KubeObject, OperatingSystem, RecordStatus, Role, Severity
 } from '../engine';
 import type { BundleView } from './bundle-view';
 
@@ -13,16 +13,12 @@ import type { BundleView } from './bundle-view';
  */
 export type Dispatch = (type: string, payload?: any) => Promise<any>;
 
-/** The cluster whose nodes the tab shows, read from the provisioning cluster it sits on. */
-export interface ClusterTarget {
-  /** provisioning cluster name */
-  name: string;
-  /** provisioning cluster namespace (fleet-default, fleet-local, ...) */
-  namespace: string;
-  /** management cluster id (c-m-xxxx), once Rancher has assigned it */
-  mgmtId: string | null;
-  /** provisioning v2 with an rkeConfig: machines, plan secrets and bootstraps exist for it */
-  machineManaged: boolean;
+/**
+ * The cluster whose nodes the tab shows, read from the provisioning cluster it sits on: its identity (name,
+ * namespace, management id, whether Rancher provisions its machines, so that machines, plan secrets and bootstraps
+ * exist for it), which the engine is given as it is (DiagnosisInput, data/input.ts), and what the views need besides.
+ */
+export interface ClusterTarget extends ClusterIdentity {
   /** custom cluster (no machine pools): hosts join by running the registration command */
   custom: boolean;
   /** plain copy of the provisioning cluster object, for the engine */

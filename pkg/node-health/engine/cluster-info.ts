@@ -3,7 +3,7 @@
  * Updated/Provisioned/Ready the machines it waits for, so the cluster's own conditions name the machines
  * that hold every other operation back. Its forms, matched by their stable beginnings (PLANNER_FORMS).
  */
-import type { ClusterInfo, KubeObject } from './types';
+import type { ClusterIdentity, ClusterInfo, KubeObject } from './types';
 import { getCondition } from './conditions';
 import { AGENT_WAITING, CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
 import {
@@ -20,11 +20,26 @@ export function messageTokens(message: string): Set<string> {
   return new Set(message.split(/[\s,;:[\]()"']+/).filter(Boolean));
 }
 
-export function readClusterInfo(cluster: KubeObject): ClusterInfo {
-  const name = nameOf(cluster) ?? '?';
+/**
+ * A provisioning cluster's identity as its object tells it: the one place it is read from the object, for the
+ * targets (data/target.ts) and for cluster objects given without one (kubectl output).
+ */
+export function clusterIdentityOf(cluster: KubeObject): ClusterIdentity {
+  const rkeConfig = specOf(cluster).rkeConfig;
+
+  return {
+    name:           nameOf(cluster) ?? '?',
+    namespace:      namespaceOf(cluster) ?? '',
+    mgmtId:         asString(statusOf(cluster).clusterName) || null,
+    machineManaged: !!rkeConfig && typeof rkeConfig === 'object',
+  };
+}
+
+/** What a cluster object says about its state (what holds it back), under the identity given for it or read from it. */
+export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity = clusterIdentityOf(cluster)): ClusterInfo {
   const spec = specOf(cluster);
   const status = statusOf(cluster);
-  const info = clusterWithNothingKnown(name, namespaceOf(cluster), asString(status.clusterName), spec.rkeConfig && typeof spec.rkeConfig === 'object' ? 'provisioned' : 'imported');
+  const info = clusterWithNothingKnown(identity.name, identity.namespace || null, identity.mgmtId, identity.machineManaged ? 'provisioned' : 'imported');
 
   for (const type of BLOCKING_CONDITIONS) {
     const c = getCondition(cluster, type);

@@ -204,7 +204,7 @@ function judgeAfterOthers(named: NodeRecord[], ctx: RuleContext): void {
 }
 
 export function diagnose(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
-  return judgeJoined(join(objects, options.availability, options.defaultCluster), options);
+  return judgeJoined(join(objects, options.availability, options.defaultCluster, options.clusters), options);
 }
 
 /** The judging half of a diagnosis, on the records as the join left them. */
@@ -265,7 +265,7 @@ export type Rejudge = (now: DiagnoseOptions['now'], hostReports?: HostReport[]) 
  * previous judging added to the records (findings, notes after the join's own, the host report).
  */
 export function diagnoseAgainLater(objects: unknown[], options: DiagnoseOptions): { report: DiagnosisReport, rejudge: Rejudge } {
-  const joined = join(objects, options.availability, options.defaultCluster);
+  const joined = join(objects, options.availability, options.defaultCluster, options.clusters);
   const joinNotes = joined.records.map((r) => r.notes.length);
   const report = judgeJoined(joined, options);
   const rejudge: Rejudge = (now, hostReports = options.hostReports) => {

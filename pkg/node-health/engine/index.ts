@@ -8,6 +8,7 @@ export {
   inputOfObject, join, settleAvailability
 } from './join';
 export { linkChain } from './chain';
+export { clusterIdentityOf } from './cluster-info';
 export { preflightOf, userConfirmable } from './preflight';
 export { attachPoolComparisons } from './pools';
 export {

@@ -4,7 +4,7 @@
  * cluster.x-k8s.io/machine annotation; plan secrets by rke.cattle.io/machine-name; never by raw hostname.
  * Produces one record per Machine, and one per Node (or management Node, or plan secret) that has none.
  */
-import type { ClusterInfo, InputAvailability, KubeObject } from './types';
+import type { ClusterIdentity, ClusterInfo, InputAvailability, KubeObject } from './types';
 import { nameOf } from './fields';
 import { resolveBlockingMachines } from './cluster-info';
 import { expectedNamesOfUnlinkedMachines } from './expected-name';
@@ -24,10 +24,10 @@ export {
   absenceUnknown, effectiveAvailability, settleAvailability, unreadableInput
 } from './join/availability';
 
-export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string): JoinResult {
+export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string, identities?: ClusterIdentity[]): JoinResult {
   const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : []);
   const availability = effectiveAvailability(buckets, availabilityIn);
-  const clusters = indexClusters(buckets.cluster, defaultCluster);
+  const clusters = indexClusters(buckets.cluster, defaultCluster, identities);
   const machines = indexMachines(buckets.machine, clusters);
   const parts = indexPlanSecrets(buckets);
   const nodes = attachNodes(buckets.node, clusters, machines);

@@ -136,6 +136,22 @@ export interface Finding {
   confirmation?: { key: string; args?: MessageArgs };
 }
 
+/**
+ * Who a provisioning cluster is, as whoever read it already knows (the tab's, the fleet's and the command line's
+ * target, data/target.ts): given to the engine in DiagnoseOptions.clusters, it is used as given. The engine reads it
+ * from the cluster object itself (cluster-info.ts clusterIdentityOf) only for a cluster none was given for.
+ */
+export interface ClusterIdentity {
+  /** provisioning cluster name */
+  name: string;
+  /** provisioning cluster namespace (fleet-default, fleet-local, ...) */
+  namespace: string;
+  /** management cluster id (c-m-xxxx), once Rancher has assigned it */
+  mgmtId: string | null;
+  /** provisioning v2 with an rkeConfig: Rancher provisions its machines (kind 'provisioned', else 'imported') */
+  machineManaged: boolean;
+}
+
 export interface ClusterInfo {
   /** provisioning cluster name (or the management id for clusters known only by id) */
   name: string;
@@ -321,6 +337,11 @@ export interface DiagnoseOptions {
   availability?: InputAvailability;
   /** Cluster (provisioning name or management id) to attach Nodes to when the objects do not tell */
   defaultCluster?: string;
+  /**
+   * The clusters' identity as the caller read it, each for the cluster object of the same namespace and name among
+   * the objects; a cluster object without one has it read from itself (kubectl output)
+   */
+  clusters?: ClusterIdentity[];
   /** Host reports (read with readHostReport), joined to their machines as evidence */
   hostReports?: HostReport[];
   /**

@@ -1,32 +1,29 @@
 /**
  * The diagnostics bundle: one JSON file that describes a cluster's node health for support. It holds the
  * objects behind the records, reduced to what the diagnosis reads and redacted (and, if asked, with
- * pseudonyms for hosts and addresses), and the records with their findings as the diagnosis of exactly those
- * objects gives them, so that `node-health diagnose <bundle>` gives the same records and findings again and
- * no evidence shows a value the objects do not hold. The command line's loader reads `objects`, `createdAt`
- * and `availability`.
+ * pseudonyms for hosts and addresses), and the records with their findings: the tab's own diagnosis carried
+ * over to those objects (redacted.ts), or for the command line the diagnosis of exactly those objects, so that
+ * `node-health diagnose <bundle>` gives the same records and findings again and no evidence shows a value the
+ * objects do not hold. The command line's loader reads `objects`, `createdAt` and `availability`.
  */
 import {
   BUNDLE_FORMAT, diagnose, isPlainObject, linkChain, settleAvailability
 } from '../engine';
 import type {
-  ActionId, ChainLink, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord, PlanStatus,
-  RecordStatus
+  ActionId, ChainLink, ClusterIdentity, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord,
+  PlanStatus, RecordStatus
 } from '../engine';
-import { hostsToJson, jsonClusters, jsonRecord, sortRecords } from '../report/render';
-import type { JsonFinding, JsonRecord, JsonReport } from '../report/render';
+import { toJsonReport } from '../report/render';
+import type { JsonAdditions, JsonFinding, JsonRecord, JsonReport } from '../report/render';
 import type { Translate } from '../report/translate';
-import { redactObjects, redactString, redactValue } from './redact';
+import { redactObjects, redactString } from './redact';
 import type { LeftOutValue, RedactionSummary } from './redact';
 import { createObfuscator } from './obfuscate';
 import type { Obfuscator } from './obfuscate';
+import { leavingHostReport, mapStrings } from './redacted';
+import type { SanitizedDiagnosis, UnreadableInput } from './redacted';
 
-/** An input that could not be read, and why (a permission, an API error). */
-export interface UnreadableInput {
-  input: string;
-  reason: string;
-  status?: number | string | null;
-}
+export type { SanitizedDiagnosis, UnreadableInput } from './redacted';
 
 export interface BundleFinding extends JsonFinding {
   actions: ActionId[];
@@ -72,49 +69,32 @@ export interface NodeHealthBundle {
 }
 
 export interface SanitizeOptions {
-  /** The objects the diagnosis was made from (plain objects, as given to diagnose) */
+  /** The objects to diagnose (plain objects, as given to diagnose): kubectl output, a bundle, a load from Rancher */
   objects: unknown[];
-  /** The diagnosis to export; made from the objects when absent */
-  report?: DiagnosisReport;
   now?: string | number | Date;
   availability?: InputAvailability;
   obfuscate?: boolean;
-  /** The cluster Nodes belong to when the objects do not tell, as the diagnosis was made with */
+  /** The cluster Nodes belong to when the objects do not tell */
   defaultCluster?: string;
-  /** Host reports to diagnose with; those of `report` when absent */
+  /** The clusters' identity, when the objects were read from Rancher (DiagnoseOptions.clusters) */
+  clusters?: ClusterIdentity[];
+  /** Host reports to diagnose with */
   hostReports?: HostReport[];
   /**
-   * How what leaves is diagnosed again: the engine's diagnose, or the view's own when it adds to it (the fleet
-   * marks what only a cluster's tab can tell, fleet/diagnosis.ts), so that the export says what the view said.
+   * How what leaves is diagnosed: the engine's diagnose, or the view's own when it adds to it (the fleet marks
+   * what only a cluster's tab can tell, fleet/diagnosis.ts), so that the export says what the view would say.
    */
   diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
+  /** What could not be read, and the actions taken: cluster text, through the same redaction */
+  unreadable?: UnreadableInput[];
+  actionLog?: unknown[];
 }
 
-/**
- * A diagnosis made safe to hand out: the diagnosis of the sanitised objects (only the fields the engine
- * reads, redacted, and pseudonymised when asked), so that every text in it comes from them. Renderers take
- * `report` as they would the original.
- */
-export interface SanitizedDiagnosis {
-  report: DiagnosisReport;
-  objects: KubeObject[];
-  redactions: RedactionSummary;
-  leftOut: LeftOutValue[];
-  availability: InputAvailability;
-  obfuscated: boolean;
-  /** The same treatment for other cluster text (action log, error messages) */
-  text: (value: string) => string;
-  deep: <T>(value: T) => T;
-}
-
-export interface BundleOptions extends SanitizeOptions {
+export interface BundleOptions {
   /** Texts of findings and notes, in the language the bundle is written in */
   t: Translate;
-  cluster?: ClusterInfo | null;
   rancherVersion?: string | null;
   extensionVersion?: string | null;
-  actionLog?: unknown[];
-  unreadable?: UnreadableInput[];
 }
 
 /**
@@ -123,62 +103,23 @@ export interface BundleOptions extends SanitizeOptions {
  */
 export const settledAvailability = settleAvailability;
 
-/** The objects a report was made from, as its records hold them (each once). */
-export function reportObjects(report: DiagnosisReport): unknown[] {
-  const seen = new Set<unknown>();
-
-  for (const r of report.records) {
-    for (const obj of Object.values(r.objects)) {
-      if (obj) {
-        seen.add(obj);
-      }
-    }
-  }
-
-  return [...seen];
-}
-
-/** Translation keys are the extension's own text, not cluster text: they pass unchanged. */
-function mapStrings<T>(value: T, fn: (s: string) => string): T {
-  if (typeof value === 'string') {
-    return (value.startsWith('nodeHealth.') ? value : fn(value)) as unknown as T;
-  }
-  if (Array.isArray(value)) {
-    return value.map((v) => mapStrings(v, fn)) as unknown as T;
-  }
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = mapStrings(v, fn);
-    }
-
-    return out as T;
-  }
-
-  return value;
-}
-
+/**
+ * Objects that no view has diagnosed yet (the command line's kubectl output, a bundle, a load from Rancher) made
+ * safe to hand out: redacted (and pseudonymised when asked), then diagnosed, once, so that every text of the
+ * diagnosis comes from what leaves. A view's own diagnosis leaves through redactDiagnosis instead (redacted.ts).
+ */
 export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis {
   const availability = settledAvailability(options.objects, options.availability);
-  const now = options.report?.now ?? options.now ?? Date.now();
   const { objects: kept, summary: redactions, leftOut } = redactObjects(options.objects);
   const obfuscator: Obfuscator | null = options.obfuscate ? createObfuscator(kept) : null;
   const objects = obfuscator ? kept.map((o) => obfuscator.object(o)) : kept;
-  const defaultCluster = options.defaultCluster ?? (options.report?.clusters.length === 1 ? options.report.clusters[0].mgmtId ?? undefined : undefined);
-  // Host reports were redacted on the host; they go through the export's own rules again, and the pseudonyms.
-  // Like the host part of Rancher's links, the Rancher server's address does not leave.
-  const hostReports = (options.hostReports ?? options.report?.hosts?.map((m) => m.report) ?? []).map((h) => {
-    const redacted = redactValue(h) as HostReport;
-    const withoutServer: HostReport = {
-      ...redacted, connectionInfo: { ...redacted.connectionInfo, server: null }, clock: { ...redacted.clock, server: null }
-    };
+  const hostReports = (options.hostReports ?? []).map((h) => {
+    const leaving = leavingHostReport(h);
 
-    return obfuscator ? obfuscator.deep(withoutServer) : withoutServer;
+    return obfuscator ? obfuscator.deep(leaving) : leaving;
   });
-  // Diagnosed again from what leaves: every evidence value, argument and record key is one of these objects'.
   const report = (options.diagnoseWith ?? diagnose)(objects, {
-    now, availability, defaultCluster, hostReports
+    now: options.now ?? Date.now(), availability, defaultCluster: options.defaultCluster, clusters: options.clusters, hostReports
   });
   const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
 
@@ -188,21 +129,19 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
     redactions,
     leftOut:    obfuscator ? obfuscator.deep(leftOut) : leftOut,
     availability,
+    cluster:    report.clusters.length === 1 ? report.clusters[0] : null,
+    unreadable: mapStrings(options.unreadable ?? [], text),
+    actionLog:  mapStrings(options.actionLog ?? [], text),
     obfuscated: !!obfuscator,
     text,
     deep:       <T>(value: T): T => mapStrings(value, text),
   };
 }
 
-/** Bundle records: the JSON report's records with the keys, chain and plan status support asks about. */
-export function bundleRecords(report: DiagnosisReport, t: Translate): BundleRecord[] {
-  return sortRecords(report.records).map((r) => bundleRecord(r, t));
-}
-
-function bundleRecord(r: NodeRecord, t: Translate): BundleRecord {
-  const json = jsonRecord(r, t);
-
-  return {
+/** What the bundle adds to the JSON report: the keys, chain and plan status support asks about, and each finding's actions. */
+const BUNDLE_ADDITIONS: JsonAdditions<BundleFinding, BundleRecord> = {
+  finding: (json, f) => ({ ...json, actions: [...f.actions] }),
+  record:  (json, r) => ({
     key:              r.key,
     ...json,
     machineNamespace: r.machineNamespace,
@@ -215,27 +154,22 @@ function bundleRecord(r: NodeRecord, t: Translate): BundleRecord {
     host:             { ...r.host },
     planStatus:       { ...r.plan, unhealthyProbes: [...r.plan.unhealthyProbes] },
     chain:            linkChain(r),
-    findings:         json.findings.map((f, j) => ({ ...f, actions: [...r.findings[j].actions] })),
-  };
+  }),
+};
+
+/** Bundle records: the JSON report's records with the keys, chain and plan status support asks about. */
+export function bundleRecords(report: DiagnosisReport, t: Translate): BundleRecord[] {
+  return toJsonReport(report, t, BUNDLE_ADDITIONS).records;
 }
 
 function toIso(now: string | number | Date): string {
   return new Date(typeof now === 'string' ? Date.parse(now) : now).toISOString();
 }
 
-/** Builds a bundle from an already sanitized diagnosis (the tab sanitizes once for all three exports). */
-export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit<BundleOptions, keyof SanitizeOptions>): NodeHealthBundle {
+/** The bundle of a sanitized diagnosis: its JSON report, made once, with what the bundle adds, and what leaves with it. */
+export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: BundleOptions): NodeHealthBundle {
   const report = sanitized.report;
-  let cluster: ClusterInfo | null = null;
-
-  if (options.cluster) {
-    const match = report.clusters.find((c) => (c.mgmtId && c.mgmtId === options.cluster?.mgmtId) ||
-      (c.namespace === options.cluster?.namespace && c.name === sanitized.text(options.cluster?.name ?? '')));
-
-    cluster = match ?? sanitized.deep(options.cluster);
-  } else if (report.clusters.length === 1) {
-    cluster = report.clusters[0];
-  }
+  const json = toJsonReport(report, options.t, BUNDLE_ADDITIONS);
 
   return {
     format:       BUNDLE_FORMAT,
@@ -244,29 +178,30 @@ export function bundleFromSanitized(sanitized: SanitizedDiagnosis, options: Omit
       name: 'node-health', rancherVersion: options.rancherVersion ?? null, extensionVersion: options.extensionVersion ?? null
     },
     obfuscated:   sanitized.obfuscated,
-    cluster,
-    clusters:     jsonClusters(report, options.t),
+    cluster:      sanitized.cluster,
+    clusters:     json.clusters,
     counts:       { ...report.counts },
     availability: { ...sanitized.availability },
-    unreadable:   sanitized.deep(options.unreadable ?? []),
-    records:      bundleRecords(report, options.t),
+    unreadable:   sanitized.unreadable,
+    records:      json.records,
     objects:      sanitized.objects,
     hostReports:  report.hosts.map((m) => m.report),
-    hosts:        hostsToJson(report),
-    actionLog:    sanitized.deep(options.actionLog ?? []),
+    hosts:        json.hosts,
+    actionLog:    sanitized.actionLog,
     redactions:   { ...sanitized.redactions },
     leftOut:      sanitized.leftOut.map((v) => ({ ...v })),
   };
 }
 
-export function createBundle(options: BundleOptions): NodeHealthBundle {
+/** The bundle of objects no view has diagnosed (the command line's). */
+export function createBundle(options: SanitizeOptions & BundleOptions): NodeHealthBundle {
   const {
-    objects, report, now, availability, obfuscate, defaultCluster, hostReports, diagnoseWith, ...rest
+    t, rancherVersion, extensionVersion, ...sanitize
   } = options;
 
-  return bundleFromSanitized(sanitizeDiagnosis({
-    objects, report, now, availability, obfuscate, defaultCluster, hostReports, diagnoseWith
-  }), rest);
+  return bundleFromSanitized(sanitizeDiagnosis(sanitize), {
+    t, rancherVersion, extensionVersion
+  });
 }
 
 /** A file that says it is a bundle but does not hold one. */

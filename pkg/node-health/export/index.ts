@@ -17,11 +17,17 @@ export { parseIPv4, parseIPv6 } from '../engine';
 export type { Obfuscator } from './obfuscate';
 export { BUNDLE_FORMAT } from '../engine';
 export {
-  createBundle, bundleFromSanitized, bundleRecords, sanitizeDiagnosis, settledAvailability, reportObjects
+  createBundle, bundleFromSanitized, bundleRecords, sanitizeDiagnosis, settledAvailability
 } from './bundle';
 export type {
-  BundleFinding, BundleOptions, BundleRecord, NodeHealthBundle, SanitizeOptions, SanitizedDiagnosis, UnreadableInput
+  BundleFinding, BundleOptions, BundleRecord, NodeHealthBundle, SanitizeOptions
 } from './bundle';
+export {
+  redactDiagnosis, sanitizedOf, unreadableOf
+} from './redacted';
+export type {
+  ExportAbout, RedactedDiagnosis, SanitizedDiagnosis, UnreadableInput
+} from './redacted';
 
 /** The ticket text: Markdown of the sanitized diagnosis. */
 export function exportMarkdown(sanitized: SanitizedDiagnosis, t: Translate): string {

@@ -432,6 +432,8 @@ export interface RedactedObjects {
   objects: KubeObject[];
   summary: RedactionSummary;
   leftOut: LeftOutValue[];
+  /** each object given, and its redacted copy (null: left out entirely) */
+  copies: Map<unknown, KubeObject | null>;
 }
 
 /** Redacts a set of objects (each once). The input objects are never changed. */
@@ -440,21 +442,21 @@ export function redactObjects(objects: unknown[]): RedactedObjects {
   const count = summaryCounter(summary);
   const leftOut: LeftOutValue[] = [];
   const out: KubeObject[] = [];
-  const seen = new Set<unknown>();
+  const copies = new Map<unknown, KubeObject | null>();
 
   for (const obj of objects) {
-    if (seen.has(obj)) {
+    if (copies.has(obj)) {
       continue;
     }
-    seen.add(obj);
     const redacted = redactObject(obj, count, leftOut);
 
+    copies.set(obj, redacted);
     if (redacted) {
       out.push(redacted);
     }
   }
 
   return {
-    objects: out, summary, leftOut
+    objects: out, summary, leftOut, copies
   };
 }

@@ -203,13 +203,24 @@ export function resolutionToJson(res: Resolution | undefined, translate: Transla
   return out;
 }
 
-export function toJsonReport(report: DiagnosisReport, t: Translate): JsonReport {
+/**
+ * What a caller adds to the JSON report's records, each from its own record and finding as it is made (the bundle's
+ * keys, chains and actions, the report file's stories): one pass, nothing paired up afterwards.
+ */
+export interface JsonAdditions<F extends JsonFinding = JsonFinding, R extends JsonRecord = JsonRecord> {
+  finding?: (json: JsonFinding, f: Finding, r: NodeRecord) => F;
+  record?: (json: JsonRecord & { findings: F[] }, r: NodeRecord) => R;
+}
+
+export function toJsonReport<F extends JsonFinding = JsonFinding, R extends JsonRecord = JsonRecord>(
+  report: DiagnosisReport, t: Translate, additions: JsonAdditions<F, R> = {}
+): JsonReport & { records: R[] } {
   return {
     format:   REPORT_FORMAT,
     now:      report.now,
     clusters: jsonClusters(report, t),
     counts:   report.counts,
-    records:  sortRecords(report.records).map((r) => jsonRecord(r, t)),
+    records:  sortRecords(report.records).map((r) => jsonRecord(r, t, additions)),
     hosts:    hostsToJson(report),
   };
 }
@@ -229,9 +240,12 @@ export function jsonClusters(report: DiagnosisReport, t: Translate): JsonReport[
   }));
 }
 
-/** One record as the JSON report holds it. */
-export function jsonRecord(r: NodeRecord, t: Translate): JsonRecord {
-  return {
+/** One record as the JSON report holds it, with what the caller adds. */
+export function jsonRecord<F extends JsonFinding = JsonFinding, R extends JsonRecord = JsonRecord>(
+  r: NodeRecord, t: Translate, additions: JsonAdditions<F, R> = {}
+): R {
+  const { finding, record } = additions;
+  const json: JsonRecord & { findings: F[] } = {
     cluster:  r.cluster?.name ?? null,
     machine:  r.machineName && r.objects.machine ? r.machineName : null,
     node:     r.nodeName,
@@ -240,7 +254,7 @@ export function jsonRecord(r: NodeRecord, t: Translate): JsonRecord {
     os:       r.os,
     plan:     r.plan.state,
     notes:    r.notes.map((n) => t(n.key, n.args)),
-    findings: r.findings.map((f) => findingToJson(f, t)),
+    findings: r.findings.map((f) => (finding ? finding(findingToJson(f, t), f, r) : findingToJson(f, t) as F)),
     // The same checks the action's dialog shows before it may write.
     actions:  (r.preflight ?? []).map((p) => ({
       id:      p.id,
@@ -254,6 +268,8 @@ export function jsonRecord(r: NodeRecord, t: Translate): JsonRecord {
     ...(r.pool ? { pool: r.pool } : {}),
     resolution: resolutionToJson(r.resolution, t),
   };
+
+  return record ? record(json, r) : json as unknown as R;
 }
 
 export function relatedToJson(r: NodeRecord, t: Translate): JsonRelated[] {

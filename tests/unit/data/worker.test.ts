@@ -247,7 +247,7 @@ describe('openSession', () => {
     origin: 'https://rancher.example.com', csrf: 'token', watch: false
   };
 
-  it('in a worker: the same rows as on the page, a record and the report on demand, as copies', async() => {
+  it('in a worker: the same rows as on the page, a record and the redacted diagnosis on demand, as copies', async() => {
     const steve = fakeSteve(scenario);
     const notes: string[] = [];
     const worker = inProcessWorker(() => new TabSession(steve.dispatch, null, () => Date.parse(scenario.now)));
@@ -272,7 +272,13 @@ describe('openSession', () => {
 
     expect(record?.objects.machine?.metadata.name).toBe(GHOST_MACHINE);
     expect(record).toEqual(onPage.record(key));
-    expect((await client.report())?.records).toHaveLength(18);
+    // The export's diagnosis is made in the worker, redacted, only when asked for.
+    const exported = await client.exportDiagnosis([{ detail: 'ran --token abc0123456789' }]);
+
+    expect(exported?.report.records).toHaveLength(18);
+    expect(exported?.objects.length).toBeGreaterThan(18);
+    expect(JSON.stringify(exported?.actionLog)).not.toContain('abc0123456789');
+    expect(worker.received.filter((m) => 'call' in m && m.call.op === 'export')).toHaveLength(1);
     expect(await client.record('machine:fleet-default/nothing')).toBeNull();
     expect(notes).toEqual([]);
   });

@@ -4,14 +4,15 @@ import { join } from 'path';
 import { diagnose, linkChain } from '@pkg/node-health/engine';
 import type { DiagnosisReport, KubeObject } from '@pkg/node-health/engine';
 import {
-  BUNDLE_FORMAT, bundleFromSanitized, bundleRecords, createBundle, exportFileName, reportObjects, sanitizeDiagnosis, settledAvailability
+  BUNDLE_FORMAT, bundleFromSanitized, bundleRecords, createBundle, exportFileName, redactDiagnosis, sanitizedOf, settledAvailability
 } from '@pkg/node-health/export';
+import { diagnoseInput } from '@pkg/node-health/data';
 import { BundleError, readBundle } from '@pkg/node-health/export/bundle';
 import { toJsonReport } from '@pkg/node-health/report/render';
 import { BUNDLE_FORMAT as CLI_BUNDLE_FORMAT, loadInputs } from '../../../cli/input';
 import { cliTranslator } from '../../../cli/l10n';
 import { SCENARIO_NAMES } from '../../../scenarios/catalog';
-import { kubectlObjects, scenario, steveObjects } from './fixtures';
+import { kubectlObjects, scenario, steveObjects, tabInput } from './fixtures';
 
 const t = cliTranslator('en-us');
 
@@ -129,25 +130,24 @@ describe.each(SCENARIO_NAMES)('round trip of scenario %s', (name) => {
 
 describe('bundle as the tab makes it', () => {
   const s = scenario('every-failure');
-  const objects = steveObjects(s);
-  const report: DiagnosisReport = diagnose(objects, { now: s.now });
+  const input = tabInput(steveObjects(s), s.now);
+  const report: DiagnosisReport = diagnoseInput(input);
 
-  it('from the report alone (its records hold the objects) gives the bundle of the objects', () => {
-    const fromReport = bundleFromSanitized(sanitizeDiagnosis({ objects: reportObjects(report), report }), { t });
+  it('from its own input and report gives the bundle of the objects, as the command line makes it', () => {
+    const fromTab = bundleFromSanitized(sanitizedOf(redactDiagnosis(input, report, { cluster: report.clusters[0] }), false), { t });
     const fromObjects = createBundle({
-      objects, now: s.now, t
+      objects: input.objects, now: s.now, t
     });
 
-    expect(fromReport.records).toEqual(fromObjects.records);
-    expect(fromReport.objects.length).toBeLessThanOrEqual(fromObjects.objects.length);
-    expect(withoutPermission(toJsonReport(diagnose(fromReport.objects, { now: fromReport.createdAt, availability: fromReport.availability }), t))).toEqual(withoutPermission(toJsonReport(report, t)));
+    expect(withoutPermission(fromTab.records)).toEqual(withoutPermission(fromObjects.records));
+    expect(fromTab.objects).toEqual(fromObjects.objects);
+    expect(fromTab.cluster).toEqual(fromObjects.cluster);
+    expect(withoutPermission(toJsonReport(diagnose(fromTab.objects, { now: fromTab.createdAt, availability: fromTab.availability }), t))).toEqual(withoutPermission(toJsonReport(report, t)));
   });
 
-  it('the sanitized report keeps the original untouched', () => {
+  it('keeps the tab\'s report untouched, and no plan of a plan secret', () => {
     const before = JSON.stringify(report.records.map((r) => r.objects));
-    const sanitized = sanitizeDiagnosis({
-      objects: reportObjects(report), report, obfuscate: true
-    });
+    const sanitized = sanitizedOf(redactDiagnosis(input, report), true);
 
     expect(JSON.stringify(report.records.map((r) => r.objects))).toBe(before);
     expect(sanitized.report.records).toHaveLength(report.records.length);

@@ -14,12 +14,16 @@ import { join } from 'path';
 import { dump } from 'js-yaml';
 import { diagnose, readHostReport } from '@pkg/node-health/engine';
 import {
-  REDACTION_KINDS, bundleFromSanitized, createBundle, exportCsv, exportMarkdown, redactObjects, reportObjects, sanitizeDiagnosis
+  REDACTION_KINDS, bundleFromSanitized, createBundle, exportCsv, exportMarkdown, redactDiagnosis, redactObjects, sanitizedOf
 } from '@pkg/node-health/export';
+import { diagnoseInput } from '@pkg/node-health/data';
+import type { DiagnosisInput } from '@pkg/node-health/data';
 import { main } from '../../../cli/main';
 import type { CliIo } from '../../../cli/io';
 import { cliTranslator } from '../../../cli/l10n';
-import { MARK, canaryFixture, hostLeaks, leaks } from './fixtures';
+import {
+  MARK, canaryFixture, hostLeaks, leaks, tabInput
+} from './fixtures';
 
 const fixture = canaryFixture();
 const now = fixture.scenario.now;
@@ -38,26 +42,33 @@ describe('the canary fixture', () => {
 
 describe.each(['en-us', 'zh-hans'])('the tab exports (%s)', (locale) => {
   const t = cliTranslator(locale);
-  // As the tab does it: diagnose what Steve returned, then export from the report.
-  const report = diagnose(fixture.steve, { now });
+  // As the tab does it: diagnose what its loader kept of Steve's answers, then export its own input and report.
+  const input = tabInput(fixture.steve, now);
+  const report = diagnoseInput(input);
+  // An input read past the loader keeps plan-secret status values no agent writes: its report may show them.
+  const raw: DiagnosisInput = { ...input, objects: fixture.steve };
+  const rawReport = diagnoseInput(raw);
 
-  it.each([false, true])('leak nothing, obfuscate=%s', (obfuscate) => {
-    const sanitized = sanitizeDiagnosis({
-      objects: reportObjects(report), report, availability: {}, obfuscate
-    });
-    const bundle = JSON.stringify(bundleFromSanitized(sanitized, {
-      t,
-      cluster:          report.clusters[0],
-      rancherVersion:   'v2.10.1',
-      extensionVersion: '0.1.0',
-      actionLog:        [{ at: now, detail: `ran --token ${ MARK }-log0123` }],
-      unreadable:       [{
+  it.each([
+    ['as the loader read it', false], ['as the loader read it', true], ['read past the loader', false], ['read past the loader', true],
+  ])('leak nothing, %s, obfuscate=%s', (how, obfuscate) => {
+    const read = how === 'read past the loader';
+    const sanitized = sanitizedOf(redactDiagnosis(read ? raw : input, read ? rawReport : report, {
+      cluster:    (read ? rawReport : report).clusters[0],
+      actionLog:  [{ at: now, detail: `ran --token ${ MARK }-log0123` }],
+      unreadable: [{
         input: 'nodes', status: 500, reason: `proxy http://u:${ MARK }-err0123@proxy refused`
       }],
+    }), obfuscate as boolean);
+    const bundle = JSON.stringify(bundleFromSanitized(sanitized, {
+      t,
+      rancherVersion:   'v2.10.1',
+      extensionVersion: '0.1.0',
     }), null, 2);
     const markdown = exportMarkdown(sanitized, t);
     const csv = exportCsv(sanitized, t);
 
+    expect(JSON.parse(bundle).cluster.name).toBe(report.clusters[0].name);
     expect(leaks(bundle, fixture)).toEqual([]);
     expect(leaks(markdown, fixture)).toEqual([]);
     expect(leaks(csv, fixture)).toEqual([]);
@@ -68,6 +79,14 @@ describe.each(['en-us', 'zh-hans'])('the tab exports (%s)', (locale) => {
       expect(hostLeaks(markdown, fixture)).toEqual([]);
       expect(hostLeaks(csv, fixture)).toEqual([]);
     }
+  });
+
+  it('says what the tab said, and the bundle diagnosed again says the same', () => {
+    const bundle = bundleFromSanitized(sanitizedOf(redactDiagnosis(input, report), false), { t });
+    const verdicts = (records: { key: string; status: string; findings: { rule: string }[] }[]) => records.map((r) => `${ r.key } ${ r.status } ${ r.findings.map((f) => f.rule).join(',') }`).sort();
+
+    expect(verdicts(bundle.records)).toEqual(verdicts(report.records));
+    expect(verdicts(diagnose(bundle.objects, { now: bundle.createdAt, availability: bundle.availability }).records)).toEqual(verdicts(report.records));
   });
 });
 
@@ -176,12 +195,11 @@ describe('host reports in the tab\'s exports', () => {
     }],
     notes: [`kubeconfig: ${ planted }`],
   };
-  const report = diagnose(fixture.steve, { now, hostReports: [readHostReport(doc)] });
+  const input = tabInput(fixture.steve, now);
+  const report = diagnoseInput(input, undefined, [readHostReport(doc)]);
 
   it.each([false, true])('leak nothing, obfuscate=%s', (obfuscate) => {
-    const sanitized = sanitizeDiagnosis({
-      objects: reportObjects(report), report, obfuscate
-    });
+    const sanitized = sanitizedOf(redactDiagnosis(input, report), obfuscate);
     const bundle = JSON.stringify(bundleFromSanitized(sanitized, { t }));
     const markdown = exportMarkdown(sanitized, t);
 

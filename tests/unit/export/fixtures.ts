@@ -4,6 +4,11 @@
  * credentials end up by accident (condition messages, proxy URLs, node arguments, last-applied copies).
  */
 import { classify, keepReadFields } from '@pkg/node-health/engine';
+import { clusterTarget, sanitizePlanSecret } from '@pkg/node-health/data';
+import type { ClusterTarget, DiagnosisInput } from '@pkg/node-health/data';
+import type { DiagnosisReport } from '@pkg/node-health/engine';
+import { redactDiagnosis, unreadableOf } from '@pkg/node-health/export';
+import type { RedactedDiagnosis } from '@pkg/node-health/export';
 import { buildScenario, everyFailure } from '../../../scenarios/catalog';
 import { base64Encode } from '../../../scenarios/encoding';
 import { canaryValues, normanRegistrationToken } from '../../../scenarios/builders';
@@ -312,6 +317,26 @@ export function hostLeaks(text: string, fixture: CanaryFixture): string[] {
 /** Markers (and raw secret values) found in a text. */
 export function leaks(text: string, fixture: CanaryFixture): string[] {
   return [...fixture.markers, ...fixture.canaries].filter((m) => text.includes(m));
+}
+
+/** A scenario as the tab's loader leaves it (plan secrets through its guard), with the clusters' targets. */
+export function tabInput(objects: KubeObject[], now: string): DiagnosisInput {
+  const loaded = objects.map((o) => (classify(o) === 'planSecret' ? sanitizePlanSecret(o) : o));
+  const targets = loaded.filter((o) => o.kind === 'Cluster' && String(o.apiVersion).startsWith('provisioning.cattle.io/'))
+    .map((c) => clusterTarget(c)).filter((x): x is ClusterTarget => !!x);
+
+  return {
+    targets, objects: loaded, availability: {}, now
+  };
+}
+
+/** What the tab's session answers the export with: its input and report redacted, with what could not be read and the action log. */
+export function sessionExport(
+  input: DiagnosisInput, report: DiagnosisReport, issues: Parameters<typeof unreadableOf>[0] = []
+): (actionLog: unknown[]) => Promise<RedactedDiagnosis> {
+  return (actionLog) => Promise.resolve(redactDiagnosis(input, report, {
+    cluster: report.clusters[0] ?? null, unreadable: unreadableOf(issues), actionLog
+  }));
 }
 
 export { buildScenario };

@@ -93,7 +93,7 @@ describe('toCsv', () => {
 
   it('comes from the sanitized report in the export', () => {
     const sanitized = sanitizeDiagnosis({
-      objects: kubectlObjects(s), report, obfuscate: true
+      objects: kubectlObjects(s), now: s.now, obfuscate: true
     });
     const csv = exportCsv(sanitized, t);
 

@@ -3,7 +3,7 @@
  * infrastructure machine), each read once into an entry that later passes fill in, and the look-ups rules make
  * later, built on first use.
  */
-import type { ClusterInfo, KubeObject } from '../types';
+import type { ClusterIdentity, ClusterInfo, KubeObject } from '../types';
 import {
   annotation, asString, metadata, nameOf, namespaceOf
 } from '../fields';
@@ -92,7 +92,11 @@ export function clusterKey(c: ClusterInfo | null): string {
   return c?.mgmtId ?? c?.name ?? '';
 }
 
-export function indexClusters(clusterObjects: KubeObject[], defaultCluster: string | undefined): ClusterIndex {
+/**
+ * The clusters of the objects, each under the identity given for it (by namespace and name) or, where none was
+ * given, the one its object tells.
+ */
+export function indexClusters(clusterObjects: KubeObject[], defaultCluster: string | undefined, identities: ClusterIdentity[] = []): ClusterIndex {
   const clusters: ClusterInfo[] = [];
   const byNsName = new ScopedIndex<ClusterInfo>();
   const byMgmtId = new Map<string, ClusterInfo>();
@@ -113,8 +117,13 @@ export function indexClusters(clusterObjects: KubeObject[], defaultCluster: stri
     return info;
   };
 
+  const given = new ScopedIndex<ClusterIdentity>();
+
+  for (const identity of identities) {
+    given.set(identity.namespace, identity.name, identity);
+  }
   for (const c of clusterObjects) {
-    add(readClusterInfo(c), c);
+    add(readClusterInfo(c, given.get(namespaceOf(c), nameOf(c)) ?? undefined), c);
   }
 
   const forMachine = (ns: string | null, clusterName: string | null): ClusterInfo | null => {

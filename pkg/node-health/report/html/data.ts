@@ -7,13 +7,13 @@
 import {
   eventsIndex, jobsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
 } from '../../engine';
-import type { ChainLink, DiagnosisReport } from '../../engine';
+import type { ChainLink, DiagnosisReport, NodeRecord, TimelineEntry } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
 import type { RedactionSummary } from '../../export/redact';
 import { sayDurationMs, withLocalDurations } from '../durations';
 import { hostFacts } from '../host-facts';
 import { poolSentence } from '../pool';
-import { sortRecords, toJsonReport } from '../render';
+import { toJsonReport } from '../render';
 import { sinceSentence } from '../since';
 import type { JsonRecord, JsonReport } from '../render';
 import type { Translate } from '../translate';
@@ -178,40 +178,51 @@ function sourceFacts(source: HtmlReportSource, t: Translate): HtmlLocaleData['so
 
 /** One language's data for the report file. */
 export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: HtmlReportLanguage, source: HtmlReportSource): HtmlLocaleData {
-  const json = toJsonReport(report, t);
-  const sorted = sortRecords(report.records);
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
   const jobs = jobsIndex(report.jobs ?? []);
   // Durations in the record's story and its pool's sentence, said in the file's language.
   const said = withLocalDurations(t);
-  const records: HtmlRecord[] = json.records.map((r, i) => {
-    const rec = sorted[i];
-    const pool = poolSentence(rec.pool);
-    const elapsed = elapsedMs(rec.statusSince, nowMs);
-    const sinceMs = elapsed === null ? null : Math.max(0, elapsed);
-    const h = rec.hostReport;
-    const story = rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec), jobLogs: jobs(rec) });
+  // Each record's story, told once for its findings and its timeline.
+  const stories = new Map<NodeRecord, TimelineEntry[]>();
+  const storyOf = (rec: NodeRecord): TimelineEntry[] => {
+    let story = stories.get(rec);
 
-    return {
-      ...r,
-      findings: r.findings.map((f, j) => {
-        const started = sinceSentence(rec.findings[j], story, said);
+    if (!story) {
+      story = rec.status === 'healthy' ? [] : timelineOf(rec, { events: events(rec), jobLogs: jobs(rec) });
+      stories.set(rec, story);
+    }
 
-        return started ? { ...f, started: said(started.key, started.args) } : f;
-      }),
-      key:      rec.key,
-      phase:    rec.phase,
-      since:    sinceMs === null ? null : sayDurationMs(sinceMs, t),
-      sinceMs,
-      chain:    linkChain(rec),
-      host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
-      poolText: pool ? said(pool.key, pool.args) : null,
-      timeline: [...story].reverse().map((e) => ({
-        at: e.at, source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
-      })),
-    };
+    return story;
+  };
+  const json = toJsonReport<HtmlRecord['findings'][number], HtmlRecord>(report, t, {
+    finding: (f, finding, rec) => {
+      const started = sinceSentence(finding, storyOf(rec), said);
+
+      return started ? { ...f, started: said(started.key, started.args) } : f;
+    },
+    record: (r, rec) => {
+      const pool = poolSentence(rec.pool);
+      const elapsed = elapsedMs(rec.statusSince, nowMs);
+      const sinceMs = elapsed === null ? null : Math.max(0, elapsed);
+      const h = rec.hostReport;
+
+      return {
+        ...r,
+        key:      rec.key,
+        phase:    rec.phase,
+        since:    sinceMs === null ? null : sayDurationMs(sinceMs, t),
+        sinceMs,
+        chain:    linkChain(rec),
+        host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
+        poolText: pool ? said(pool.key, pool.args) : null,
+        timeline: [...storyOf(rec)].reverse().map((e) => ({
+          at: e.at, source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
+        })),
+      };
+    },
   });
+  const records = json.records;
 
   return {
     lang,
