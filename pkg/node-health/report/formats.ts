@@ -5,7 +5,8 @@
  */
 import type { DiagnosisReport } from '../engine';
 import { toCsv } from './csv';
-import { renderMarkdown, renderText, toJsonReport } from './render';
+import { renderText, toJsonReport } from './render';
+import { renderMarkdown } from './markdown';
 import type { Translate } from './translate';
 
 export type ReportFormat = 'text' | 'markdown' | 'json' | 'csv';

@@ -5,7 +5,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
-import { renderMarkdown, renderText, toJsonReport } from '@pkg/node-health/report/render';
+import { renderText, toJsonReport } from '@pkg/node-health/report/render';
+import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { diagnoseScenario } from '../engine/helpers';

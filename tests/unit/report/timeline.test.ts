@@ -4,7 +4,8 @@
  */
 import { diagnose } from '@pkg/node-health/engine';
 import { createBundle } from '@pkg/node-health/export';
-import { renderMarkdown, renderText, REPORT_TIMELINE_ENTRIES } from '@pkg/node-health/report/render';
+import { renderText, REPORT_TIMELINE_ENTRIES } from '@pkg/node-health/report/render';
+import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { cliTranslator } from '../../../cli/l10n';
 import { buildScenario, MHC_BLOCKED_MACHINES } from '../../../scenarios/catalog';
 import { clusterObjects } from '../engine/helpers';
