@@ -845,7 +845,7 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
-    name: 'display: the first load shows the shell\'s loading row, and a healthy cluster says all its nodes are healthy',
+    name: 'display: the first load shows each Machine checking, never healthy, and a healthy cluster then says all its nodes are healthy',
     async run(t) {
       const { page } = await t.session();
 
@@ -856,10 +856,15 @@ export const TESTS: E2eTest[] = [
       try {
         await gotoCluster(page, t.dev.url, NS, 'demo-rke2');
         await page.locator(NH.tabButton).click();
-        const loading = page.locator('[data-testid="node-health-loading"] .data-loading');
+        // The cluster page has loaded its Machines: their rows come at once, each checking.
+        const pending = page.locator('[data-testid="node-health-loading"] tr.main-row');
 
-        await loading.waitFor({ state: 'visible', timeout: 30000 });
-        await t.shot(page, 'loading');
+        await pending.first().waitFor({ state: 'visible', timeout: 30000 });
+        await t.shot(page, 'checking');
+        const statuses = (await page.locator('[data-testid="node-health-loading"] tr.main-row td:nth-child(2)').allInnerTexts()).map((s) => s.trim());
+
+        assert(statuses.length === 5 && statuses.every((s) => s === 'Checking…'), `the rows before the verdicts are not all checking: ${ statuses.join(' | ') }`);
+        assert(!/Healthy/.test(await page.locator(SHELL_NODE_HEALTH_PANE).innerText()), 'a row or count says healthy before the verdicts');
         assert(await page.locator(`${ SHELL_NODE_HEALTH_PANE } .loading-indicator`).count() === 0, 'the tab shows an overlay while loading');
       } finally {
         await control(t.mock, 'DELETE', 'faults');

@@ -35,6 +35,7 @@ export { clusterTarget } from './target';
 // The diagnosis input and the view-model, whole.
 export * from './input';
 export * from './rows';
+export { pendingRows } from './pending-rows';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey

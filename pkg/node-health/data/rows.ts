@@ -10,14 +10,17 @@ import {
 import type {
   DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
 } from '../engine';
-import type { FleetRow, NodeRow, RowFilters, StatusFilter } from './types';
+import type {
+  FleetRow, NodeRow, RowFilters, RowStatus, StatusFilter
+} from './types';
 import { localizeDurations } from '../report/durations';
 
-export const STATUS_COLORS: Record<RecordStatus, string> = {
+export const STATUS_COLORS: Record<RowStatus, string> = {
   error:   'bg-error',
   warning: 'bg-warning',
   unknown: 'bg-darker',
   healthy: 'bg-success',
+  pending: 'bg-info',
 };
 
 export const SEVERITY_COLORS: Record<Severity, string> = {
@@ -92,7 +95,7 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
 }
 
 /** Worst status first, then by cluster (on the fleet's rows), then by machine or node name. */
-function sortRows<R extends NodeRow & { clusterName?: string }>(rows: R[]): R[] {
+export function sortRows<R extends NodeRow & { clusterName?: string }>(rows: R[]): R[] {
   const name = (r: R) => r.machine || r.node;
 
   return rows.sort((a, b) => a.statusRank - b.statusRank || (a.clusterName ?? '').localeCompare(b.clusterName ?? '') ||

@@ -75,10 +75,16 @@ export interface LoadResult {
 
 export type { Availability, InputName };
 
+/**
+ * A row's status: its record's, or `pending` for a row drawn from the store's Machine before the diagnosis is in
+ * (data/pending-rows.ts): never counted as any verdict.
+ */
+export type RowStatus = RecordStatus | 'pending';
+
 export interface NodeRow {
   /** NodeRecord.key: stable across loads, so sort, filters and the open row survive updates */
   key: string;
-  status: RecordStatus;
+  status: RowStatus;
   /** 0 = worst, for sorting */
   statusRank: number;
   /** Rancher badge background class */

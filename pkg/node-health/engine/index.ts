@@ -26,8 +26,8 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, infrastructureDeleteError, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, finalizers, infrastructureRef, machineClusterName,
-  nodeRefName
+  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, deletionTimestamp, finalizers, infrastructureRef,
+  machineClusterName, machinePhase, machineRoles, nodeRefName, operatingSystem
 } from './objects';
 export * from './vocabulary';
 export {

@@ -1,0 +1,113 @@
+import { flushPromises } from '@vue/test-utils';
+import { STEVE_TYPES } from '@pkg/node-health/engine';
+import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import { steveType, toSteve } from '../../scenarios/steve';
+import { mountTab } from './tab-harness';
+import type { MountedTab, StoreHolds } from './tab-harness';
+
+let tab: MountedTab | null = null;
+
+afterEach(() => {
+  tab?.wrapper.unmount();
+  tab = null;
+});
+
+/** What the cluster page has loaded into the store before it draws its tabs: every Machine and management Node. */
+function pageStore(s: ReturnType<typeof ghostEtcd>): StoreHolds {
+  const holds: StoreHolds = {};
+
+  for (const obj of s.objects) {
+    const type = steveType(obj);
+
+    if (type === STEVE_TYPES.machine || type === STEVE_TYPES.mgmtNode) {
+      (holds[type] ||= []).push(toSteve(obj));
+    }
+  }
+
+  return holds;
+}
+
+/** Holds every answer of Steve until released: the session's load is on its way as long as the test likes. */
+function holdAnswers(t: MountedTab): () => void {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const answer = t.steve.dispatch;
+
+  t.steve.dispatch = async(type, payload) => {
+    await gate;
+
+    return answer(type, payload);
+  };
+
+  return release;
+}
+
+const statusOf = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.find('td .badge-state, td [class*="badge"]').text());
+const rowKeys = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.attributes('data-node-id'));
+
+describe('rows before the diagnosis', () => {
+  it('shows a checking row per Machine the page holds, none healthy, then the diagnosed rows under the same keys', async() => {
+    const s = ghostEtcd();
+    const machines = s.objects.filter((o) => steveType(o) === STEVE_TYPES.machine).map((m) => `machine:${ m.metadata.namespace }/${ m.metadata.name }`);
+
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    const release = holdAnswers(tab);
+
+    await tab.show();
+    expect(tab.wrapper.find('[data-testid="node-health-loading"]').exists()).toBe(true);
+    expect(rowKeys(tab).sort()).toEqual([...machines].sort());
+    expect(statusOf(tab).every((label) => label === '%nodeHealth.status.pending%')).toBe(true);
+    expect(tab.wrapper.text()).not.toContain('%nodeHealth.status.healthy%');
+    // No counts before the verdicts: nothing is counted healthy.
+    expect(tab.wrapper.find('[data-testid="node-health-summary"]').exists()).toBe(false);
+    expect(tab.wrapper.find('.data-loading .icon-spinner').exists()).toBe(false);
+
+    // A row opened while checking stays open when its verdict arrives.
+    const ghost = `machine:fleet-default/${ GHOST_MACHINE }`;
+
+    await tab.wrapper.find(`[data-testid="node-health-toggle-${ ghost }"]`).trigger('click');
+    await flushPromises();
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ ghost }"] .icon-spinner`).exists()).toBe(true);
+
+    release();
+    await tab.settle();
+    expect(tab.wrapper.find('[data-testid="node-health-loading"]').exists()).toBe(false);
+    expect(tab.wrapper.find('[data-testid="node-health-summary"]').exists()).toBe(true);
+    expect(statusOf(tab)).not.toContain('%nodeHealth.status.pending%');
+    expect(statusOf(tab)).toContain('%nodeHealth.status.healthy%');
+    expect(rowKeys(tab)).toEqual(expect.arrayContaining(machines));
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ ghost }"]`).exists()).toBe(true);
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ ghost }"] .icon-spinner`).exists()).toBe(false);
+  });
+
+  it('counts a checking row under no verdict: the healthy filter shows none of them', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    holdAnswers(tab);
+    await tab.show();
+    expect(rowKeys(tab).length).toBeGreaterThan(0);
+    tab.wrapper.vm.setStatusFilter('healthy');
+    await flushPromises();
+    expect(rowKeys(tab)).toEqual([]);
+  });
+
+  it('keeps the shell\'s loading row where the store holds no Machines, and draws nothing while the tab is hidden', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    holdAnswers(tab);
+    await tab.settle();
+    expect(rowKeys(tab)).toEqual([]);
+    tab.wrapper.unmount();
+
+    tab = mountTab(s);
+    holdAnswers(tab);
+    await tab.show();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(rowKeys(tab)).toEqual([]);
+    expect(tab.wrapper.find('[data-testid="node-health-loading"] .data-loading .icon-spinner').exists()).toBe(true);
+  });
+});
