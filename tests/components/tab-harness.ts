@@ -7,6 +7,8 @@ import { flushPromises, mount, RouterLinkStub, VueWrapper } from '@vue/test-util
 import { createStore, Store } from 'vuex';
 import Select from '@shell/components/form/Select';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
+import { STEVE_TYPES } from '@pkg/node-health/engine';
+import { steveType, toSteve } from '../../scenarios/steve';
 import type { Scenario } from '../../scenarios/types';
 import { clusterResource, fakeSteve, mgmtClustersById } from './tab-steve';
 import type { FakeSteve, FakeSteveOptions } from './tab-steve';
@@ -177,4 +179,36 @@ export async function chooseFilter(wrapper: VueWrapper<any>, name: FilterName, v
 /** The option a filter shows as chosen. */
 export function filterValue(wrapper: VueWrapper<any>, name: FilterName): string {
   return filterSelect(wrapper, name).props('value');
+}
+
+/** What the cluster page has loaded into the store before it draws its tabs: every Machine and management Node. */
+export function pageStore(s: Scenario): StoreHolds {
+  const holds: StoreHolds = {};
+
+  for (const obj of s.objects) {
+    const type = steveType(obj);
+
+    if (type === STEVE_TYPES.machine || type === STEVE_TYPES.mgmtNode) {
+      (holds[type] ||= []).push(toSteve(obj));
+    }
+  }
+
+  return holds;
+}
+
+/** Holds every answer of Steve until the returned function is called: the tab's load is on its way meanwhile. */
+export function holdAnswers(t: Pick<MountedTab, 'steve'>): () => void {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const answer = t.steve.dispatch;
+
+  t.steve.dispatch = async(type, payload) => {
+    await gate;
+
+    return answer(type, payload);
+  };
+
+  return release;
 }

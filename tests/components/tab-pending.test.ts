@@ -1,9 +1,9 @@
 import { flushPromises } from '@vue/test-utils';
 import { STEVE_TYPES } from '@pkg/node-health/engine';
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
-import { steveType, toSteve } from '../../scenarios/steve';
-import { mountTab } from './tab-harness';
-import type { MountedTab, StoreHolds } from './tab-harness';
+import { steveType } from '../../scenarios/steve';
+import { holdAnswers, mountTab, pageStore } from './tab-harness';
+import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
 
@@ -11,38 +11,6 @@ afterEach(() => {
   tab?.wrapper.unmount();
   tab = null;
 });
-
-/** What the cluster page has loaded into the store before it draws its tabs: every Machine and management Node. */
-function pageStore(s: ReturnType<typeof ghostEtcd>): StoreHolds {
-  const holds: StoreHolds = {};
-
-  for (const obj of s.objects) {
-    const type = steveType(obj);
-
-    if (type === STEVE_TYPES.machine || type === STEVE_TYPES.mgmtNode) {
-      (holds[type] ||= []).push(toSteve(obj));
-    }
-  }
-
-  return holds;
-}
-
-/** Holds every answer of Steve until released: the session's load is on its way as long as the test likes. */
-function holdAnswers(t: MountedTab): () => void {
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const answer = t.steve.dispatch;
-
-  t.steve.dispatch = async(type, payload) => {
-    await gate;
-
-    return answer(type, payload);
-  };
-
-  return release;
-}
 
 const statusOf = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.find('td .badge-state, td [class*="badge"]').text());
 const rowKeys = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.attributes('data-node-id'));

@@ -1,10 +1,9 @@
 import { flushPromises } from '@vue/test-utils';
 import { STEVE_TYPES, steveIncludePaths } from '@pkg/node-health/engine';
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
-import { steveType, toSteve } from '../../scenarios/steve';
 import type { KubeObject } from '../../scenarios/types';
-import { mountTab } from './tab-harness';
-import type { MountedTab, StoreHolds } from './tab-harness';
+import { mountTab, pageStore } from './tab-harness';
+import type { MountedTab } from './tab-harness';
 import { inputOfUrl } from './tab-steve';
 
 let tab: MountedTab | null = null;
@@ -127,20 +126,6 @@ describe('the requests the tab makes', () => {
 
 describe('lists the cluster page already holds in the store', () => {
   /** The store as the cluster page leaves it: every machine and management Node, as Steve sent them to findAll. */
-  function pageStore(s: ReturnType<typeof ghostEtcd>): StoreHolds {
-    const holds: StoreHolds = {};
-
-    for (const obj of s.objects) {
-      const type = steveType(obj);
-
-      if (type === STEVE_TYPES.machine || type === STEVE_TYPES.mgmtNode) {
-        (holds[type] ||= []).push(toSteve(obj));
-      }
-    }
-
-    return holds;
-  }
-
   it('are not asked for again, and the rows are the same', async() => {
     const s = ghostEtcd();
     const plain = mountTab(s);

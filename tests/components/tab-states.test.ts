@@ -1,6 +1,6 @@
 import { ghostEtcd, healthy, imported } from '../../scenarios/catalog';
 import type { Scenario } from '../../scenarios/types';
-import { mountTab } from './tab-harness';
+import { holdAnswers, mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 import type { Failure } from './tab-steve';
 
@@ -54,17 +54,8 @@ describe('loading', () => {
 
   it('loads when the tab becomes visible, showing Loading until the answers are in', async() => {
     const t = open(ghostEtcd());
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const answer = t.steve.dispatch;
+    const release = holdAnswers(t);
 
-    t.steve.dispatch = async(type, payload) => {
-      await gate;
-
-      return answer(type, payload);
-    };
     await t.show();
     expect(t.steve.urls).toEqual([]);
     expect(t.wrapper.find('[data-testid="node-health-loading"]').exists()).toBe(true);
