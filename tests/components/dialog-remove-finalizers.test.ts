@@ -73,11 +73,13 @@ const FINALIZER_PATCH = {
   redirectUnauthorized: false,
 };
 
-function open(options: StuckOptions = {}, answer: Answer = server(), focus: RemoveFinalizersRequest['focus'] = 'finalizers') {
+function open(
+  options: StuckOptions = {}, answer: Answer = server(), focus: RemoveFinalizersRequest['focus'] = 'finalizers', record = stuckRecord(options)
+) {
   const store = dialogStore(answer);
   const onDone = jest.fn();
   const request: RemoveFinalizersRequest = {
-    record:  stuckRecord(options),
+    record,
     context: {
       clusterId: CLUSTER, user: 'jane', onDone, now: () => NOW_MS
     },
@@ -145,18 +147,7 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
     record.findings[0].evidence.push({
       object: `Machine ${ NS }/${ MACHINE }`, path: 'status.failureMessage', value: '<img src=x onerror="alert(1)">'
     });
-    const wrapper = mount(RemoveFinalizersDialog, {
-      props: {
-        resources: [{
-          record,
-          context: {
-            clusterId: CLUSTER, user: 'jane', onDone: jest.fn(), now: () => NOW_MS
-          },
-          focus: 'finalizers'
-        }]
-      },
-      global: { mocks: { $store: dialogStore(() => ({})), t: translate } },
-    });
+    const { wrapper } = open({}, () => ({}), 'finalizers', record);
 
     expect(wrapper.find('[data-testid="nh-evidence"] img').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-evidence"]').text()).toContain('<img src=x onerror="alert(1)">');
@@ -265,25 +256,13 @@ describe('RemoveFinalizersDialog: the write', () => {
   });
 
   it('gives its audit Event the diagnosis that led to the removal: the record\'s root cause', async() => {
-    const store = dialogStore(server());
     const record = {
       ...stuckRecord(),
       resolution: {
         rootCause: 'agent-never-checked-in', consequences: [], steps: []
       }
     };
-    const wrapper = mount(RemoveFinalizersDialog, {
-      props:  {
-        resources: [{
-          record,
-          context: {
-            clusterId: CLUSTER, user: 'jane', onDone: jest.fn(), now: () => NOW_MS
-          },
-          focus: 'finalizers'
-        }]
-      },
-      global: { mocks: { $store: store, t: translate } },
-    });
+    const { wrapper, store } = open({}, server(), 'finalizers', record);
 
     await confirmAndRemove(wrapper);
     expect(auditEvents(store)).toEqual([expect.objectContaining({ message: 'jane removed the finalizers machine.cluster.x-k8s.io from Node Health (diagnosis: agent-never-checked-in)' })]);
