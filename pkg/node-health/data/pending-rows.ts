@@ -3,10 +3,11 @@
  * before it draws its tabs, so the tab can show one row per Machine of its cluster at once, each with the
  * `pending` status ("Checking…"), and replace them with the session's rows, which carry the same keys
  * (`machine:<namespace>/<name>`), when the diagnosis is in. Built on the page's main thread, so only what a
- * Machine says of itself is read: its name, its roles (labels), its phase and its Node's name; no join, no check.
+ * Machine says of itself is read: its name, its roles and OS (labels), its phase and its Node's name; no join, no check.
  */
 import {
-  ROLE_ORDER, STATUS_ORDER, STEVE_TYPES, deletionTimestamp, isPlainObject, machineClusterName, machinePhase, machineRoles, nodeRefName
+  ROLE_ORDER, STATUS_ORDER, STEVE_TYPES, deletionTimestamp, isPlainObject, machineClusterName, machinePhase, machineRoles, nodeRefName,
+  operatingSystem
 } from '../engine';
 import type { KubeObject } from '../engine';
 import { STATUS_COLORS, sortRows } from './rows';
@@ -34,7 +35,7 @@ export function pendingRow(machine: KubeObject): NodeRow {
     node,
     roleList,
     roles:           roleList.join(', '),
-    os:              'unknown',
+    os:              operatingSystem(machine),
     phase,
     findingTitleKey: null,
     findingArgs:     {},

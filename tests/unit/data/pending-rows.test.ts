@@ -56,6 +56,8 @@ describe('pendingRows', () => {
     expect(rows.map((r) => r.machine)).toEqual([...rows.map((r) => r.machine)].sort((a, b) => a.localeCompare(b)));
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['pending']));
     expect(rows.every((r) => r.findingCount === 0 && r.findingTitleKey === null && r.sinceMs === null)).toBe(true);
+    // The OS a Machine's label says is shown at once, as the diagnosed row will show it.
+    expect(new Set(rows.map((r) => r.os))).toEqual(new Set(['linux']));
   });
 
   it('reads roles from the labels, the phase, Deleting and the Node of each Machine', () => {
