@@ -274,6 +274,9 @@ export async function findCluster(dispatch: Dispatch, name: string, origin: stri
 /** The timeline is read for at most this many records that are not healthy: each costs a few requests. */
 export const TIMELINE_RECORDS = 50;
 
+/** How many records' stories are read at once. */
+const TIMELINE_READERS = 4;
+
 /**
  * The Events about the records that are not healthy and, for node-driver machines, Rancher's create and delete
  * Jobs with their pods' last log lines, as the tab reads them when a row opens (data/timeline.ts), so that the
@@ -284,10 +287,17 @@ async function storiesOfUnhealthy(dispatch: Dispatch, input: DiagnosisInput, for
   const unhealthy = report.records.filter((r) => r.status !== 'healthy').slice(0, TIMELINE_RECORDS);
   const seen = new Set<string>();
   const out: KubeObject[] = [];
+  // A few records at a time: each is a few rounds of requests, and fifty in a row wait on each other for nothing.
+  const stories: Awaited<ReturnType<typeof loadTimelineInputs>>[] = new Array(unhealthy.length);
+  let next = 0;
+  const reader = async() => {
+    for (let i = next++; i < unhealthy.length; i = next++) {
+      stories[i] = await loadTimelineInputs({ dispatch }, unhealthy[i], form);
+    }
+  };
 
-  for (const r of unhealthy) {
-    const { inputs, jobs } = await loadTimelineInputs({ dispatch }, r, form);
-
+  await Promise.all(Array.from({ length: Math.min(TIMELINE_READERS, unhealthy.length) }, reader));
+  for (const { inputs, jobs } of stories) {
     for (const e of inputs.events ?? []) {
       const key = String(e.metadata?.uid ?? `${ e.metadata?.namespace }/${ e.metadata?.name }`);
 
