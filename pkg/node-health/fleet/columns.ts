@@ -70,10 +70,17 @@ export interface StatusBadge {
   color: string;
 }
 
-/** One finding about the whole cluster, by its title; or, for `note`, the checks of the cluster that could not run. */
-export type ClusterBadge =
-  | { kind: 'finding'; rule: string; status: Exclude<RecordStatus, 'healthy' | 'unknown'>; titleKey: string; args: ClusterLevelFinding['args']; color: string }
-  | { kind: 'note'; status: 'unknown'; count: number; color: string };
+/**
+ * One finding about the whole cluster, by its title (`id`: its rule); or, with `id` `note`, how many of the
+ * cluster's checks could not run.
+ */
+export interface ClusterBadge {
+  id: string;
+  status: Exclude<RecordStatus, 'healthy'>;
+  titleKey: string;
+  args: ClusterLevelFinding['args'];
+  color: string;
+}
 
 export type ClusterCellView =
   | { kind: 'none' }
@@ -94,12 +101,12 @@ export function clusterCellView(health: ClusterHealth | undefined, phase: FleetP
     return { kind: 'none' };
   }
   const cluster: ClusterBadge[] = health.clusterFindings.map((f) => ({
-    kind: 'finding', rule: f.rule, status: f.severity, titleKey: f.titleKey, args: f.args, color: STATUS_COLORS[f.severity]
+    id: f.rule, status: f.severity, titleKey: f.titleKey, args: f.args, color: STATUS_COLORS[f.severity]
   }));
 
   if (health.clusterNotes > 0) {
     cluster.push({
-      kind: 'note', status: 'unknown', count: health.clusterNotes, color: STATUS_COLORS.unknown
+      id: 'note', status: 'unknown', titleKey: 'nodeHealth.fleet.column.clusterNotJudged', args: { count: health.clusterNotes }, color: STATUS_COLORS.unknown
     });
   }
   const badges = UNHEALTHY.filter((s) => health.counts[s] > 0).map((status) => ({

@@ -35,7 +35,7 @@ describe('the cluster list column counts what concerns the whole cluster', () =>
     expect(clusterCellView(edge, 'ready')).toEqual({
       kind:    'counts',
       cluster: [{
-        kind: 'finding', rule: 'cluster-agent-disconnected', status: 'error', titleKey: 'nodeHealth.rules.clusterAgentDisconnected.title', args: edge.clusterFindings[0].args, color: STATUS_COLORS.error
+        id: 'cluster-agent-disconnected', status: 'error', titleKey: 'nodeHealth.rules.clusterAgentDisconnected.title', args: edge.clusterFindings[0].args, color: STATUS_COLORS.error
       }],
       badges: [],
     });
@@ -52,7 +52,7 @@ describe('the cluster list column counts what concerns the whole cluster', () =>
     const clusterRules = (name: string) => {
       const view = cell(name);
 
-      return view.kind === 'counts' ? view.cluster.map((b) => (b.kind === 'finding' ? `${ b.rule }:${ b.status }` : 'note')) : [];
+      return view.kind === 'counts' ? view.cluster.map((b) => (b.id === 'note' ? 'note' : `${ b.id }:${ b.status }`)) : [];
     };
 
     expect(clusterRules('pool-rke2')).toEqual(['init-node-missing:error']);
@@ -85,7 +85,7 @@ describe('the cluster list column counts what concerns the whole cluster', () =>
       })
     })]);
     expect(view.kind === 'counts' && view.cluster[0]).toEqual(expect.objectContaining({
-      rule: 'etcd-quorum', status: 'error', color: STATUS_COLORS.error
+      id: 'etcd-quorum', status: 'error', color: STATUS_COLORS.error
     }));
     expect(clusterSortKey(q).rank).toBe(0);
   });
@@ -104,7 +104,7 @@ describe('the cluster list column counts what concerns the whole cluster', () =>
     expect(clusterCellView(h, 'ready')).toEqual({
       kind:    'counts',
       cluster: [{
-        kind: 'note', status: 'unknown', count: 1, color: STATUS_COLORS.unknown
+        id: 'note', status: 'unknown', titleKey: 'nodeHealth.fleet.column.clusterNotJudged', args: { count: 1 }, color: STATUS_COLORS.unknown
       }],
       badges: []
     });
