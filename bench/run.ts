@@ -12,7 +12,6 @@ import { diagnose } from '../pkg/node-health/engine';
 import { large } from '../scenarios/catalog';
 import { fleet } from '../scenarios/fleet';
 import { nodeCopies } from '../pkg/node-health/fleet/node-copies';
-import { diagnoseFleetObjects } from '../pkg/node-health/fleet/diagnosis';
 
 const WARMUP_NODES = 10000;
 
@@ -98,7 +97,9 @@ function measureFleet(clusters: number, nodesPerCluster: number, runs: number): 
   } as const;
   const figure = time(objects, nodes, runs, (items) => {
     const mgmtNodes = items.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
-    const report = diagnoseFleetObjects([...items, ...nodeCopies(mgmtNodes)], { now: scenario.now, availability });
+    const report = diagnose([...items, ...nodeCopies(mgmtNodes)], {
+      now: scenario.now, availability, nodesLeftToTab: true
+    });
 
     if (report.clusters.length < clusters || report.records.length < nodes * 0.9) {
       throw new Error(`expected ${ clusters } clusters and about ${ nodes } records, got ${ report.clusters.length } and ${ report.records.length }`);

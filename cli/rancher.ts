@@ -16,17 +16,13 @@ import {
 } from '../pkg/node-health/data';
 import type { ClusterTarget, Dispatch, LoadResult } from '../pkg/node-health/data';
 import { fetchCollection } from '../pkg/node-health/data/load-core';
-import { clusterIdentities, clusterInput, diagnoseInput } from '../pkg/node-health/data/input';
+import { clusterInput, diagnoseInput } from '../pkg/node-health/data/input';
 import type { DiagnosisInput } from '../pkg/node-health/data/input';
 import type { ListForm } from '../pkg/node-health/data/requests';
 import { STEVE_CACHE_FEATURE } from '../pkg/node-health/data/steve-mode';
-import { diagnose } from '../pkg/node-health/engine';
-import type {
-  ClusterIdentity, DiagnoseOptions, DiagnosisReport, InputAvailability, KubeObject
-} from '../pkg/node-health/engine';
+import type { KubeObject } from '../pkg/node-health/engine';
 import { loadFleetData } from '../pkg/node-health/fleet/load';
 import type { FleetIssue } from '../pkg/node-health/fleet/load';
-import { diagnoseFleetObjects } from '../pkg/node-health/fleet/diagnosis';
 import { fleetFatalIssue } from '../pkg/node-health/fleet/source';
 import { fleetClustersRequest } from '../pkg/node-health/fleet/requests';
 
@@ -229,17 +225,9 @@ export function partialLine(issue: FleetIssue): string {
 }
 
 export interface RancherDiagnosis {
-  /** the objects read, for a bundle or a diagnosis */
-  objects: KubeObject[];
-  /** how these objects (or what is left of them once sanitised) are diagnosed: as the tab or the fleet page does */
-  diagnoseWith: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
-  availability: InputAvailability;
-  /** the cluster Nodes belong to when the objects do not tell (one cluster's load) */
-  defaultCluster?: string;
-  /** the clusters' identity as read from Rancher, for the engine to take as it is */
-  clusters: ClusterIdentity[];
+  /** what was read, as the tab (one cluster, with the stories of its unhealthy records) or the fleet page reads it */
+  input: DiagnosisInput;
   partial: FleetIssue[];
-  loadedAt: number;
 }
 
 /** Finds a provisioning cluster by name (or namespace/name) in the clusters the token's user may see. */
@@ -329,15 +317,7 @@ export async function diagnoseCluster(dispatch: Dispatch, name: string, origin: 
   const input = clusterInput(target, load);
   const stories = await storiesOfUnhealthy(dispatch, input, form, now);
 
-  return {
-    objects:        [...input.objects, ...stories],
-    diagnoseWith:   diagnose,
-    availability:   load.availability,
-    defaultCluster: target.mgmtId ?? undefined,
-    clusters:       clusterIdentities(input.targets),
-    partial:        load.issues,
-    loadedAt:       load.loadedAt,
-  };
+  return { input: { ...input, objects: [...input.objects, ...stories] }, partial: load.issues };
 }
 
 export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, now?: () => number): Promise<RancherDiagnosis> {
@@ -350,14 +330,7 @@ export async function diagnoseAllClusters(dispatch: Dispatch, origin: string, no
     throw new RancherError(failureLine(fatal, origin));
   }
 
-  return {
-    objects:      load.input.objects,
-    diagnoseWith: diagnoseFleetObjects,
-    clusters:     clusterIdentities(load.input.targets),
-    availability: load.availability,
-    partial:      load.issues.filter((i) => i.input !== 'mgmtClusters'),
-    loadedAt:     load.loadedAt,
-  };
+  return { input: load.input, partial: load.issues.filter((i) => i.input !== 'mgmtClusters') };
 }
 
 export const RANCHER_OPTIONS = {

@@ -2,9 +2,8 @@
  * What `diagnose` and `bundle` read, from files or from Rancher, told the same way on standard error: files
  * passed over, lists read only in part, and the moment the diagnosis is made at.
  */
-import type {
-  ClusterIdentity, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability
-} from '../../pkg/node-health/engine';
+import type { HostReport, KubeObject } from '../../pkg/node-health/engine';
+import type { DiagnosisInput } from '../../pkg/node-health/data/input';
 import type { SanitizeOptions } from '../../pkg/node-health/export';
 import { loadInputs, InputError } from '../input';
 import type { BundleHeader } from '../input';
@@ -14,15 +13,12 @@ import { diagnoseFromRancher, partialLine, RANCHER_OPTIONS, RancherError } from 
 import type { RancherDiagnosis } from '../rancher';
 
 export interface CommandInput {
-  objects: unknown[];
-  /** RFC 3339: --now, else the bundle's moment, else when Rancher was read, else the clock */
-  now: string;
-  availability?: InputAvailability;
-  defaultCluster?: string;
-  /** the clusters' identity, when read from Rancher */
-  clusters?: ClusterIdentity[];
-  /** how the objects are diagnosed when they came from Rancher: as the tab or the fleet page does */
-  diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
+  /**
+   * What is diagnosed, in the one shape the tab and the fleet page use: from Rancher its clusters as targets; from
+   * files no target (the engine reads the clusters from the objects). Its moment: --now, else the bundle's, else
+   * when Rancher was read, else the clock (RFC 3339).
+   */
+  input: DiagnosisInput;
   hostReports: HostReport[];
   /** the headers of the bundles among the inputs */
   bundles: BundleHeader[];
@@ -34,22 +30,20 @@ export async function readCommandInput(command: string, values: Record<string, u
   const say = (line: string) => io.stderr(`node-health ${ command }: ${ line }`);
   const givenNow = values.now !== undefined ? parseNow(values.now as string) : null;
   const fromRancher = await diagnoseFromRancher(values, positionals, io.readFile);
-  const input = fromRancher ? null : loadInputs(positionals);
+  const files = fromRancher ? null : loadInputs(positionals);
 
-  input?.skipped.forEach((file) => say(`skipped ${ file }: not Kubernetes data`));
-  input?.warnings.forEach(say);
-  input?.partial.forEach((file) => say(`${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
+  files?.skipped.forEach((file) => say(`skipped ${ file }: not Kubernetes data`));
+  files?.warnings.forEach(say);
+  files?.partial.forEach((file) => say(`${ file } is one page of a longer list (it has a continue token): what is not in it is not called missing`));
   fromRancher?.partial.forEach((issue) => say(partialLine(issue)));
+  const read: DiagnosisInput = fromRancher?.input ?? {
+    targets: [], objects: (files?.objects ?? []) as KubeObject[], availability: files?.availability ?? {}, now: ''
+  };
 
   return {
-    objects:        fromRancher?.objects ?? input?.objects ?? [],
-    now:            givenNow ?? input?.bundleNow ?? (fromRancher ? new Date(fromRancher.loadedAt).toISOString() : new Date().toISOString()),
-    availability:   fromRancher?.availability ?? input?.availability,
-    defaultCluster: fromRancher?.defaultCluster,
-    clusters:       fromRancher?.clusters,
-    diagnoseWith:   fromRancher?.diagnoseWith,
-    hostReports:    input?.hostReports ?? [],
-    bundles:        input?.bundles ?? [],
+    input:       { ...read, now: givenNow ?? files?.bundleNow ?? (fromRancher ? new Date(fromRancher.input.now).toISOString() : new Date().toISOString()) },
+    hostReports: files?.hostReports ?? [],
+    bundles:     files?.bundles ?? [],
     fromRancher,
   };
 }
@@ -100,13 +94,6 @@ export function failedCommand(command: string, e: any, io: CliIo, output?: strin
 /** What a bundle or a report file is made of: the input's objects, through the bundle's redaction and diagnosis. */
 export function sanitizeOptions(input: CommandInput, obfuscate: boolean): SanitizeOptions {
   return {
-    objects:        input.objects,
-    now:            input.now,
-    availability:   input.availability,
-    defaultCluster: input.defaultCluster,
-    clusters:       input.clusters,
-    hostReports:    input.hostReports,
-    diagnoseWith:   input.diagnoseWith,
-    obfuscate,
+    ...input.input, hostReports: input.hostReports, obfuscate
   };
 }

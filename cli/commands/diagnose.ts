@@ -1,4 +1,4 @@
-import { diagnose } from '../../pkg/node-health/engine';
+import { diagnoseInput } from '../../pkg/node-health/data/input';
 import { redactObjects } from '../../pkg/node-health/export';
 import { isReportFormat, renderReport, REPORT_FORMAT_NAMES } from '../../pkg/node-health/report/formats';
 import { cliTranslator } from '../l10n';
@@ -33,12 +33,10 @@ export async function runDiagnose(argv: string[], io: CliIo): Promise<number> {
     const t = cliTranslator(values.lang as string);
     const input = await readCommandInput('diagnose', values, positionals, io);
     // The same objects a bundle would hold: what the diagnosis prints (evidence too) is only what a bundle may show.
-    const sanitized = redactObjects(input.objects);
+    const sanitized = redactObjects(input.input.objects);
 
     sanitized.leftOut.forEach((v) => io.stderr(`node-health diagnose: left out ${ v.field } of ${ v.object }: ${ v.reason }`));
-    const report = (input.diagnoseWith ?? diagnose)(sanitized.objects, {
-      now: input.now, availability: input.availability, defaultCluster: input.defaultCluster, clusters: input.clusters, hostReports: input.hostReports
-    });
+    const report = diagnoseInput({ ...input.input, objects: sanitized.objects }, undefined, input.hostReports);
 
     io.stdout(renderReport(format, report, t));
 

@@ -6,13 +6,13 @@
  * `node-health diagnose <bundle>` gives the same records and findings again and no evidence shows a value the
  * objects do not hold. The command line's loader reads `objects`, `createdAt` and `availability`.
  */
-import {
-  BUNDLE_FORMAT, diagnose, isPlainObject, linkChain, settleAvailability
-} from '../engine';
+import { BUNDLE_FORMAT, isPlainObject, linkChain, settleAvailability } from '../engine';
 import type {
-  ActionId, ChainLink, ClusterIdentity, ClusterInfo, DiagnoseOptions, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord,
+  ActionId, ChainLink, ClusterInfo, DiagnosisReport, HostReport, InputAvailability, KubeObject, NodeRecord,
   PlanStatus, RecordStatus
 } from '../engine';
+import { diagnoseInput } from '../data/input';
+import type { DiagnosisInput } from '../data/input';
 import { toJsonReport } from '../report/render';
 import type { JsonAdditions, JsonFinding, JsonRecord, JsonReport } from '../report/render';
 import type { Translate } from '../report/translate';
@@ -68,23 +68,17 @@ export interface NodeHealthBundle {
   leftOut: LeftOutValue[];
 }
 
-export interface SanitizeOptions {
+/**
+ * What leaves: a DiagnosisInput (data/input.ts), of which only the objects are required (kubectl output or a bundle
+ * has no targets; the engine reads the clusters' identity from the objects then), with how it leaves.
+ */
+export interface SanitizeOptions extends Partial<Omit<DiagnosisInput, 'objects' | 'now'>> {
   /** The objects to diagnose (plain objects, as given to diagnose): kubectl output, a bundle, a load from Rancher */
   objects: unknown[];
   now?: string | number | Date;
-  availability?: InputAvailability;
   obfuscate?: boolean;
-  /** The cluster Nodes belong to when the objects do not tell */
-  defaultCluster?: string;
-  /** The clusters' identity, when the objects were read from Rancher (DiagnoseOptions.clusters) */
-  clusters?: ClusterIdentity[];
   /** Host reports to diagnose with */
   hostReports?: HostReport[];
-  /**
-   * How what leaves is diagnosed: the engine's diagnose, or the view's own when it adds to it (the fleet marks
-   * what only a cluster's tab can tell, fleet/diagnosis.ts), so that the export says what the view would say.
-   */
-  diagnoseWith?: (objects: unknown[], options: DiagnoseOptions) => DiagnosisReport;
   /** What could not be read, and the actions taken: cluster text, through the same redaction */
   unreadable?: UnreadableInput[];
   actionLog?: unknown[];
@@ -118,9 +112,10 @@ export function sanitizeDiagnosis(options: SanitizeOptions): SanitizedDiagnosis 
 
     return obfuscator ? obfuscator.deep(leaving) : leaving;
   });
-  const report = (options.diagnoseWith ?? diagnose)(objects, {
-    now: options.now ?? Date.now(), availability, defaultCluster: options.defaultCluster, clusters: options.clusters, hostReports
-  });
+  const now = options.now ?? Date.now();
+  const report = diagnoseInput({
+    targets: options.targets ?? [], objects, availability, now: now instanceof Date ? now.getTime() : now, nodesLeftToTab: options.nodesLeftToTab
+  }, undefined, hostReports);
   const text = obfuscator ? (s: string) => obfuscator.text(redactString(s)) : (s: string) => redactString(s);
 
   return {

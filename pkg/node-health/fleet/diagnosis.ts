@@ -3,9 +3,9 @@
  * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
  * the rows of every node that is not healthy.
  */
-import { diagnose, RULES, STATUS_ORDER, topFinding } from '../engine';
+import { RULES, STATUS_ORDER, topFinding } from '../engine';
 import type {
-  ClusterInfo, DiagnoseOptions, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
+  ClusterInfo, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
 } from '../engine';
 import { clusterKeyOf } from '../data/rows';
 import { diagnoseInput } from '../data/input';
@@ -23,14 +23,6 @@ const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
  * to the cluster's tab rather than guessed.
  */
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
-
-/**
- * The fleet's diagnosis of a set of objects: the engine's, with what only a cluster's tab can tell left to it (the
- * fleet never reads a downstream Node list; engine/nodes-left-to-tab.ts).
- */
-export function diagnoseFleetObjects(objects: unknown[], options: DiagnoseOptions): DiagnosisReport {
-  return diagnose(objects, { ...options, nodesLeftToTab: true });
-}
 
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
   return diagnoseInput(load.input, config);

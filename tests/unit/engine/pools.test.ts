@@ -5,7 +5,7 @@
 import { diagnose } from '@pkg/node-health/engine';
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { poolSentence } from '@pkg/node-health/report/pool';
-import { diagnoseFleetObjects, fleetRows } from '@pkg/node-health/fleet/diagnosis';
+import { fleetRows } from '@pkg/node-health/fleet/diagnosis';
 import { buildScenario, CREATE_FAILED_MACHINE, DELETE_FAILED_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 
@@ -57,7 +57,9 @@ describe('a machine compared with its pool', () => {
 
   it('on the fleet page, which reads no downstream Node, Rancher\'s copies of the Nodes tell the same: the replacement is marked slow for its pool', () => {
     const s = buildScenario('infra-delete-failed');
-    const report = diagnoseFleetObjects(s.objects, { now: s.now, availability: { mgmtNodes: 'ok' } });
+    const report = diagnose(s.objects, {
+      now: s.now, availability: { mgmtNodes: 'ok' }, nodesLeftToTab: true
+    });
     const rows = fleetRows(report);
 
     expect(report.records.find((x) => x.machineName === CREATE_FAILED_MACHINE)?.pool).toMatchObject({
