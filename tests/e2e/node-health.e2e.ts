@@ -464,7 +464,7 @@ export const TESTS: E2eTest[] = [
       const timeline = page.locator(`${ NH.detail } [data-testid="node-health-timeline"]`);
 
       await timeline.waitFor({ state: 'visible', timeout: 15000 });
-      const log = timeline.locator('[data-testid="node-health-timeline-log"]').first();
+      const log = timeline.locator('[data-testid="node-health-timeline-log-lines"]').first();
 
       await log.waitFor({ state: 'visible', timeout: 30000 });
       assert(/Cannot complete login due to an incorrect user name or password/.test(await log.innerText()), 'the delete job\'s log is not shown');
@@ -487,7 +487,7 @@ export const TESTS: E2eTest[] = [
 
       await openTab(t, page, 'vs-del');
       await openRow(page, DELETE_FAILED_MACHINE);
-      const log = page.locator(`${ NH.detail } [data-testid="node-health-timeline-log"]`).first();
+      const log = page.locator(`${ NH.detail } [data-testid="node-health-timeline-log-lines"]`).first();
 
       await log.waitFor({ state: 'visible', timeout: 30000 });
       const text = await log.innerText();
@@ -521,7 +521,7 @@ export const TESTS: E2eTest[] = [
       assert(/Deletion requested/.test(text) && /Machine created/.test(text), `the rest of the story is missing: ${ text.slice(0, 600) }`);
       assert(/delete job .+ failed/.test(text), 'the job itself (readable) is missing');
       // The job's own entry is there (its li is marked by its source, log); the block of its log lines is not.
-      const logs = timeline.locator('pre[data-testid="node-health-timeline-log"]');
+      const logs = timeline.locator('[data-testid="node-health-timeline-log-lines"]');
 
       assert(await logs.count() === 0, `a log is shown to a user who may not read pods: ${ (await logs.allInnerTexts()).join('\n') }`);
       await timeline.scrollIntoViewIfNeeded();
