@@ -12,6 +12,8 @@ import type {
   ClusterInfo, DiagnosisReport, HostReport, KubeObject, NodeRecord, RecordStatus, Rejudge
 } from '../engine';
 import { loadClusterData } from './load';
+import { loadRecordData } from './record-load';
+import type { RecordSubject } from './record-target';
 import type { ListCache } from './load';
 import type { ListForm, PlannedRequest } from './requests';
 import type { AccessReviews } from './access';
@@ -37,6 +39,8 @@ export interface RefreshRequest {
   storeUnchanged?: StoreInput[];
   /** read every list again (right after a write of ours, which the watch may not have reported yet) */
   rereadAll?: boolean;
+  /** one record's objects only, not the whole cluster's (the record tab, record-load.ts) */
+  subject?: RecordSubject;
 }
 
 /** What the page shows of a load. */
@@ -99,7 +103,9 @@ export class TabSession {
       Object.keys(this.storeLists).length !== Object.keys(fromStore).length;
 
     this.storeLists = fromStore;
-    const load = await loadClusterData(this.dispatch, request.target, {
+    const load = request.subject ? await loadRecordData(this.dispatch, request.target, request.subject, {
+      mgmtCluster: fromStore.mgmtCluster, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
+    }) : await loadClusterData(this.dispatch, request.target, {
       fromStore, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
     });
     const unchanged = !!this.rejudge && !!this.load && !storeChanged && load.requests.length > 0 && load.requests.every((r) => r.reused) &&

@@ -27,6 +27,7 @@ import { attachHostReports } from './host-report';
 import { relateHosts, relateNamed } from './hosts';
 import { AFTER_RULES } from './rules/related';
 import { markNodesLeftToTab } from './nodes-left-to-tab';
+import { markScoped } from './scoped';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -242,6 +243,9 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   attachPoolComparisons(joined.records, now);
   if (options.nodesLeftToTab) {
     markNodesLeftToTab(joined.records, counts);
+  }
+  if (options.scoped) {
+    markScoped(joined.records, counts, options.scoped);
   }
 
   return {
