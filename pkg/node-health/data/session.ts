@@ -224,11 +224,23 @@ export class TabSession {
       return undefined;
     }
     const listOf = (request: PlannedRequest) => watchedListOf(request.access);
+    // Whether a watched list changed, asked once per load: a record's load reads one type in several requests (one
+    // per selector), and reading the first marks the type read before the others are asked about.
+    const changed = new Map<string, boolean>();
+    const changedNow = (request: PlannedRequest): boolean => {
+      const key = JSON.stringify(listOf(request));
+
+      if (!changed.has(key)) {
+        changed.set(key, watch.changed(listOf(request)));
+      }
+
+      return changed.get(key) as boolean;
+    };
 
     // A list is watched from the revision it was read at: unchanged from Steve's confirmation on, so the refresh
     // after the first load reads nothing again (changes.ts).
     return {
-      get:     (request) => (rereadAll || watch.changed(listOf(request)) ? undefined : this.lists.get(request.url)),
+      get:     (request) => (rereadAll || changedNow(request) ? undefined : this.lists.get(request.url)),
       reading: (request) => {
         this.lists.delete(request.url);
         watch.markRead(listOf(request));
