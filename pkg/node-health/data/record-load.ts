@@ -124,11 +124,13 @@ function chainRequests(target: ClusterTarget, form: ListForm, machine: KubeObjec
   if (claimed) {
     out.push(scopedMachines(target, form, { labels: [[LABELS.nodeName, claimed]] }));
   }
-  // The Node a machine without its link is expected to register as: Nodes are named in lower case.
-  const expected = (claimed ?? hostnameOf(machine))?.toLowerCase();
+  // The Node a machine without its link is expected to register as (Nodes are named in lower case): its node-name
+  // label, the host name it reports, or the name in an RKE2 or K3s provider id (rke2://<node>).
+  const fromProviderId = /^(?:rke2|k3s):\/\/([^/]+)$/.exec(String(machine.spec?.providerID ?? ''))?.[1];
+  const expected = [claimed, hostnameOf(machine), fromProviderId].map((n) => n?.toLowerCase()).filter((n): n is string => !!n && n !== nodeName);
 
-  if (mgmtId && expected && expected !== nodeName) {
-    out.push(scopedNodes(mgmtId, form, { name: expected }));
+  for (const name of mgmtId ? [...new Set(expected)] : []) {
+    out.push(scopedNodes(mgmtId as string, form, { name }));
   }
   if (pool) {
     out.push(scopedMachines(target, form, { labels: [pool] }));
@@ -226,6 +228,12 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
   }
   // Each Machine's chain, the other machines that claim its Node's name, and its pool.
   await round(chained.flatMap((m) => chainRequests(target, form, m)));
+  // The machines that the Nodes read name, where not read yet: a Node registered under the name this machine expects
+  // may be another machine's (duplicate-node-name).
+  const held = new Set(reads.list('machines').map((m) => nameOf(m)));
+  const others = [...new Set(reads.list('nodes').map((n) => machineNamedBy(n, undefined)).filter((n): n is string => !!n && !held.has(n)))];
+
+  await round(managed ? others.map((name) => scopedMachines(target, form, { name })) : []);
   for (const machine of chained.slice(0, 1)) {
     const pool = poolLabel(machine);
 

@@ -6,7 +6,9 @@ import { loadRecordData } from '@pkg/node-health/data/record-load';
 import { subjectRow } from '@pkg/node-health/data/record-target';
 import type { RecordSubject } from '@pkg/node-health/data/record-target';
 import { trimMgmtCluster } from '@pkg/node-health/data/mgmt-cluster';
-import { SCENARIOS, SCENARIO_NAMES, large } from '../../../scenarios/catalog';
+import {
+  CREATE_FAILED_MACHINE, SCENARIOS, SCENARIO_NAMES, buildScenario, large
+} from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
 import { clusterResource, fakeSteve, mgmtClustersById } from '../../components/tab-steve';
 import type { FakeSteveOptions } from '../../components/tab-steve';
@@ -197,5 +199,23 @@ describe('loadRecordData: a few dozen objects on a large cluster', () => {
       expect({ name: m.metadata.name, ...shown(record as NodeRecord) }).toEqual({ name: m.metadata.name, ...shown(expected) });
     }
     expect(broken.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('loadRecordData: a machine compared with its pool', () => {
+  it('reads a node-driver pool by its label, with the pool\'s Nodes by machine uid, and compares as the whole cluster does', async() => {
+    const s = buildScenario('infra-delete-failed');
+    const target = targetOf(s, s.clusters[0].name) as ClusterTarget;
+    const whole = await wholeCluster(s, target, {});
+    const subject: RecordSubject = {
+      kind: 'machine', name: CREATE_FAILED_MACHINE, namespace: target.namespace
+    };
+    const { steve, record } = await scoped(s, target, subject);
+    const expected = recordOf(whole.records, whole.rows, subject);
+
+    expect(expected?.pool?.outlier).toBe(true);
+    expect(record?.pool).toEqual(expected?.pool);
+    expect(record?.notes.map((n) => n.key)).not.toContain(POOL_NOTE);
+    expect(steve.urls.some((u) => new URL(u, 'https://rancher.example.com').searchParams.get('labelSelector')?.startsWith('rke.cattle.io/machine in ('))).toBe(true);
   });
 });
