@@ -172,7 +172,9 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))) &&
       (!steve.options.sqlCache || matchesSqlFilters(o, u.searchParams.getAll('filter'))));
     const offset = Number(u.searchParams.get('continue') ?? 0);
-    const size = steve.options.pageSize ?? (matching.length || 1);
+    // A request's own page size (Kubernetes' limit, the SQL cache's pagesize) before the stand-in's.
+    const asked = Number(u.searchParams.get('limit') ?? u.searchParams.get('pagesize') ?? 0);
+    const size = asked || (steve.options.pageSize ?? (matching.length || 1));
     const page = matching.slice(offset, offset + size);
     // The stand-in's toSteve keeps paths before renaming type to _type; Steve renames first (ToAPI).
     const dropped = !!steve.options.dropFieldParams;

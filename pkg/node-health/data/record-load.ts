@@ -8,13 +8,14 @@
  *   RKEBootstrap and infrastructure machine by the names in its refs, its Node by name (status.nodeRef) and by the
  *   machine's uid label, Rancher's copy of that Node by its node-name label;
  * - the cluster's context: its etcd and control-plane machines with their plan secrets and Nodes (by role label),
+ *   whether it has a worker machine at all (the first one, its name only),
  *   the machines of the record's own pool (by pool label) with their Nodes (by machine uid), and Cluster API's small
  *   lists whole (the CAPI Cluster, MachineDeployments, MachineSets, MachineHealthChecks) as the cluster's tab reads them.
  * What the scoped lists cannot tell (another machine waiting for the same Node, a Node elsewhere at this host's
  * address) the engine says in a note on the record instead of guessing (engine/scoped.ts).
  */
 import {
-  ANNOTATIONS, LABELS, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf
+  ANNOTATIONS, LABELS, asObject, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf
 } from '../engine';
 import type { InputName, KubeObject, RecordScope } from '../engine';
 import {
@@ -22,7 +23,7 @@ import {
 } from './requests';
 import type { ListForm, PlannedRequest } from './requests';
 import {
-  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets
+  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
 } from './record-requests';
 import type { ScopedRequest } from './record-requests';
 import type { AccessReviews } from './access';
@@ -149,6 +150,35 @@ async function machineNameByUid(dispatch: Dispatch, target: ClusterTarget, form:
   return found.ok ? nameOf(found.value.find((m) => m.metadata?.uid === uid && matchesSelector(m, request.selector)) ?? {}) : null;
 }
 
+/**
+ * Whether the cluster has a worker machine: the probe's first page (one object) only, never the list; from an
+ * earlier load while the watch says machines did not change. Undefined when it could not be told.
+ */
+async function hasWorker(dispatch: Dispatch, probe: ScopedRequest, log: LoadResult['requests'], cache?: ListCache<PlannedRequest>): Promise<boolean | undefined> {
+  const cached = cache?.get(probe);
+
+  if (cached) {
+    log.push({
+      input: probe.input, url: probe.url, reused: true
+    });
+
+    return cached.some((m) => matchesSelector(m, probe.selector));
+  }
+  cache?.reading(probe);
+  log.push({ input: probe.input, url: probe.url });
+  const answer = await settle(dispatch('management/request', { url: probe.url, redirectUnauthorized: false }));
+  const data = answer.ok ? asObject(answer.value).data : undefined;
+
+  if (!Array.isArray(data)) {
+    return undefined;
+  }
+  const revision = asObject(answer.ok ? answer.value : null).revision;
+
+  cache?.set(probe, data, typeof revision === 'string' ? revision : '');
+
+  return data.some((m) => matchesSelector(m, probe.selector));
+}
+
 export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, subject: RecordSubject, options: RecordLoadOptions = {}): Promise<RecordLoadResult> {
   const now = options.now ?? Date.now;
   const form = options.form ?? 'selectors';
@@ -177,6 +207,7 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
   const round = async(requests: (ScopedRequest | PlannedRequest)[]) => take(await Promise.all(requests.map(read)));
   const managed = target.machineManaged;
   const mgmtId = target.mgmtId;
+  const workersFetch = managed ? hasWorker(dispatch, workerProbe(target, form), reads.requests, options.cache) : null;
   const mgmtClusterFetch = options.mgmtCluster ? Promise.resolve(options.mgmtCluster) : (mgmtId ? fetchMgmtCluster(dispatch, mgmtId, reads.requests) : Promise.resolve([]));
 
   // First round: the subject itself and the cluster's context, all at once.
@@ -250,6 +281,7 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
     }
   }
   const mgmtCluster = await mgmtClusterFetch;
+  const workers = workersFetch ? await workersFetch : undefined;
   const machines = unique(reads.list('machines'));
   const nodes = unique(reads.list('nodes'));
   const planSecrets = unique(reads.list('planSecrets'));
@@ -269,6 +301,6 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
     issues:       reads.issues,
     requests:     reads.requests,
     loadedAt:     now(),
-    scope:        { poolRead },
+    scope:        { poolRead, ...(workers === undefined ? {} : { workers }) },
   };
 }

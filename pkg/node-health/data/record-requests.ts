@@ -121,3 +121,18 @@ export function roleContextRequests(target: ClusterTarget, form: ListForm): Scop
 
   return out;
 }
+
+/**
+ * Whether the cluster has a worker machine at all (a cluster without one is the role-missing finding): the first of
+ * them, one object, its name and labels only (`limit` without the SQL cache, `pagesize` with it).
+ */
+export function workerProbe(target: ClusterTarget, form: ListForm): ScopedRequest {
+  const selector: ListSelector = { labels: ofCluster(target, [LABELS.workerRole, 'true']) };
+
+  return {
+    input:  'machines',
+    url:    `${ path('v1', collection(STEVE_TYPES.machine), target.namespace) }${ queryString([...selectorParams(selector, form), [form === 'filter' ? 'pagesize' : 'limit', '1'], ['include', 'metadata.name'], ['include', 'metadata.labels']]) }`,
+    access: localAccess('cluster.x-k8s.io', 'machines', target.namespace),
+    selector,
+  };
+}

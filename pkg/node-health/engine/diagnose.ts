@@ -213,7 +213,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
   const ctx: RuleContext = {
-    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records)
+    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records), ...(options.scoped ? { scoped: options.scoped } : {})
   };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0

@@ -334,6 +334,8 @@ export interface EngineConfig {
 export interface RecordScope {
   /** every machine of the record's pool was read (with its Node), so it is compared with its pool */
   poolRead: boolean;
+  /** whether the cluster has a worker machine (one was asked for); absent when that could not be told */
+  workers?: boolean;
 }
 
 export interface DiagnoseOptions {

@@ -32,6 +32,8 @@ function shown(r: NodeRecord, related = true) {
   const ofOthers = (rule: string) => !related && rule === 'related-record';
 
   return {
+    // What the cluster's findings say (the preflight reads them: paused, agent disconnected)
+    cluster:   (r.cluster?.findings ?? []).map((f) => f.rule),
     status:    r.status,
     findings:  r.findings.filter((f) => !ofOthers(f.rule)).map((f) => f.rule),
     steps:     (r.resolution?.steps ?? []).filter((s) => !ofOthers(s.rule)).map((s) => ({
@@ -167,12 +169,13 @@ describe('loadRecordData: a few dozen objects on a large cluster', () => {
       // Every list but Cluster API's four small ones (asked for by the cluster's name, as the cluster's tab does) is narrowed to this record.
       expect(lists.filter((u) => !small.some((t) => u.pathname.includes(`/${ t }/`))).filter((u) => !narrowed(u)).map((u) => u.toString())).toEqual([]);
       expect(steve.urls.length).toBeLessThanOrEqual(20);
-      // 38 objects of 2,000 nodes' ~10,000: the worker's chain (Machine, plan secret, RKEBootstrap, CustomMachine, its Node
+      // 39 objects of 2,000 nodes' ~12,000: the worker's chain (Machine, plan secret, RKEBootstrap, CustomMachine, its Node
       // by name and by uid label, Rancher's copy) and the CAPI Cluster, 8; the 5 etcd and control-plane machines, each
-      // asked for by both roles, with their plan secrets and Nodes, 30.
+      // asked for by both roles, with their plan secrets and Nodes, 30; the first worker machine, 1.
       const read = steve.responses.reduce((n, r) => n + (Array.isArray((r.body as { data?: unknown[] }).data) ? (r.body as { data: unknown[] }).data.length : 0), 0);
 
       expect(read).toBeLessThanOrEqual(40);
+      expect(read).toBeGreaterThan(30);
       expect(load.objects.filter((o) => o.kind === 'Machine').map((o) => o.metadata.name).sort()).toEqual(
         [worker.metadata.name, ...s.objects.filter((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/etcd-role'] === 'true').map((o) => o.metadata.name)].sort()
       );

@@ -74,3 +74,14 @@ describe('a scoped diagnosis', () => {
     expect(notesOf(leaving)).toContain(JOINED_NOTE);
   });
 });
+
+describe('a scoped diagnosis of a cluster without workers', () => {
+  const rules = (report: DiagnosisReport) => report.clusters.flatMap((c) => c.findings.map((f) => f.rule));
+
+  it('says a role is missing only where the load told whether there is a worker', () => {
+    expect(rules(diagnoseScenario(buildScenario('no-worker')))).toContain('role-missing');
+    expect(rules(diagnoseScenario(buildScenario('no-worker'), 'kubectl', { scoped: { poolRead: true, workers: false } }))).toContain('role-missing');
+    expect(rules(diagnoseScenario(buildScenario('no-worker'), 'kubectl', { scoped: { poolRead: true } }))).not.toContain('role-missing');
+    expect(rules(diagnoseScenario(buildScenario('healthy'), 'kubectl', { scoped: { poolRead: true, workers: true } }))).not.toContain('role-missing');
+  });
+});
