@@ -6,6 +6,7 @@
 import type { InputName } from '@pkg/node-health/engine';
 import type { KubeObject, Scenario } from '../../scenarios/types';
 import { steveType, toSteve } from '../../scenarios/steve';
+import { matchesLabels, parseLabelSelector } from '../../mock-rancher/query';
 
 export const STEVE_BASE = 'https://rancher.example.com';
 
@@ -73,15 +74,8 @@ export function inputOfUrl(url: string): SteveInput {
 }
 
 function matchesSelector(obj: KubeObject, selector: string | null): boolean {
-  if (!selector) {
-    return true;
-  }
-
-  return selector.split(',').every((term) => {
-    const [key, value] = term.split('=');
-
-    return value === undefined ? key in (obj.metadata.labels ?? {}) : obj.metadata.labels?.[key] === value;
-  });
+  // Kubernetes' grammar, set-based terms (`key in (a,b)`) included, as the embedded Rancher API reads it.
+  return !selector || matchesLabels(obj.metadata.labels, parseLabelSelector(selector));
 }
 
 function matchesFields(obj: KubeObject, selector: string | null): boolean {
@@ -96,18 +90,24 @@ function matchesFields(obj: KubeObject, selector: string | null): boolean {
   });
 }
 
-/** The SQL cache's `filter` over labels and a secret's `_type`: each parameter one exact term. */
+/** The SQL cache's `filter` over labels, names and a secret's `_type`, each term exact. */
 function matchesSqlFilters(obj: KubeObject, filters: string[]): boolean {
-  return filters.every((f) => {
-    const label = /^metadata\.labels\[([^\]]+)\]=(.*)$/.exec(f);
+  // Parameters are ANDed, a parameter's comma-separated terms ORed.
+  return filters.every((f) => f.split(',').some((term) => {
+    const label = /^metadata\.labels\[([^\]]+)\]=(.*)$/.exec(term);
 
     if (label) {
       return obj.metadata.labels?.[label[1]] === label[2];
     }
-    const type = /^_type=(.*)$/.exec(f);
+    const name = /^metadata\.name=(.*)$/.exec(term);
+
+    if (name) {
+      return obj.metadata.name === name[1];
+    }
+    const type = /^_type=(.*)$/.exec(term);
 
     return type ? obj.type === type[1] : true;
-  });
+  }));
 }
 
 function errorBody(status: number, message: string): Record<string, unknown> {
@@ -172,7 +172,9 @@ export function fakeSteve(scenario: Scenario, options: FakeSteveOptions = {}): F
       (ignore || matchesFields(o, u.searchParams.get('fieldSelector'))) &&
       (!steve.options.sqlCache || matchesSqlFilters(o, u.searchParams.getAll('filter'))));
     const offset = Number(u.searchParams.get('continue') ?? 0);
-    const size = steve.options.pageSize ?? (matching.length || 1);
+    // A request's own page size (Kubernetes' limit, the SQL cache's pagesize) before the stand-in's.
+    const asked = Number(u.searchParams.get('limit') ?? u.searchParams.get('pagesize') ?? 0);
+    const size = asked || (steve.options.pageSize ?? (matching.length || 1));
     const page = matching.slice(offset, offset + size);
     // The stand-in's toSteve keeps paths before renaming type to _type; Steve renames first (ToAPI).
     const dropped = !!steve.options.dropFieldParams;

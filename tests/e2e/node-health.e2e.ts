@@ -551,6 +551,31 @@ export const TESTS: E2eTest[] = [
       const href = decodeURIComponent(await link.getAttribute('href') ?? '');
 
       assert(href.includes(`/provisioning.cattle.io.cluster/${ NS }/${ GHOST.cluster }?nodeHealthRecord=machine:${ NS }/${ GHOST_MACHINE }#node-health`), `no link to the record in its cluster's tab: ${ href }`);
+
+      // On the 2,000-node cluster, a worker's page reads that worker's objects by selector, never the cluster's Machines or Nodes.
+      const big = buildScenario('large-2000');
+      const worker = big.objects.find((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/worker-role'] === 'true' && (o as { status?: { nodeRef?: unknown } }).status?.nodeRef);
+
+      assert(worker, 'the large cluster has no worker');
+      t.mock.traffic.take();
+      await page.goto(`${ t.dev.url }/c/_/manager/${ MACHINE_TYPE }/${ NS }/${ worker.metadata.name }`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+      await waitForShell(page);
+      await page.locator(NH.tabButton).click();
+      await tab.locator('[data-testid="node-health-record-status"]').waitFor({ state: 'visible', timeout: 60000 });
+      const lists = t.mock.traffic.take().filter((e) => e.kind === 'http' && e.path.includes('include='));
+      // The cluster's tab's lists: Machines narrowed by nothing but the cluster's label, Nodes by nothing.
+      const unscoped = (path: string) => {
+        const u = new URL(path, 'https://x');
+        const narrowing = [...u.searchParams.getAll('labelSelector').flatMap((v) => v.split(',')), ...u.searchParams.getAll('fieldSelector'),
+          ...u.searchParams.getAll('filter')].filter((v) => !v.includes('cluster.x-k8s.io/cluster-name'));
+
+        return /\/(cluster\.x-k8s\.io\.machines|nodes)(\/|$)/.test(u.pathname) && !u.pathname.includes('management.cattle.io') && narrowing.length === 0;
+      };
+      const whole = lists.filter((e) => unscoped(e.path));
+
+      assert(lists.length > 0, 'the worker\'s tab read nothing');
+      assert(whole.length === 0, `the worker's tab read the cluster's whole lists: ${ whole.map((e) => e.path).join('\n') }`);
+      await t.shot(page, 'large cluster machine page tab');
     },
   },
   {

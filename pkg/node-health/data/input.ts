@@ -6,7 +6,7 @@
  */
 import { diagnose, diagnoseAgainLater } from '../engine';
 import type {
-  ClusterIdentity, DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, Rejudge
+  ClusterIdentity, DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, RecordScope, Rejudge
 } from '../engine';
 import type { ClusterTarget, LoadResult } from './types';
 
@@ -20,6 +20,8 @@ export interface DiagnosisInput {
   now: number | string;
   /** the downstream Node list was not read and the Nodes are Rancher's copies (the fleet) */
   nodesLeftToTab?: boolean;
+  /** one record's objects, not the whole cluster's (the record tab's load, record-load.ts) */
+  scoped?: RecordScope;
 }
 
 /**
@@ -31,9 +33,9 @@ export function judgedAt(target: Pick<ClusterTarget, 'bundle'>, load: Pick<LoadR
 }
 
 /** One cluster's load, as its tab diagnoses it. */
-export function clusterInput(target: ClusterTarget, load: Pick<LoadResult, 'objects' | 'availability' | 'loadedAt'>): DiagnosisInput {
+export function clusterInput(target: ClusterTarget, load: Pick<LoadResult, 'objects' | 'availability' | 'loadedAt' | 'scope'>): DiagnosisInput {
   return {
-    targets: [target], objects: [target.cluster, ...load.objects], availability: load.availability, now: judgedAt(target, load)
+    targets: [target], objects: [target.cluster, ...load.objects], availability: load.availability, now: judgedAt(target, load), ...(load.scope ? { scoped: load.scope } : {})
   };
 }
 
@@ -61,6 +63,7 @@ export function diagnoseOptions(input: DiagnosisInput, config?: Partial<EngineCo
     config,
     hostReports,
     ...(input.nodesLeftToTab ? { nodesLeftToTab: true } : {}),
+    ...(input.scoped ? { scoped: input.scoped } : {}),
   };
 }
 

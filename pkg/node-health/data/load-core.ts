@@ -219,7 +219,8 @@ export class ListReads<I extends string, R extends ListRequest<I> = ListRequest<
       }
     }
     if (isNodeInput(request.input)) {
-      this.availability[request.input] = request.infra ? worse(this.availability[request.input], outcome) : outcome;
+      // An input read in several requests (infrastructure machines per kind, a record's lists per selector) is as good as its worst.
+      this.availability[request.input] = worse(this.availability[request.input], outcome);
     }
     if (issue) {
       this.issues.push(issue);

@@ -68,7 +68,7 @@ export function path(...segments: string[]): string {
 }
 
 /** Steve serves a type's list under its plural, which for every type asked for here is a plain "s". */
-function collection(steveType: string): string {
+export function collection(steveType: string): string {
   return `${ steveType }s`;
 }
 
@@ -112,7 +112,7 @@ export function byLabel(selector: string, form: ListForm): Param {
   return form === 'filter' ? ['filter', `metadata.labels[${ selector.slice(0, eq) }]=${ selector.slice(eq + 1) }`] : ['labelSelector', selector];
 }
 
-function localAccess(group: string, resource: string, namespace: string): ListAccess {
+export function localAccess(group: string, resource: string, namespace: string): ListAccess {
   return {
     cluster: null, group, resource, namespace
   };

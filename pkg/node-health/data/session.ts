@@ -12,6 +12,8 @@ import type {
   ClusterInfo, DiagnosisReport, HostReport, KubeObject, NodeRecord, RecordStatus, Rejudge
 } from '../engine';
 import { loadClusterData } from './load';
+import { loadRecordData } from './record-load';
+import type { RecordSubject } from './record-target';
 import type { ListCache } from './load';
 import type { ListForm, PlannedRequest } from './requests';
 import type { AccessReviews } from './access';
@@ -37,6 +39,8 @@ export interface RefreshRequest {
   storeUnchanged?: StoreInput[];
   /** read every list again (right after a write of ours, which the watch may not have reported yet) */
   rereadAll?: boolean;
+  /** one record's objects only, not the whole cluster's (the record tab, record-load.ts) */
+  subject?: RecordSubject;
 }
 
 /** What the page shows of a load. */
@@ -99,7 +103,9 @@ export class TabSession {
       Object.keys(this.storeLists).length !== Object.keys(fromStore).length;
 
     this.storeLists = fromStore;
-    const load = await loadClusterData(this.dispatch, request.target, {
+    const load = request.subject ? await loadRecordData(this.dispatch, request.target, request.subject, {
+      mgmtCluster: fromStore.mgmtCluster, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
+    }) : await loadClusterData(this.dispatch, request.target, {
       fromStore, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
     });
     const unchanged = !!this.rejudge && !!this.load && !storeChanged && load.requests.length > 0 && load.requests.every((r) => r.reused) &&
@@ -218,11 +224,23 @@ export class TabSession {
       return undefined;
     }
     const listOf = (request: PlannedRequest) => watchedListOf(request.access);
+    // Whether a watched list changed, asked once per load: a record's load reads one type in several requests (one
+    // per selector), and reading the first marks the type read before the others are asked about.
+    const changed = new Map<string, boolean>();
+    const changedNow = (request: PlannedRequest): boolean => {
+      const key = JSON.stringify(listOf(request));
+
+      if (!changed.has(key)) {
+        changed.set(key, watch.changed(listOf(request)));
+      }
+
+      return changed.get(key) as boolean;
+    };
 
     // A list is watched from the revision it was read at: unchanged from Steve's confirmation on, so the refresh
     // after the first load reads nothing again (changes.ts).
     return {
-      get:     (request) => (rereadAll || watch.changed(listOf(request)) ? undefined : this.lists.get(request.url)),
+      get:     (request) => (rereadAll || changedNow(request) ? undefined : this.lists.get(request.url)),
       reading: (request) => {
         this.lists.delete(request.url);
         watch.markRead(listOf(request));

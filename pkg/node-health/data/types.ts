@@ -3,7 +3,7 @@
  * TypeScript, so the loading and row building run (and are tested and benchmarked) without Vue or the store.
  */
 import type {
-  Availability, ClusterIdentity, InputAvailability, InputName, KubeObject, OperatingSystem, RecordStatus, Role, Severity
+  Availability, ClusterIdentity, InputAvailability, InputName, KubeObject, OperatingSystem, RecordScope, RecordStatus, Role, Severity
 } from '../engine';
 import type { BundleView } from './bundle-view';
 
@@ -71,6 +71,8 @@ export interface LoadResult {
   requests: RequestRecord[];
   /** epoch ms when the last answer arrived */
   loadedAt: number;
+  /** one record's load (record-load.ts): what it read beyond the record's chain */
+  scope?: RecordScope;
 }
 
 export type { Availability, InputName };

@@ -27,6 +27,7 @@ import { attachHostReports } from './host-report';
 import { relateHosts, relateNamed } from './hosts';
 import { AFTER_RULES } from './rules/related';
 import { markNodesLeftToTab } from './nodes-left-to-tab';
+import { markScoped } from './scoped';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -212,7 +213,7 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
   const ctx: RuleContext = {
-    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records)
+    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records), ...(options.scoped ? { scoped: options.scoped } : {})
   };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0
@@ -242,6 +243,9 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
   attachPoolComparisons(joined.records, now);
   if (options.nodesLeftToTab) {
     markNodesLeftToTab(joined.records, counts);
+  }
+  if (options.scoped) {
+    markScoped(joined.records, counts, options.scoped);
   }
 
   return {

@@ -19,6 +19,9 @@ export type {
 } from './timeline';
 export { COPIED_FROM_ANNOTATION } from './nodes-left-to-tab';
 export {
+  JOINED_NOTE, POOL_NOTE, RELATED_NOTE, WHOLE_CLUSTER_NOTE
+} from './scoped';
+export {
   isHostname, isIPv4, isIPv6, parseIPv4, parseIPv6
 } from './addresses';
 export { DEFAULT_CONFIG, resolveConfig } from './config';

@@ -330,6 +330,14 @@ export interface EngineConfig {
   clusterAgentTimeoutMs: number;
 }
 
+/** What a scoped load (one record's objects, engine/scoped.ts) read beyond the record's own chain. */
+export interface RecordScope {
+  /** every machine of the record's pool was read (with its Node), so it is compared with its pool */
+  poolRead: boolean;
+  /** whether the cluster has a worker machine (one was asked for); absent when that could not be told */
+  workers?: boolean;
+}
+
 export interface DiagnoseOptions {
   /** RFC3339 or epoch ms; results are computed against it so they are reproducible */
   now: string | number | Date;
@@ -349,6 +357,11 @@ export interface DiagnoseOptions {
    * can tell is left to the cluster's tab, and the records say so (engine/nodes-left-to-tab.ts).
    */
   nodesLeftToTab?: boolean;
+  /**
+   * The objects are one record's and its cluster's context, not the whole cluster's (the record tab): what only the
+   * whole cluster tells is said in a note on the record (engine/scoped.ts).
+   */
+  scoped?: RecordScope;
 }
 
 export interface DiagnosisReport {

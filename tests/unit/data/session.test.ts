@@ -3,7 +3,7 @@
  * websocket, in both of Steve's modes: a list is read again only when Steve says it changed (watched from the
  * revision it was read at, so the refresh after the first load reads nothing), a refresh with
  * nothing changed sends next to nothing and judges the same records again at the new time without joining,
- * and one changed Machine costs one list.
+ * and one changed Machine costs one list. The record tab's session reads one record's objects by selector, watched as well.
  */
 import { request as httpRequest } from 'http';
 import WebSocket from 'ws';
@@ -19,7 +19,7 @@ import * as joinModule from '@pkg/node-health/engine/join';
 import { ghostEtcd, GHOST_MACHINE } from '../../../scenarios/catalog';
 import { clusterResource, mgmtClustersById } from '../../components/tab-steve';
 import { trimMgmtCluster } from '@pkg/node-health/data/mgmt-cluster';
-import type { KubeObject } from '@pkg/node-health/engine';
+import type { KubeObject, NodeRecord } from '@pkg/node-health/engine';
 
 const HOUR = 3600000;
 
@@ -95,6 +95,14 @@ class HeldSocket implements SocketLike {
     socket.onerror = (ev) => this.onerror?.(ev);
     this.socket = socket;
   }
+}
+
+const SMALL_LISTS = ['cluster.x-k8s.io.clusters', 'cluster.x-k8s.io.machinedeployments', 'cluster.x-k8s.io.machinesets', 'cluster.x-k8s.io.machinehealthchecks'];
+
+function shownRecord(r: NodeRecord | null) {
+  return r ? {
+    status: r.status, findings: r.findings.map((f) => f.rule), steps: (r.resolution?.steps ?? []).map((s) => s.key), preflight: r.preflight
+  } : null;
 }
 
 describe.each([['with its SQL cache', true], ['without it', false]])('a session on the embedded API, Steve %s', (_name, sqlCache) => {
@@ -237,5 +245,55 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     mock.reset();
     await delay(200);
     expect((await session.refresh(request)).listsRead).toBe(10);
+  });
+
+  // The record tab's session: one record's objects (data/record-load.ts).
+  it('the record tab\'s: reads the ghost machine\'s objects by selector and judges it as the whole cluster does; a watched refresh reads only what changed', async() => {
+    const now = Date.parse(scenario.now);
+    const session = new TabSession(fetchDispatch(mock.url, null, httpFetch), watch, () => now);
+    const subject = {
+      kind: 'machine' as const, name: GHOST_MACHINE, namespace: 'fleet-default'
+    };
+    const request = {
+      target, form, fromStore, subject
+    };
+
+    mock.traffic.take();
+    const first = await session.refresh(request);
+    const lists = mock.traffic.take().filter((e) => e.kind === 'http' && e.path.includes('include=')).map((e) => new URL(e.path, mock.url));
+    const narrowed = (u: URL) => (form === 'filter' ? u.searchParams.getAll('filter').some((f) => /^metadata\.(name|labels\[(rke\.cattle\.io|node-role|management))/.test(f)) : !!u.searchParams.get('fieldSelector')?.startsWith('metadata.name=') || /,|^(rke|node-role|management)/.test(u.searchParams.get('labelSelector') ?? ''));
+
+    expect(lists.length).toBeGreaterThan(4);
+    expect(lists.filter((u) => !SMALL_LISTS.some((t) => u.pathname.includes(`/${ t }/`)) && !narrowed(u)).map((u) => u.toString())).toEqual([]);
+
+    const whole = diagnoseLoad(target, await loadClusterData(fetchDispatch(mock.url, null, httpFetch), target, {
+      form, now: () => now, fromStore
+    }));
+    const key = `machine:fleet-default/${ GHOST_MACHINE }`;
+
+    expect(first.rows?.map((r) => r.key)).toContain(key);
+    expect(shownRecord(session.record(key))).toEqual(shownRecord(whole.records.find((r) => r.key === key) ?? null));
+    expect(shownRecord(session.record(key))?.findings).toContain('agent-never-checked-in');
+
+    // Watched from the revision each scoped list was read at: once Steve confirms, the next refresh reads nothing.
+    await delay(200);
+    const same = await session.refresh(request);
+
+    expect(same.listsRead).toBe(0);
+    expect(same.listsReused).toBe(first.listsRead);
+
+    // One Machine changed: the Machine lists (one per selector) are read again, and only they.
+    const machineType = mock.store.scope('local')?.types.fromSteveName('cluster.x-k8s.io.machine');
+    const machineLists = lists.filter((u) => u.pathname.includes('/cluster.x-k8s.io.machines/')).length;
+
+    mock.store.patch('local', machineType!, 'fleet-default', GHOST_MACHINE, 'merge', { metadata: { finalizers: [] } });
+    await delay(100);
+    const changed = await session.refresh(request);
+
+    expect(machineLists).toBeGreaterThan(1);
+    expect(changed.listsRead).toBeGreaterThan(0);
+    expect(changed.listsRead).toBeLessThanOrEqual(machineLists);
+    // Its deletion done, the machine is gone: no record of it is left.
+    expect(session.record(key)).toBeNull();
   });
 });

@@ -178,7 +178,9 @@ export const roleMissing: ClusterRule = {
     if (input.cluster.kind !== 'provisioned' || machines.length === 0 || ctx.availability.machines !== 'ok') {
       return null;
     }
-    const missing = ROLES.filter((role) => !machines.some((r) => r.roles.includes(role)));
+    // One record's load (the record tab) reads the etcd and control-plane machines in full; of the workers, only whether there is one.
+    const notRead = (role: Role) => role === 'worker' && !!ctx.scoped && ctx.scoped.workers !== false;
+    const missing = ROLES.filter((role) => !notRead(role) && !machines.some((r) => r.roles.includes(role)));
 
     if (missing.length === 0) {
       return null;

@@ -4,7 +4,7 @@
  * are translation keys (nodeHealth.rules.<ruleKey>.*) so every front end can show them in the user's language.
  */
 import type {
-  ActionId, ClusterInfo, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, Severity, StepAct
+  ActionId, ClusterInfo, EngineConfig, Evidence, Finding, FixStep, InputName, KubeObject, NodeRecord, RecordScope, Severity, StepAct
 } from '../types';
 import type { MessageArgs } from '../vocabulary';
 import type { JoinContext } from '../join/result';
@@ -22,6 +22,8 @@ export interface RuleContext extends JoinContext {
   config: EngineConfig;
   /** The machines that claim a node name (lower case) in a cluster: by their linked Node, else the name they expect */
   nameClaims(cluster: NodeRecord['cluster'], lowerName: string): NameClaim[];
+  /** Only one record's objects were read, with its cluster's etcd and control-plane machines (engine/scoped.ts) */
+  scoped?: RecordScope;
 }
 
 /** What a rule about a whole cluster reads: the cluster, its records and the objects it was read from. */
