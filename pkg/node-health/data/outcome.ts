@@ -3,10 +3,10 @@
  * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
  */
 import type {
-  DiagnosisReport, DiagnosisState, EngineConfig, HostReport, InputName, Rejudge
+  DiagnosisReport, DiagnosisState, EngineConfig, HostReport, InputName
 } from '../engine';
 import { diagnoseChanges, diagnoseKeeping } from '../engine';
-import { clusterInput, diagnoseInput, diagnoseInputAgainLater, diagnoseOptions } from './input';
+import { clusterInput, diagnoseInput, diagnoseOptions } from './input';
 import { compareObjects } from './object-changes';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
@@ -14,13 +14,6 @@ export { judgedAt } from './input';
 
 export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnosisReport {
   return diagnoseInput(clusterInput(target, load), config, hostReports);
-}
-
-/** diagnoseLoad, keeping the join for judging the same objects again later (see engine diagnoseAgainLater). */
-export function diagnoseLoadAgainLater(
-  target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []
-): { report: DiagnosisReport, rejudge: Rejudge } {
-  return diagnoseInputAgainLater(clusterInput(target, load), config, hostReports);
 }
 
 /**
