@@ -184,7 +184,7 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
 function judgeRemembering(joined: JoinResult, memo: JudgingMemo, rulesFor: Map<InputAvailability, Rule[]>, ctx: RuleContext): void {
   const reads: Reads = { clock: false, others: false };
   const tracked = trackedContext(ctx, reads);
-  const ground = sharedGround(joined.clusters, rulesFor.keys());
+  const ground = sharedGround(joined.clusters, [joined.context.availability, ...rulesFor.keys()]);
   const earlier = memo.earlier && memo.earlier.ground === ground ? memo.earlier : null;
   const timeMoved = !earlier || earlier.now !== ctx.now;
   const judgements = new Map<string, Judgement>();

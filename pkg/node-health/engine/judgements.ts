@@ -101,7 +101,7 @@ export function sayAgain(record: NodeRecord, judgement: Judgement | undefined, t
 /** What judging adds to a cluster: not part of what its records' rules read. */
 const JUDGED_CLUSTER_FIELDS = new Set(['findings', 'notes', 'resolution']);
 
-/** One text for what every record's rules depend on alike: the clusters as joined, and each distinct set of inputs. */
+/** One text for what every record's rules depend on alike: the clusters as joined, and each distinct availability of the inputs. */
 export function sharedGround(clusters: ClusterInfo[], inputs: Iterable<InputAvailability>): string {
   const distinct = new Set<string>();
 
