@@ -54,24 +54,21 @@ function sameOptions(a: DiagnoseOptions, b: DiagnoseOptions): boolean {
 }
 
 function diagnoseRemembering(objects: unknown[], options: DiagnoseOptions, earlier: DiagnosisState | null): DiagnosisState {
+  const carried = new Set<NodeRecord>();
   const memo: JudgingMemo = {
-    earlier: earlier?.memo.next ?? null, carried: new Set(), next: null, judged: 0
+    earlier: earlier?.memo.next ?? null, carried, next: null, judged: 0
   };
   const byKey = new Map<string, NodeRecord>();
 
   for (const r of earlier?.report.records ?? []) {
     byKey.set(r.key, r);
   }
-  const carried = new Set<NodeRecord>();
   const joined = join(objects, options.availability, options.defaultCluster, options.clusters, earlier ? { byKey, carried } : undefined);
   const joinNotes = joined.records.map((r) => r.notes.length);
-
-  memo.carried = carried;
   const report = judgeJoined(joined, options, memo);
 
-  // Only the judgements are kept for the next diagnosis: the records are the report's.
+  // The earlier judgements are let go: the next diagnosis reads this one's (memo.next).
   memo.earlier = null;
-  memo.carried = new Set();
 
   return {
     report,
@@ -182,7 +179,9 @@ export function applyChanges(objects: unknown[], changes: ObjectChanges): unknow
   if (found !== seen.size || seen.size !== replaced.size + removed.size) {
     return null;
   }
-  next.push(...(changes.added ?? []));
+  for (const obj of changes.added ?? []) {
+    next.push(obj);
+  }
 
   return next;
 }
