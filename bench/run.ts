@@ -8,7 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { diagnose } from '../pkg/node-health/engine';
+import {
+  applyChanges, classify, diagnose, diagnoseChanges, diagnoseKeeping
+} from '../pkg/node-health/engine';
 import { large } from '../scenarios/catalog';
 import { fleet } from '../scenarios/fleet';
 import { nodeCopies } from '../pkg/node-health/fleet/node-copies';
@@ -83,6 +85,57 @@ function measure(nodes: number, runs: number): Figure {
   });
 }
 
+interface ChangeFigure {
+  nodes: number;
+  incrementalMs: number;
+  fullMs: number;
+  judged: number;
+}
+
+/**
+ * One Machine changed (its Ready condition turned False), a minute later: the median time of diagnosing the
+ * change against the state of the earlier diagnosis, and of a full diagnosis of the same new input.
+ */
+function measureChange(nodes: number, runs: number): ChangeFigure {
+  const scenario = large(nodes, { seed: `bench-${ nodes }` });
+  const cluster = scenario.clusters[0];
+  const objects = JSON.parse(JSON.stringify([...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])]));
+  const options = { now: scenario.now, defaultCluster: cluster.mgmtId };
+  const machines = objects.filter((o: unknown) => classify(o) === 'machine');
+  const later = { ...options, now: Date.parse(scenario.now) + 60000 };
+  const incrementalTimes: number[] = [];
+  const fullTimes: number[] = [];
+  let judged = 0;
+
+  for (let i = 0; i < 2 + runs; i++) {
+    const state = diagnoseKeeping(objects, options);
+    const copy = JSON.parse(JSON.stringify(machines[Math.floor(machines.length / 2) + i]));
+
+    copy.metadata.resourceVersion = `${ copy.metadata.resourceVersion ?? 0 }1`;
+    copy.status.conditions = (copy.status.conditions ?? []).map((c: any) => (c.type === 'Ready' ? {
+      ...c, status: 'False', reason: 'Bench'
+    } : c));
+    const changes = { changed: [copy] };
+    const next = applyChanges(objects, changes) as unknown[];
+    const t0 = performance.now();
+    const incremental = diagnoseChanges(state, changes, later);
+    const t1 = performance.now();
+
+    diagnose(next, later);
+    const t2 = performance.now();
+
+    if (i >= 2) {
+      incrementalTimes.push(t1 - t0);
+      fullTimes.push(t2 - t1);
+      judged = incremental.how.judged;
+    }
+  }
+
+  return {
+    nodes, incrementalMs: round(median(incrementalTimes)), fullMs: round(median(fullTimes)), judged
+  };
+}
+
 interface FleetFigure extends Figure {
   clusters: number;
 }
@@ -134,6 +187,18 @@ function main(): void {
       }) }\n`);
     } else {
       process.stdout.write(`${ f.nodes } nodes (${ f.objects } objects, ${ (f.bytes / 1e6).toFixed(1) } MB): parse ${ f.parseMs } ms, diagnose ${ f.diagnoseMs } ms, ratio ${ f.ratio }\n`);
+    }
+  }
+  for (const nodes of sizes) {
+    const c = measureChange(nodes, Math.min(runs, 5));
+
+    if (values.json) {
+      // eslint-disable-next-line camelcase
+      process.stdout.write(`${ JSON.stringify({
+        nodes: c.nodes, incremental_ms: c.incrementalMs, full_ms: c.fullMs, judged: c.judged
+      }) }\n`);
+    } else {
+      process.stdout.write(`${ c.nodes } nodes, one Machine changed: incremental ${ c.incrementalMs } ms (${ c.judged } records judged), full ${ c.fullMs } ms\n`);
     }
   }
   const fleetSize = /^(\d+)x(\d+)$/.exec(String(values.fleet));

@@ -4,9 +4,9 @@
  * from Rancher). The clusters' identity is in the targets, every object once in the list; nothing of it is
  * derived again downstream.
  */
-import { diagnose, diagnoseAgainLater } from '../engine';
+import { diagnose } from '../engine';
 import type {
-  ClusterIdentity, DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, RecordScope, Rejudge
+  ClusterIdentity, DiagnoseOptions, DiagnosisReport, EngineConfig, HostReport, InputAvailability, KubeObject, RecordScope
 } from '../engine';
 import type { ClusterTarget, LoadResult } from './types';
 
@@ -69,11 +69,4 @@ export function diagnoseOptions(input: DiagnosisInput, config?: Partial<EngineCo
 
 export function diagnoseInput(input: DiagnosisInput, config?: Partial<EngineConfig>, hostReports: HostReport[] = []): DiagnosisReport {
   return diagnose(input.objects, diagnoseOptions(input, config, hostReports));
-}
-
-/** diagnoseInput, keeping the join for judging the same objects again later (see engine diagnoseAgainLater). */
-export function diagnoseInputAgainLater(
-  input: DiagnosisInput, config?: Partial<EngineConfig>, hostReports: HostReport[] = []
-): { report: DiagnosisReport, rejudge: Rejudge } {
-  return diagnoseAgainLater(input.objects, diagnoseOptions(input, config, hostReports));
 }

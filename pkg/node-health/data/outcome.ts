@@ -3,9 +3,11 @@
  * retry) or only in part (banners naming what is unavailable and why), and the translation keys for both.
  */
 import type {
-  DiagnosisReport, EngineConfig, HostReport, InputName, Rejudge
+  DiagnosisReport, DiagnosisState, EngineConfig, HostReport, InputName
 } from '../engine';
-import { clusterInput, diagnoseInput, diagnoseInputAgainLater } from './input';
+import { diagnoseChanges, diagnoseKeeping } from '../engine';
+import { clusterInput, diagnoseInput, diagnoseOptions } from './input';
+import { compareObjects } from './object-changes';
 import type { ClusterTarget, IssueKind, LoadIssue, LoadResult } from './types';
 
 export { judgedAt } from './input';
@@ -14,11 +16,24 @@ export function diagnoseLoad(target: ClusterTarget, load: LoadResult, config?: P
   return diagnoseInput(clusterInput(target, load), config, hostReports);
 }
 
-/** diagnoseLoad, keeping the join for judging the same objects again later (see engine diagnoseAgainLater). */
-export function diagnoseLoadAgainLater(
-  target: ClusterTarget, load: LoadResult, config?: Partial<EngineConfig>, hostReports: HostReport[] = []
-): { report: DiagnosisReport, rejudge: Rejudge } {
-  return diagnoseInputAgainLater(clusterInput(target, load), config, hostReports);
+/**
+ * diagnoseLoad, keeping what it joined and judged: with the state of an earlier load of the same cluster (the same
+ * target, lists from the same places), only what the objects changed since (by uid and resourceVersion) is joined
+ * and judged again (engine/incremental.ts); the report is the one diagnoseLoad gives.
+ */
+export function diagnoseLoadKeeping(target: ClusterTarget, load: LoadResult, hostReports: HostReport[], earlier: DiagnosisState | null): DiagnosisState {
+  const input = clusterInput(target, load);
+  const options = diagnoseOptions(input, undefined, hostReports);
+  const compared = earlier ? compareObjects(earlier.objects, input.objects) : null;
+
+  return earlier && compared ? diagnoseChanges(earlier, compared.changes, options, compared.objects) : diagnoseKeeping(input.objects, options);
+}
+
+/** The same objects judged again at another time or with other host reports: only what the time or the reports touch. */
+export function diagnoseAgainAt(state: DiagnosisState, now: number, hostReports: HostReport[]): DiagnosisState {
+  return diagnoseChanges(state, {}, {
+    ...state.options, now, hostReports
+  }, state.objects);
 }
 
 /**

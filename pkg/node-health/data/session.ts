@@ -9,7 +9,7 @@
  * records joined last time are judged again against the clock, without reading or joining anything.
  */
 import type {
-  ClusterInfo, DiagnosisReport, HostReport, KubeObject, NodeRecord, RecordStatus, Rejudge
+  ClusterInfo, DiagnosisReport, DiagnosisState, HostReport, KubeObject, NodeRecord, RecordStatus
 } from '../engine';
 import { loadClusterData } from './load';
 import { loadRecordData } from './record-load';
@@ -20,7 +20,7 @@ import type { AccessReviews } from './access';
 import { accessReviews } from './access';
 import { watchedListOf } from './changes';
 import type { ChangeWatch } from './changes';
-import { diagnoseLoadAgainLater, fatalIssue, judgedAt } from './outcome';
+import { diagnoseAgainAt, diagnoseLoadKeeping, fatalIssue, judgedAt } from './outcome';
 import { clusterInput } from './input';
 import { redactDiagnosis, unreadableOf } from '../export/redacted';
 import type { RedactedDiagnosis } from '../export/redacted';
@@ -78,11 +78,14 @@ export class TabSession {
   private storeLists: StoreLists = {};
   private hostReports: HostReport[] = [];
   private target: ClusterTarget | null = null;
+  /** the inputs the last refresh took from the dashboard store */
+  private storeInputs: string[] = [];
   private load: LoadResult | null = null;
   /** the last load's failure as a whole, judged once per load */
   private fatal: LoadIssue | null = null;
   private report: DiagnosisReport | null = null;
-  private rejudge: Rejudge | null = null;
+  /** what the last diagnosis joined and judged, for diagnosing the next load's changes only */
+  private state: DiagnosisState | null = null;
   private records = new Map<string, NodeRecord>();
   /** the rows of the last view, as text without the time-dependent part */
   private rowsSent: string | null = null;
@@ -108,20 +111,22 @@ export class TabSession {
     }) : await loadClusterData(this.dispatch, request.target, {
       fromStore, form: request.form, reviews: this.reviews, cache: this.listCache(!!request.rereadAll), now: this.now
     });
-    const unchanged = !!this.rejudge && !!this.load && !storeChanged && load.requests.length > 0 && load.requests.every((r) => r.reused) &&
-      sameJson(load.availability, this.load.availability) && sameJson(load.issues, this.load.issues) && sameJson(request.target, this.target);
+    const sameTarget = sameJson(request.target, this.target) && sameJson(Object.keys(fromStore).sort(), this.storeInputs);
+    const unchanged = !!this.state && !!this.load && !storeChanged && load.requests.length > 0 && load.requests.every((r) => r.reused) &&
+      sameJson(load.availability, this.load.availability) && sameJson(load.issues, this.load.issues) && sameTarget;
 
     this.target = request.target;
     this.load = load;
+    this.storeInputs = Object.keys(fromStore).sort();
     this.fatal = fatalIssue(request.target, load);
     if (this.fatal) {
-      this.rejudge = null;
-    } else if (unchanged && this.rejudge) {
+      this.state = null;
+    } else if (unchanged && this.state) {
       // Nothing read again, nothing changed: the same objects, judged again at this time.
-      this.report = this.rejudge(judgedAt(request.target, load), this.hostReports);
-      this.indexRecords();
+      this.setState(diagnoseAgainAt(this.state, judgedAt(request.target, load), this.hostReports));
     } else {
-      this.diagnose();
+      // Some lists changed: what changed in them is joined and judged again (a full diagnosis for another cluster).
+      this.setState(diagnoseLoadKeeping(request.target, load, this.hostReports, sameTarget ? this.state : null));
     }
 
     return this.view();
@@ -130,11 +135,10 @@ export class TabSession {
   /** New host reports: the last load diagnosed again with them. */
   setHostReports(reports: HostReport[]): TabView | null {
     this.hostReports = reports;
-    if (!this.target || !this.load || !this.rejudge) {
+    if (!this.target || !this.load || !this.state) {
       return null;
     }
-    this.report = this.rejudge(judgedAt(this.target, this.load), reports);
-    this.indexRecords();
+    this.setState(diagnoseAgainAt(this.state, judgedAt(this.target, this.load), reports));
 
     return this.view();
   }
@@ -165,16 +169,10 @@ export class TabSession {
     this.watch?.close();
   }
 
-  private diagnose(): void {
-    const { report, rejudge } = diagnoseLoadAgainLater(this.target as ClusterTarget, this.load as LoadResult, undefined, this.hostReports);
-
-    this.report = report;
-    this.rejudge = rejudge;
-    this.indexRecords();
-  }
-
-  private indexRecords(): void {
-    this.records = new Map((this.report?.records ?? []).map((r) => [r.key, r]));
+  private setState(state: DiagnosisState): void {
+    this.state = state;
+    this.report = state.report;
+    this.records = new Map(state.report.records.map((r) => [r.key, r]));
   }
 
   private view(): TabView {

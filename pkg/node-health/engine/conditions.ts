@@ -97,6 +97,29 @@ function findCondition(status: Record<string, any>, type: string): Condition | n
 }
 
 /** The condition of this type, else of the fallback type (the name it had in another API version); top-level lists first. */
+/**
+ * The status of the condition getCondition finds, read without making a Condition of it: the healthy path asks
+ * this of every record, and most conditions are what they should be. Null when there is none.
+ */
+export function conditionStatus(obj: KubeObject, type: string): Condition['status'] | null {
+  const status = statusOf(obj);
+
+  for (let i = 0; i < LISTS.length; i++) {
+    const list = rawList(status, i);
+
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
+
+      // A type that is a non-empty string is one wrap() keeps: the condition getCondition returns.
+      if (raw !== null && typeof raw === 'object' && raw.type === type && type) {
+        return raw.status === 'True' || raw.status === 'False' ? raw.status : 'Unknown';
+      }
+    }
+  }
+
+  return null;
+}
+
 export function getCondition(obj: KubeObject, type: string, fallbackType?: string): Condition | null {
   const status = statusOf(obj);
 

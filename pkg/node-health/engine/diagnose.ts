@@ -28,6 +28,8 @@ import { relateHosts, relateNamed } from './hosts';
 import { AFTER_RULES } from './rules/related';
 import { markNodesLeftToTab } from './nodes-left-to-tab';
 import { markScoped } from './scoped';
+import { judgementOf, sayAgain, sharedGround, trackedContext } from './judgements';
+import type { Judgement, Reads } from './judgements';
 
 /** Notes that tell the user something without making the record unjudgeable. */
 const INFORMATIONAL_NOTES = new Set(['nodeHealth.notes.nodesUnreadable', 'nodeHealth.notes.noMachine']);
@@ -179,6 +181,40 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
   }
 }
 
+/** Judges the records, saying again what the earlier judging said where nothing it stood on changed. */
+function judgeRemembering(joined: JoinResult, memo: JudgingMemo, rulesFor: Map<InputAvailability, Rule[]>, ctx: RuleContext): void {
+  const reads: Reads = { clock: false, others: false };
+  const tracked = trackedContext(ctx, reads);
+  const ground = sharedGround(joined.clusters, [joined.context.availability, ...rulesFor.keys()]);
+  const earlier = memo.earlier && memo.earlier.ground === ground ? memo.earlier : null;
+  const timeMoved = !earlier || earlier.now !== ctx.now;
+  const judgements = new Map<string, Judgement>();
+
+  memo.judged = 0;
+  for (const record of joined.records) {
+    if (earlier && (memo.carried === 'all' || memo.carried.has(record))) {
+      const kept = earlier.judgements.get(record.key);
+
+      if (kept && sayAgain(record, kept, timeMoved)) {
+        judgements.set(record.key, kept);
+        continue;
+      }
+    }
+    reads.clock = false;
+    reads.others = false;
+    judge(record, rulesFor.get(record.inputs) as Rule[], tracked);
+    memo.judged++;
+    const judgement = judgementOf(record, reads);
+
+    if (judgement) {
+      judgements.set(record.key, judgement);
+    }
+  }
+  memo.next = {
+    judgements, now: ctx.now, ground
+  };
+}
+
 /** The rules that read other records' findings, on the records those findings name. */
 function judgeAfterOthers(named: NodeRecord[], ctx: RuleContext): void {
   for (const record of new Set(named)) {
@@ -208,8 +244,22 @@ export function diagnose(objects: unknown[], options: DiagnoseOptions): Diagnosi
   return judgeJoined(join(objects, options.availability, options.defaultCluster, options.clusters), options);
 }
 
+/**
+ * What an earlier judging said, for a diagnosis whose join carried records over (engine/incremental.ts): `next` is
+ * filled with what this judging says, for the one after it.
+ */
+export interface JudgingMemo {
+  /** the judgements by record key, the time they were made at and the ground they stood on (see sharedGround) */
+  earlier: { judgements: Map<string, Judgement>; now: number; ground: string } | null;
+  /** the records the join carried over unchanged; 'all' when judging the same join again */
+  carried: Set<NodeRecord> | 'all';
+  next: { judgements: Map<string, Judgement>; now: number; ground: string } | null;
+  /** how many records were judged (the rest were said again) */
+  judged: number;
+}
+
 /** The judging half of a diagnosis, on the records as the join left them. */
-function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisReport {
+export function judgeJoined(joined: JoinResult, options: DiagnoseOptions, memo?: JudgingMemo): DiagnosisReport {
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
   const ctx: RuleContext = {
@@ -230,7 +280,12 @@ function judgeJoined(joined: JoinResult, options: DiagnoseOptions): DiagnosisRep
       rules = applicableRules(record.inputs);
       rulesFor.set(record.inputs, rules);
     }
-    judge(record, rules, ctx);
+    if (!memo) {
+      judge(record, rules, ctx);
+    }
+  }
+  if (memo) {
+    judgeRemembering(joined, memo, rulesFor, ctx);
   }
   judgeAfterOthers(relateNamed(joined.records), ctx);
   for (const record of joined.records) {

@@ -56,3 +56,7 @@ export type { DurationPart, DurationUnit } from './time';
 export type {
   HostConfirm, HostConfirmation, Rule, RuleContext, RuleHit
 } from './rules';
+export {
+  applyChanges, diagnoseChanges, diagnoseKeeping
+} from './incremental';
+export type { DiagnosisState, ObjectChanges } from './incremental';

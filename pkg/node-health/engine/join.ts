@@ -17,14 +17,19 @@ import {
 import { attachMgmtNodes, attachNodes } from './join/attach';
 import { buildRecords } from './join/records';
 import type { JoinResult } from './join/result';
+import type { EarlierRecords } from './join/records';
 
 export type { JoinContext, JoinResult } from './join/result';
+export type { EarlierRecords } from './join/records';
 export { bucketObjects, inputOfObject } from './join/buckets';
 export {
   absenceUnknown, effectiveAvailability, settleAvailability, unreadableInput
 } from './join/availability';
 
-export function join(objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string, identities?: ClusterIdentity[]): JoinResult {
+/** `earlier`: the records of an earlier join, carried over where they joined the same objects (see buildRecords). */
+export function join(
+  objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string, identities?: ClusterIdentity[], earlier?: EarlierRecords
+): JoinResult {
   const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : []);
   const availability = effectiveAvailability(buckets, availabilityIn);
   const clusters = indexClusters(buckets.cluster, defaultCluster, identities);
@@ -32,7 +37,7 @@ export function join(objects: unknown[], availabilityIn: InputAvailability = {},
   const parts = indexPlanSecrets(buckets);
   const nodes = attachNodes(buckets.node, clusters, machines);
   const lonelyMgmtNodes = attachMgmtNodes(buckets.mgmtNode, clusters, machines, nodes);
-  const records = buildRecords(clusters, machines, parts, nodes, lonelyMgmtNodes, availability);
+  const records = buildRecords(clusters, machines, parts, nodes, lonelyMgmtNodes, availability, earlier);
 
   // A management cluster only adds to a cluster already known: a dump of every management cluster makes no records.
   const mgmtClusters = new Map<ClusterInfo, KubeObject>();

@@ -5,7 +5,7 @@
  * confirm it or stand in for it. The values of plan, appliedPlan and the outputs are never read.
  */
 import type { KubeObject, PlanStatus } from './types';
-import { getCondition } from './conditions';
+import { conditionStatus, getCondition } from './conditions';
 import {
   asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, isPlainObject, parseUnixDate
 } from './fields';
@@ -235,7 +235,8 @@ export function agentEverActed(secret: KubeObject | undefined): boolean {
 
 /** PlanApplied False because applying failed: reason Error, or the planner's "error applying plan" prefix. */
 function planAppliedFailed(machine: KubeObject | undefined): boolean {
-  const c = machine ? getCondition(machine, 'PlanApplied') : null;
+  // Nearly always True: settled without making the condition.
+  const c = machine && conditionStatus(machine, 'PlanApplied') === 'False' ? getCondition(machine, 'PlanApplied') : null;
 
   return !!c && c.status === 'False' && (c.reason === 'Error' || /^error applying plan/i.test(c.message ?? ''));
 }
@@ -293,7 +294,6 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
   status.lastApplyTime = lastApply === null ? null : new Date(lastApply).toISOString();
 
   const reconciled = machine ? getCondition(machine, 'Reconciled') : null;
-  const planApplied = machine ? getCondition(machine, 'PlanApplied') : null;
 
   if (reconciled) {
     const fromMessage = planStateFromMessage(reconciled.message);
@@ -309,7 +309,9 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
       status.since = reconciled.lastTransitionTime;
     }
   }
-  if (planApplied && planAppliedFailed(machine)) {
+  const planApplied = planAppliedFailed(machine) ? getCondition(machine as KubeObject, 'PlanApplied') : null;
+
+  if (planApplied) {
     status.state = 'apply-failed';
     status.message = planApplied.message;
     status.source = 'condition';

@@ -17,29 +17,32 @@ export type { PoolComparison };
 export const OUTLIER_FACTOR = 3;
 export const OUTLIER_MIN_EXTRA_MS = 10 * 60 * 1000;
 
-function poolOf(r: NodeRecord): { key: string; name: string; custom: boolean } | null {
+/** The pool a machine's record belongs to, by name: its node-driver pool, else "@" and its roles (custom hosts). */
+function poolNameOf(r: NodeRecord): string | null {
   const m = r.objects.machine;
 
   if (!m) {
     return null;
   }
-  const cluster = r.cluster?.name ?? '?';
   const pool = label(m, LABELS.machinePoolName) ?? label(m, LABELS.deploymentName);
 
   if (pool) {
-    return {
-      key: `${ cluster }\n${ pool }`, name: pool, custom: false
-    };
+    return pool;
   }
-  const roles = [...r.roles].sort().join(', ') || '-';
+  const roles = r.roles.length === 1 ? r.roles[0] : [...r.roles].sort().join(', ');
 
-  return {
-    key: `${ cluster }\n@${ roles }`, name: roles, custom: true
-  };
+  return `@${ roles || '-' }`;
 }
 
-/** Machine created → its Node created; null when either time is not known. */
-function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean } | null {
+interface Member {
+  r: NodeRecord;
+  /** machine created → its Node created, or until now while it has none */
+  ms: number;
+  done: boolean;
+}
+
+/** Machine created → its Node created as a pool member; null when either time is not known. */
+function provisioning(r: NodeRecord, now: number): Member | null {
   const created = Date.parse(String(metadata(r.objects.machine).creationTimestamp ?? ''));
 
   if (Number.isNaN(created)) {
@@ -50,7 +53,9 @@ function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean }
   const nodeCreated = node ? Date.parse(String(metadata(node).creationTimestamp ?? '')) : NaN;
 
   if (!Number.isNaN(nodeCreated)) {
-    return { ms: Math.max(0, nodeCreated - created), done: true };
+    return {
+      r, ms: Math.max(0, nodeCreated - created), done: true
+    };
   }
 
   const m = r.objects.machine;
@@ -61,7 +66,9 @@ function provisioning(r: NodeRecord, now: number): { ms: number; done: boolean }
   const nodesKnown = r.inputs.nodes === 'ok' || (r.inputs.nodes === 'absent' && r.inputs.mgmtNodes === 'ok');
   const provisioningNow = !r.deleting && nodesKnown && !nodeRefName(m as KubeObject) && ['', 'Pending', 'Provisioning', 'Provisioned'].includes(phase);
 
-  return provisioningNow ? { ms: Math.max(0, now - created), done: false } : null;
+  return provisioningNow ? {
+    r, ms: Math.max(0, now - created), done: false
+  } : null;
 }
 
 /** The element at `i` of `sorted` as if the element at `skip` were not there (-1: none skipped). */
@@ -96,33 +103,51 @@ function indexOf(sorted: number[], value: number): number {
 }
 
 export function attachPoolComparisons(records: NodeRecord[], now: number): void {
-  const pools = new Map<string, { r: NodeRecord; p: { ms: number; done: boolean }; name: string; custom: boolean }[]>();
+  // Per cluster name, per pool name: no key made per record.
+  const pools = new Map<string, Map<string, Member[]>>();
 
   for (const r of records) {
-    const pool = poolOf(r);
-    const p = pool ? provisioning(r, now) : null;
+    const name = poolNameOf(r);
+    const member = name !== null ? provisioning(r, now) : null;
 
-    if (pool && p) {
-      const list = pools.get(pool.key) ?? [];
+    if (name === null || member === null) {
+      continue;
+    }
+    const cluster = r.cluster?.name ?? '?';
+    let byName = pools.get(cluster);
 
-      list.push({
-        r, p, name: pool.name, custom: pool.custom
-      });
-      pools.set(pool.key, list);
+    if (!byName) {
+      byName = new Map();
+      pools.set(cluster, byName);
+    }
+    const list = byName.get(name);
+
+    if (list) {
+      list.push(member);
+    } else {
+      byName.set(name, [member]);
     }
   }
-  for (const members of pools.values()) {
-    const done = members.filter((x) => x.p.done).map((x) => x.p.ms).sort((a, b) => a - b);
-
-    for (const me of members) {
-      const skip = me.p.done ? indexOf(done, me.p.ms) : -1;
-      const peers = done.length - (skip >= 0 ? 1 : 0);
-      const medianMs = peers >= POOL_MIN_PEERS ? medianWithout(done, skip) : null;
-      const outlier = medianMs !== null && me.p.ms > Math.max(medianMs * OUTLIER_FACTOR, medianMs + OUTLIER_MIN_EXTRA_MS);
-
-      me.r.pool = {
-        pool: me.name, custom: me.custom, provisioningMs: me.p.ms, done: me.p.done, medianMs, peers, outlier
-      };
+  for (const byName of pools.values()) {
+    for (const [name, members] of byName) {
+      compareMembers(name, members);
     }
+  }
+}
+
+function compareMembers(name: string, members: Member[]): void {
+  const custom = name.startsWith('@');
+  const pool = custom ? name.slice(1) : name;
+  const done = members.filter((x) => x.done).map((x) => x.ms).sort((a, b) => a - b);
+
+  for (const me of members) {
+    const skip = me.done ? indexOf(done, me.ms) : -1;
+    const peers = done.length - (skip >= 0 ? 1 : 0);
+    const medianMs = peers >= POOL_MIN_PEERS ? medianWithout(done, skip) : null;
+    const outlier = medianMs !== null && me.ms > Math.max(medianMs * OUTLIER_FACTOR, medianMs + OUTLIER_MIN_EXTRA_MS);
+
+    me.r.pool = {
+      pool, custom, provisioningMs: me.ms, done: me.done, medianMs, peers, outlier
+    };
   }
 }

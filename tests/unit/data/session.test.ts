@@ -180,9 +180,14 @@ describe.each([['with its SQL cache', true], ['without it', false]])('a session 
     // A controller's write that changes nothing the tab shows: one list read, no row sent.
     mock.store.touch('local', machine!, 'fleet-default', GHOST_MACHINE);
     await delay(100);
+    const carrying = jest.spyOn(joinModule, 'join');
     const touched = await session.refresh(request);
     const touchedBytes = bytesSent(mock);
 
+    // The list read again is compared with the last one: every record but the touched machine's is carried over.
+    expect(carrying).toHaveBeenCalledTimes(1);
+    expect(carrying.mock.calls[0][4]?.carried.size).toBe(carrying.mock.results[0].value.records.length - 1);
+    carrying.mockRestore();
     expect(touched.listsRead).toBe(1);
     expect(touchedBytes.lists).toBeGreaterThan(0);
     expect(touchedBytes.lists).toBeLessThan(firstBytes);

@@ -11,48 +11,7 @@ import { createTranslator } from '@pkg/node-health/report/translate';
 import { reportContradictions, silentNotReady } from './trust';
 import { buildScenario } from '../../../scenarios/catalog';
 import { createRng } from '../../../scenarios/random';
-import { clusterObjects } from './helpers';
-
-const WRONG_VALUES: unknown[] = [null, undefined, 0, -1, 1e300, NaN, '', 'x', '2026-13-45T99:99:99Z', true, [], [null], {}, { a: 1 }, ['a', 1]];
-
-function paths(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
-  if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value as object)) {
-      const p = [...prefix, key];
-
-      out.push(p);
-      paths((value as any)[key], p, out);
-    }
-  }
-
-  return out;
-}
-
-function mutate(obj: any, rng: ReturnType<typeof createRng>, count: number): any {
-  const copy = JSON.parse(JSON.stringify(obj));
-  const all = paths(copy);
-
-  for (let i = 0; i < count && all.length > 0; i++) {
-    const path = all[rng.int(0, all.length - 1)];
-    let parent = copy;
-
-    for (const key of path.slice(0, -1)) {
-      parent = parent?.[key];
-    }
-    if (parent === null || typeof parent !== 'object') {
-      continue;
-    }
-    const last = path[path.length - 1];
-
-    if (rng.chance(0.3)) {
-      delete parent[last];
-    } else {
-      parent[last] = WRONG_VALUES[rng.int(0, WRONG_VALUES.length - 1)];
-    }
-  }
-
-  return copy;
-}
+import { WRONG_VALUES, clusterObjects, mutate } from './helpers';
 
 const sources = ['ghost-etcd', 'windows-node-ref', 'every-failure', 'etcd-hook', 'orphan-node'].flatMap((name) => {
   const s = buildScenario(name);

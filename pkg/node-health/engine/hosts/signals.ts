@@ -6,7 +6,7 @@ import type { Evidence, HostSignal, KubeObject, NodeRecord } from '../types';
 import {
   annotation, asArray, asObject, asString, label, nameOf, specOf, statusOf
 } from '../fields';
-import { nodeReadyCondition } from '../conditions';
+import { conditionStatus } from '../conditions';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { parseIPv4, parseIPv6 } from '../addresses';
 import { evidence, objectLabel } from '../evidence';
@@ -203,7 +203,7 @@ export function lacksAPart(r: NodeRecord): boolean {
 }
 
 export function hasReadyNode(r: NodeRecord): boolean {
-  return !!r.objects.node && nodeReadyCondition(r.objects.node)?.status === 'True';
+  return !!r.objects.node && conditionStatus(r.objects.node, 'Ready') === 'True';
 }
 
 export function evidenceOf(c: Carried): Evidence {

@@ -64,23 +64,87 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
   };
 }
 
+/**
+ * The records of an earlier join, by key, to carry over: a record whose key, cluster and joined objects (the same
+ * objects, not equal ones) are what this join finds is copied rather than read again, and listed in `carried`.
+ */
+export interface EarlierRecords {
+  byKey: ReadonlyMap<string, NodeRecord>;
+  carried: Set<NodeRecord>;
+}
+
+const OBJECT_SLOTS = ['cluster', 'machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node'] as const;
+
+/**
+ * The earlier record of this key, copied as the join left it, added to the records when it joined these very
+ * objects; false when the record is to be built. `machineManaged`: whether its cluster has machines, where that
+ * is not what the objects say.
+ */
+function carriedOver(
+  records: NodeRecord[], earlier: EarlierRecords | undefined, key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability,
+  machineManaged?: boolean
+): boolean {
+  const before = earlier?.byKey.get(key);
+
+  if (!before || clusterKey(before.cluster) !== clusterKey(cluster) || before.cluster?.namespace !== cluster?.namespace) {
+    return false;
+  }
+  for (let i = 0; i < OBJECT_SLOTS.length; i++) {
+    if (before.objects[OBJECT_SLOTS[i]] !== objects[OBJECT_SLOTS[i]]) {
+      return false;
+    }
+  }
+  // What the join read is the same; what judging added starts again.
+  const r: NodeRecord = {
+    key,
+    cluster,
+    machineName:      before.machineName,
+    machineNamespace: before.machineNamespace,
+    nodeName:         before.nodeName,
+    roles:            before.roles,
+    os:               before.os,
+    addresses:        before.addresses,
+    phase:            before.phase,
+    plan:             before.plan,
+    machineManaged:   machineManaged ?? before.machineManaged,
+    inputs,
+    host:             before.host,
+    created:          before.created,
+    deleting:         before.deleting,
+    finalizers:       before.finalizers,
+    findings:         [],
+    status:           'healthy',
+    notes:            [],
+    statusSince:      null,
+    objects:          before.objects,
+    hostReport:       null,
+    related:          NO_RELATIONS,
+  };
+
+  earlier?.carried.add(r);
+  records.push(r);
+
+  return true;
+}
+
 /** One record per machine, then per Node, management Node and plan secret that no machine took. */
 export function buildRecords(
   clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, nodes: NodeIndex, lonelyMgmtNodes: KubeObject[],
-  availability: InputAvailability
+  availability: InputAvailability, earlier?: EarlierRecords
 ): NodeRecord[] {
   const records: NodeRecord[] = [];
 
-  addMachineRecords(records, clusters, machines, parts, availability);
-  addNodeRecords(records, clusters, machines, nodes, availability);
-  addMgmtNodeRecords(records, clusters, machines, lonelyMgmtNodes, availability);
-  addPlanSecretRecords(records, clusters, parts, availability);
+  addMachineRecords(records, clusters, machines, parts, availability, earlier);
+  addNodeRecords(records, clusters, machines, nodes, availability, earlier);
+  addMgmtNodeRecords(records, clusters, machines, lonelyMgmtNodes, availability, earlier);
+  addPlanSecretRecords(records, clusters, parts, availability, earlier);
 
   return records;
 }
 
 function addMachineRecords(
-  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, availability: InputAvailability
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, parts: MachinePartIndex, availability: InputAvailability,
+  earlier?: EarlierRecords
 ): void {
   const { secretByMachine, bootstrapByNsName, infraFor } = parts;
 
@@ -106,7 +170,12 @@ function addMachineRecords(
     if (secret) {
       secret.used = true;
     }
-    const r = emptyRecord(`machine:${ nsName(ns, name) }`, cluster, objects, availability);
+    const key = `machine:${ nsName(ns, name) }`;
+
+    if (carriedOver(records, earlier, key, cluster, objects, availability)) {
+      continue;
+    }
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.machineName = name;
     r.machineNamespace = ns;
@@ -132,7 +201,9 @@ function addMachineRecords(
 }
 
 /** Nodes no machine took: registered by other means, or left behind by a deleted machine. */
-function addNodeRecords(records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, nodes: NodeIndex, availability: InputAvailability): void {
+function addNodeRecords(
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, nodes: NodeIndex, availability: InputAvailability, earlier?: EarlierRecords
+): void {
   for (let i = 0; i < nodes.nodes.length; i++) {
     const {
       obj: n, name, cluster, takenBy
@@ -146,7 +217,12 @@ function addNodeRecords(records: NodeRecord[], clusters: ClusterIndex, machines:
       node:     n,
       mgmtNode: nodes.nodes[i].mgmtNode,
     };
-    const r = emptyRecord(`node:${ clusterKey(cluster) }/${ name }`, cluster, objects, availability);
+    const key = `node:${ clusterKey(cluster) }/${ name }`;
+
+    if (carriedOver(records, earlier, key, cluster, objects, availability, !!cluster && machines.clustersWithMachines.has(cluster))) {
+      continue;
+    }
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.nodeName = name;
     r.roles = nodeRoles(n);
@@ -164,12 +240,18 @@ function addNodeRecords(records: NodeRecord[], clusters: ClusterIndex, machines:
 }
 
 function addMgmtNodeRecords(
-  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, lonelyMgmtNodes: KubeObject[], availability: InputAvailability
+  records: NodeRecord[], clusters: ClusterIndex, machines: MachineIndex, lonelyMgmtNodes: KubeObject[], availability: InputAvailability,
+  earlier?: EarlierRecords
 ): void {
   for (const mn of lonelyMgmtNodes) {
     const cluster = clusters.forMgmtId(namespaceOf(mn));
     const objects: JoinedObjects = { cluster: cluster ? clusters.objects.get(cluster) : undefined, mgmtNode: mn };
-    const r = emptyRecord(`mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`, cluster, objects, availability);
+    const key = `mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`;
+
+    if (carriedOver(records, earlier, key, cluster, objects, availability, !!cluster && machines.clustersWithMachines.has(cluster))) {
+      continue;
+    }
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.nodeName = asString(statusOf(mn).nodeName) ?? label(mn, LABELS.mgmtNodeName) ?? asString(specOf(mn).requestedHostname);
     r.roles = mgmtNodeRoles(mn);
@@ -184,7 +266,9 @@ function addMgmtNodeRecords(
 }
 
 /** Plan secrets no machine took: their machine is gone, or was never read. */
-function addPlanSecretRecords(records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability): void {
+function addPlanSecretRecords(
+  records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability, earlier?: EarlierRecords
+): void {
   for (let i = 0; i < parts.secrets.length; i++) {
     const { obj: s, machineName, used } = parts.secrets[i];
 
@@ -198,7 +282,12 @@ function addPlanSecretRecords(records: NodeRecord[], clusters: ClusterIndex, par
       planSecret: s,
       bootstrap:  parts.bootstrapByNsName.get(ns, machineName),
     };
-    const r = emptyRecord(`secret:${ nsName(ns, nameOf(s)) }`, cluster, objects, availability);
+    const key = `secret:${ nsName(ns, nameOf(s)) }`;
+
+    if (carriedOver(records, earlier, key, cluster, objects, availability)) {
+      continue;
+    }
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.machineName = machineName;
     r.machineNamespace = ns;

@@ -8,23 +8,25 @@ import type { NodeRecord } from '../types';
 import { nameOf } from '../fields';
 import { nodeRefName } from '../objects';
 import { expectedNodeName } from '../expected-name';
-import type { NameClaim, RuleContext } from './rule';
+import type { RuleContext } from './rule';
 import {
   Rule, acting, age, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
 
-/** Per cluster, who claims which node name: a machine by its linked Node, else by the name it expects. Built on first use. */
+/**
+ * Per cluster, who claims which node name: a machine by its linked Node, else by the name it expects. Built on
+ * first use, of the records themselves (a name nearly always has one): the claims are made for the names asked.
+ */
 export function nameClaimsOf(records: NodeRecord[]): RuleContext['nameClaims'] {
-  let index: Map<NodeRecord['cluster'], Map<string, NameClaim[]>> | null = null;
+  let index: Map<NodeRecord['cluster'], Map<string, NodeRecord | NodeRecord[]>> | null = null;
   const build = () => {
-    const byCluster = new Map<NodeRecord['cluster'], Map<string, NameClaim[]>>();
+    const byCluster = new Map<NodeRecord['cluster'], Map<string, NodeRecord | NodeRecord[]>>();
 
     for (const r of records) {
       if (!r.objects.machine || r.deleting) {
         continue;
       }
       const node = r.objects.node;
-      const linked = !!node;
       const name = node ? nameOf(node) : expectedNodeName(r)?.name ?? null;
 
       if (!name) {
@@ -39,10 +41,12 @@ export function nameClaimsOf(records: NodeRecord[]): RuleContext['nameClaims'] {
       const key = name.toLowerCase();
       const claims = byName.get(key);
 
-      if (claims) {
-        claims.push({ record: r, linked });
+      if (!claims) {
+        byName.set(key, r);
+      } else if (Array.isArray(claims)) {
+        claims.push(r);
       } else {
-        byName.set(key, [{ record: r, linked }]);
+        byName.set(key, [claims, r]);
       }
     }
 
@@ -51,8 +55,9 @@ export function nameClaimsOf(records: NodeRecord[]): RuleContext['nameClaims'] {
 
   return (cluster, lowerName) => {
     index ??= build();
+    const claims = index.get(cluster)?.get(lowerName);
 
-    return index.get(cluster)?.get(lowerName) ?? [];
+    return (claims === undefined ? [] : Array.isArray(claims) ? claims : [claims]).map((record) => ({ record, linked: !!record.objects.node }));
   };
 }
 

@@ -4,7 +4,9 @@
  * Nodes left behind by deleted machines, and machines whose Node is gone or not ready.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditions, findUnhealthyCondition, getCondition, nodeReadyCondition } from '../conditions';
+import {
+  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
+} from '../conditions';
 import {
   annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
@@ -333,12 +335,11 @@ export const nodeNotReady: Rule = {
   check(r, ctx) {
     const n = r.objects.node;
 
-    if (!n) {
-      return null;
-    }
-    const ready = nodeReadyCondition(n);
+    // A Ready Node (nearly every one) is settled without making its condition.
+    const said = n ? conditionStatus(n, 'Ready') : null;
+    const ready = n && said !== null && said !== 'True' ? nodeReadyCondition(n) : null;
 
-    if (!ready || ready.status === 'True') {
+    if (!n || !ready) {
       return null;
     }
     const notReadyFor = age(ctx, ready.lastTransitionTime);

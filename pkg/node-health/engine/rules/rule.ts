@@ -12,7 +12,7 @@ import type { CapiObjects } from '../capi-objects';
 import type { Condition } from '../conditions';
 import { conditionPath } from '../conditions';
 import { evidence } from '../evidence';
-import { elapsedMs } from '../time';
+import { parseTime } from '../fields';
 import { quotePosix } from '../shell-quote';
 
 export { evidence, objectLabel } from '../evidence';
@@ -158,9 +158,14 @@ export function conditionEvidence(object: string, c: Condition): Evidence[] {
   return out;
 }
 
-/** Milliseconds since a timestamp, or null when it is unknown. */
+/**
+ * Milliseconds since a timestamp, or null when it is unknown. The clock is read only for a timestamp that is
+ * there: a record with none says the same at any time, and is not judged again when only the time moved.
+ */
 export function age(ctx: RuleContext, iso: string | null | undefined): number | null {
-  return elapsedMs(iso, ctx.now);
+  const t = parseTime(iso);
+
+  return t === null ? null : ctx.now - t;
 }
 
 /** A duration argument (see DURATION_ARGS): milliseconds, never negative, or "?" when unknown. */

@@ -47,12 +47,11 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
   const startup = ctx.config.nodeStartupTimeoutMs;
 
   if (m && !r.deleting && hasFields(statusOf(m))) {
-    const machineLabel = objectLabel('machine', m);
     const phase = machinePhase(m);
 
     if (phase !== null && phase !== 'Running' && lasted(ctx, r.created, startup)) {
       out.push({
-        summary: `phase ${ phase }`, evidence: [evidence(machineLabel, 'status.phase', phase)], since: r.created
+        summary: `phase ${ phase }`, evidence: [evidence(objectLabel('machine', m), 'status.phase', phase)], since: r.created
       });
     }
     // Nearly every machine has all of them True: one pass that reads no True condition settles that.
@@ -63,13 +62,13 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
 
       if (c && c.status !== 'True' && lasted(ctx, c.lastTransitionTime ?? r.created, startup)) {
         out.push({
-          summary: conditionSummary(c), evidence: conditionEvidence(machineLabel, c), since: c.lastTransitionTime ?? r.created
+          summary: conditionSummary(c), evidence: conditionEvidence(objectLabel('machine', m), c), since: c.lastTransitionTime ?? r.created
         });
       }
     }
     if (!nodeRefName(m) && lasted(ctx, r.created, startup)) {
       out.push({
-        summary: 'no status.nodeRef', evidence: [evidence(machineLabel, 'status.nodeRef', null)], since: r.created
+        summary: 'no status.nodeRef', evidence: [evidence(objectLabel('machine', m), 'status.nodeRef', null)], since: r.created
       });
     }
   }

@@ -68,7 +68,6 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
 
   if (infra) {
     const status = asObject(infra.status);
-    const label = objectLabel('infraMachine', infra);
     const jobCondition = getCondition(infra, condition);
     const ready = getCondition(infra, 'Ready');
     const failed = asString(status.failureReason) === reason;
@@ -79,6 +78,8 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
       return null;
     }
     const shown = jobFailed ? jobCondition : readySays ? ready : null;
+    // Named only for a finding: most records have no failed job.
+    const label = objectLabel('infraMachine', infra);
     const ev: Evidence[] = [
       ...(failed ? [evidence(label, 'status.failureReason', reason)] : []),
       ...(asString(status.failureMessage) ? [evidence(label, 'status.failureMessage', asString(status.failureMessage))] : []),
@@ -96,10 +97,11 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
   if (!m) {
     return null;
   }
-  const label = objectLabel('machine', m);
   const mirrored = getCondition(m, 'InfrastructureReady');
 
   if (mirrored && mirrored.status !== 'True' && mirrored.reason === reason) {
+    const label = objectLabel('machine', m);
+
     return {
       object:   label,
       evidence: [evidence(label, `${ conditionPath(mirrored) }.reason`, mirrored.reason), evidence(label, `${ conditionPath(mirrored) }.message`, mirrored.message)],
@@ -114,6 +116,7 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
 
   if (failureReason === reason) {
     const text = failureMessage(m);
+    const label = objectLabel('machine', m);
 
     return {
       object:   label,
