@@ -36,6 +36,12 @@ export { clusterTarget } from './target';
 export * from './input';
 export * from './rows';
 export { pendingRows } from './pending-rows';
+export {
+  FIRST_QUERY, RowStore, sortedRows, titleId
+} from './row-query';
+export type {
+  FindingTitle, RowArrangement, RowPage, RowQuery
+} from './row-query';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey

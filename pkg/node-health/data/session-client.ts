@@ -11,6 +11,7 @@ import type {
 } from './protocol';
 import { TabSession } from './session';
 import type { RefreshRequest, TabView } from './session';
+import type { RowPage, RowQuery } from './row-query';
 import type { Dispatch } from './types';
 
 /** The part of a Worker used here. */
@@ -26,6 +27,8 @@ export interface SessionClient {
   readonly where: 'worker' | 'page';
   refresh(request: RefreshRequest): Promise<TabView>;
   setHostReports(reports: HostReport[]): Promise<TabView | null>;
+  /** a page of the rows of the last view: sorted, filtered and paged where the session runs */
+  rows(query: RowQuery): Promise<RowPage>;
   record(key: string): Promise<NodeRecord | null>;
   /** the diagnosis shown now, redacted for the export (with the page's action log), made on demand */
   exportDiagnosis(actionLog: unknown[]): Promise<RedactedDiagnosis | null>;
@@ -151,6 +154,7 @@ export function openSession(options: OpenSessionOptions): SessionClient {
     },
     refresh:         (request) => call({ op: 'refresh', request }),
     setHostReports:  (reports) => call({ op: 'hostReports', reports }),
+    rows:            (query) => call({ op: 'rows', query }),
     record:          (key) => call({ op: 'record', key }),
     exportDiagnosis: (actionLog) => call({ op: 'export', actionLog }),
     close() {

@@ -4,6 +4,8 @@
  * has just happened. One per tab instance, created with it (markRaw) and typed here rather than hung on `this`.
  */
 import type { Poller } from './poller';
+import { FIRST_QUERY } from './row-query';
+import type { RowArrangement } from './row-query';
 import type { SessionClient } from './session-client';
 import { storeChanges } from './store-lists';
 import type { StoreChanges, StoreCopies } from './store-lists';
@@ -24,6 +26,12 @@ export interface TabRuntime {
   storeCopies: StoreCopies;
   /** The record a link asked for, once opened */
   openedRequest: string | null;
+  /** How the table arranges the rows (its sort and page), asked of the session with the filters */
+  arrangement: RowArrangement;
+  /** Finding titles translated for the session's search, sent with the next query */
+  titles: Record<string, string>;
+  /** Pages asked for: only the answer to the last one is shown */
+  pagesAsked: number;
 }
 
 export function tabRuntime(): TabRuntime {
@@ -36,5 +44,8 @@ export function tabRuntime(): TabRuntime {
     storeSent:     storeChanges(),
     storeCopies:   new Map(),
     openedRequest: null,
+    arrangement:   { ...FIRST_QUERY },
+    titles:        {},
+    pagesAsked:    0,
   };
 }
