@@ -37,6 +37,10 @@ export * from './input';
 export * from './rows';
 export { pendingRows } from './pending-rows';
 export {
+  PART_SIZE, StoreSync, SyncedLists
+} from './store-sync';
+export type { StorePart, SyncedInput } from './store-sync';
+export {
   FIRST_QUERY, RowStore, sortedRows, titleId
 } from './row-query';
 export type {

@@ -7,6 +7,7 @@ import type { HostReport, NodeRecord } from '../engine';
 import type { RedactedDiagnosis } from '../export/redacted';
 import type { RefreshRequest, TabSession, TabView } from './session';
 import type { RowPage, RowQuery } from './row-query';
+import type { StorePart } from './store-sync';
 
 /** How the worker is set up: where the API is (a worker made from a Blob has no base URL of its own), the CSRF token. */
 export interface SessionInit {
@@ -20,6 +21,7 @@ export type SessionCall =
   | { op: 'refresh'; request: RefreshRequest }
   | { op: 'hostReports'; reports: HostReport[] }
   | { op: 'rows'; query: RowQuery }
+  | { op: 'store'; part: StorePart }
   | { op: 'record'; key: string }
   | { op: 'export'; actionLog: unknown[] };
 
@@ -28,6 +30,7 @@ export interface SessionAnswers {
   refresh: TabView;
   hostReports: TabView | null;
   rows: RowPage;
+  store: null;
   record: NodeRecord | null;
   export: RedactedDiagnosis | null;
 }
@@ -45,6 +48,8 @@ export async function runCall(session: TabSession, call: SessionCall): Promise<S
     return session.setHostReports(call.reports);
   case 'rows':
     return session.rows(call.query);
+  case 'store':
+    return session.syncStore(call.part);
   case 'record':
     return session.record(call.key);
   case 'export':

@@ -26,6 +26,8 @@ import { buildRows } from './rows';
 import { RowStore } from './row-query';
 import type { RowPage, RowQuery } from './row-query';
 import type { StoreInput, StoreLists } from './store-lists';
+import { SyncedLists } from './store-sync';
+import type { StorePart, SyncedInput } from './store-sync';
 import type {
   ClusterTarget, Dispatch, LoadIssue, LoadResult, NodeRow
 } from './types';
@@ -37,6 +39,8 @@ export interface RefreshRequest {
   fromStore: StoreLists;
   /** store lists that are the same as in the previous request: the copies sent then are used */
   storeUnchanged?: StoreInput[];
+  /** store lists sent in parts before the request (store-sync.ts), whole now */
+  synced?: SyncedInput[];
   /** read every list again (right after a write of ours, which the watch may not have reported yet) */
   rereadAll?: boolean;
   /**
@@ -91,6 +95,7 @@ export class TabSession {
   private readonly lists = new Map<string, KubeObject[]>();
   private readonly reviews: AccessReviews;
   private storeLists: StoreLists = {};
+  private readonly synced = new SyncedLists();
   private hostReports: HostReport[] = [];
   private target: ClusterTarget | null = null;
   private load: LoadResult | null = null;
@@ -119,6 +124,9 @@ export class TabSession {
       if (this.storeLists[input]) {
         fromStore[input] = this.storeLists[input];
       }
+    }
+    for (const input of request.synced ?? []) {
+      fromStore[input] = this.synced.list(input);
     }
     const storeChanged = (Object.keys(fromStore) as StoreInput[]).some((input) => fromStore[input] !== this.storeLists[input]) ||
       Object.keys(this.storeLists).length !== Object.keys(fromStore).length;
@@ -156,6 +164,13 @@ export class TabSession {
     this.indexRecords();
 
     return this.view();
+  }
+
+  /** A part of a list the page's store holds, for the next loads (store-sync.ts). */
+  syncStore(part: StorePart): null {
+    this.synced.apply(part);
+
+    return null;
   }
 
   /** A page of the rows of the last view, as the table asks for it (sort, filters, page, or a row to show). */

@@ -8,7 +8,8 @@ import { FIRST_QUERY } from './row-query';
 import type { RowArrangement } from './row-query';
 import type { SessionClient } from './session-client';
 import { storeChanges } from './store-lists';
-import type { StoreChanges, StoreCopies } from './store-lists';
+import type { StoreChanges } from './store-lists';
+import { StoreSync } from './store-sync';
 
 export interface TabRuntime {
   /** The session that loads and diagnoses (set when the tab is created) */
@@ -21,9 +22,10 @@ export interface TabRuntime {
   busyMs: number;
   /** One of the tab's writes has just happened: the next load asks Rancher rather than the store */
   afterWrite: boolean;
-  /** Which of the store's lists were sent to the session, to send only what changed */
+  /** Whether the store's management cluster was sent to the session as it is, to send it only when it changed */
   storeSent: StoreChanges;
-  storeCopies: StoreCopies;
+  /** What of the store's Machines and management Nodes the session holds, to send only what changed */
+  storeSync: StoreSync;
   /** The record a link asked for, once opened */
   openedRequest: string | null;
   /** How the table arranges the rows (its sort and page), asked of the session with the filters */
@@ -42,7 +44,7 @@ export function tabRuntime(): TabRuntime {
     busyMs:        0,
     afterWrite:    false,
     storeSent:     storeChanges(),
-    storeCopies:   new Map(),
+    storeSync:     new StoreSync(),
     openedRequest: null,
     arrangement:   { ...FIRST_QUERY },
     titles:        {},
