@@ -77,6 +77,8 @@ export interface TabView {
   blockingKeys: Record<string, string>;
   /** per host report given, in order: the machine (or Node) it joined, or null */
   hostsJoined: (string | null)[];
+  /** lists the request said were sent in parts that this session does not hold whole (read from the API instead) */
+  unsynced?: SyncedInput[];
   /** lists sent again by the API this time, and lists of the last load used as they were */
   listsRead: number;
   listsReused: number;
@@ -125,8 +127,16 @@ export class TabSession {
         fromStore[input] = this.storeLists[input];
       }
     }
+    const unsynced: SyncedInput[] = [];
+
     for (const input of request.synced ?? []) {
-      fromStore[input] = this.synced.list(input);
+      const list = this.synced.list(input);
+
+      if (list) {
+        fromStore[input] = list;
+      } else {
+        unsynced.push(input);
+      }
     }
     const storeChanged = (Object.keys(fromStore) as StoreInput[]).some((input) => fromStore[input] !== this.storeLists[input]) ||
       Object.keys(this.storeLists).length !== Object.keys(fromStore).length;
@@ -151,7 +161,7 @@ export class TabSession {
       this.diagnose();
     }
 
-    return this.view();
+    return { ...this.view(), unsynced };
   }
 
   /** New host reports: the last load diagnosed again with them. */

@@ -54,6 +54,11 @@ function inputsOf(target: ClusterTarget): [SyncedInput, string, string, ObjectKi
 export class StoreSync {
   private readonly sent = new Map<SyncedInput, Sent>();
 
+  /** Lists the session says it does not hold: sent whole next time. */
+  forget(inputs: readonly SyncedInput[]): void {
+    inputs.forEach((input) => this.sent.delete(input));
+  }
+
   /**
    * Sends the session (`post`) what changed in the target's lists the store holds, `pause` between parts;
    * answers the inputs the session now holds whole. A part the session could not take starts the list anew
@@ -148,6 +153,11 @@ export class SyncedLists {
     }
     let kept = part.reset ? undefined : this.kept.get(part.input);
 
+    if (!kept && !part.reset) {
+      // A change to a list this session never had whole (a worker that stopped, the session on the page
+      // taking over): the list stays unknown until it is sent whole again.
+      return;
+    }
     if (!kept) {
       kept = { byName: new Map(), list: null };
       this.kept.set(part.input, kept);

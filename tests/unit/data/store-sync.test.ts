@@ -136,6 +136,28 @@ describe('the store\'s lists sent a change at a time', () => {
     expect(parts.filter((p) => p.input === 'machines')[0].reset).toBe(true);
   });
 
+  it('has a session that never had a list whole say so, and sends it whole next time', async() => {
+    await send();
+    const machines = store.lists[STEVE_TYPES.machine];
+
+    machines[0].metadata.resourceVersion = '99999';
+    // A new session (the one on the page, after the worker stopped) gets only the change.
+    const fresh = new TabSession(fakeSteve(s).dispatch, null, () => Date.parse(s.now));
+
+    await sync.send(store.getters, target, toRaw, async(part) => fresh.syncStore(part), async() => undefined);
+    const view = await fresh.refresh({
+      target, form: 'selectors', fromStore: {}, synced: ['machines', 'mgmtNodes']
+    });
+
+    expect(view.unsynced).toEqual(['machines', 'mgmtNodes']);
+    expect(view.fatal).toBeNull();
+    expect(Object.values(view.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(machines.length);
+    sync.forget(view.unsynced ?? []);
+    parts = [];
+    await send();
+    expect(parts.filter((p) => p.input === 'machines').map((p) => p.reset)).toEqual([true, false, false]);
+  }, 30000);
+
   it('gives the session the same diagnosis as the whole lists did', async() => {
     const whole = new TabSession(fakeSteve(s).dispatch, null, () => Date.parse(s.now));
     const inParts = new TabSession(fakeSteve(s).dispatch, null, () => Date.parse(s.now));
@@ -152,5 +174,6 @@ describe('the store\'s lists sent a change at a time', () => {
     expect(b.counts).toEqual(a.counts);
     expect(b.page).toEqual(a.page);
     expect(b.listsRead).toBe(a.listsRead);
+    expect(b.unsynced).toEqual([]);
   }, 30000);
 });
