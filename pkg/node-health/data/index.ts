@@ -37,7 +37,7 @@ export * from './input';
 export * from './rows';
 export { pendingRows } from './pending-rows';
 export {
-  PART_SIZE, StoreSync, SyncedLists
+  PART_SIZE, SLICE_MS, StoreSync, SyncedLists
 } from './store-sync';
 export type { StorePart, SyncedInput } from './store-sync';
 export {

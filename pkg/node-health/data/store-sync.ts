@@ -2,8 +2,9 @@
  * The lists the dashboard store holds (the cluster's Machines, its management Nodes: store-lists.ts), sent to the
  * session a change at a time rather than whole on every load. The page remembers the resource version it sent of
  * each object; a load sends the objects added or written since, and the names gone. The first load sends them
- * in parts of a few hundred, with the page's main thread free between parts, so that neither the copies nor
- * their structured clone to the worker hold the page for long; one Machine changed costs one copy.
+ * in parts of a hundred, and lets the page draw and answer the user whenever the parts have held its main thread
+ * for SLICE_MS, so that neither the copies nor their structured clone to the worker hold the page for long (a
+ * management Node is several times the size of a Machine); one Machine changed costs one copy.
  */
 import { STEVE_TYPES, isPlainObject, steveIncludePaths } from '../engine';
 import type { KubeObject, ObjectKind } from '../engine';
@@ -28,8 +29,11 @@ export function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Objects per part: a few milliseconds to copy and to clone each. */
-export const PART_SIZE = 500;
+/** Objects per part: a few milliseconds to copy and to clone. */
+export const PART_SIZE = 100;
+
+/** The page's main thread is given back after this many milliseconds of parts (a long task is 50 ms). */
+export const SLICE_MS = 25;
 
 interface Sent {
   /** the namespace the list is of */
@@ -53,6 +57,13 @@ function inputsOf(target: ClusterTarget): [SyncedInput, string, string, ObjectKi
 
 export class StoreSync {
   private readonly sent = new Map<SyncedInput, Sent>();
+  private sliceStart = 0;
+  private readonly now: () => number;
+
+  /** `now`: the clock the slices are timed on */
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   /** Lists the session says it does not hold: sent whole next time. */
   forget(inputs: readonly SyncedInput[]): void {
@@ -60,13 +71,15 @@ export class StoreSync {
   }
 
   /**
-   * Sends the session (`post`) what changed in the target's lists the store holds, `pause` between parts;
+   * Sends the session (`post`) what changed in the target's lists the store holds, with a `pause` whenever the
+   * parts have taken SLICE_MS;
    * answers the inputs the session now holds whole. A part the session could not take starts the list anew
    * next time, and it is not used this time.
    */
   async send(getters: StoreGetters, target: ClusterTarget, unwrap: Unwrap, post: (part: StorePart) => Promise<unknown>, pause: () => Promise<void>): Promise<SyncedInput[]> {
     const held: SyncedInput[] = [];
 
+    this.sliceStart = this.now();
     for (const [input, type, scope, kind] of inputsOf(target)) {
       const list = completeList(getters, type, unwrap);
 
@@ -121,9 +134,10 @@ export class StoreSync {
     const parts: Promise<unknown>[] = [];
 
     for (let from = 0; from === 0 || from < changed.length; from += PART_SIZE) {
-      if (reset || from > 0) {
+      if (this.now() - this.sliceStart >= SLICE_MS) {
         // The page draws and answers the user between parts.
         await pause();
+        this.sliceStart = this.now();
       }
       parts.push(post({
         input, held: true, reset: reset && from === 0, upsert: changed.slice(from, from + PART_SIZE).map((raw) => plainCopy(raw, include)), remove: from === 0 ? remove : []
