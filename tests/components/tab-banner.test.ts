@@ -1,5 +1,5 @@
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
-import { chooseFilter, filterValue, mountTab } from './tab-harness';
+import { chooseFilter, filterValue, mountTab, sortByHeader } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -11,12 +11,6 @@ afterEach(() => {
 
 const banner = (t: MountedTab) => t.wrapper.find('[data-testid="node-health-blocking"]');
 const visibleKeys = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.attributes('data-node-id'));
-
-async function sortBy(t: MountedTab, labelKey: string) {
-  const th = t.wrapper.findAll('th').find((h) => h.text().includes(`%${ labelKey }%`));
-
-  await th!.find('.table-header-container, div').trigger('click');
-}
 
 describe('the blocking banner', () => {
   it('names the machine the cluster waits for, quotes the condition as text and says since when', async() => {
@@ -36,6 +30,7 @@ describe('the blocking banner', () => {
     await tab.show();
     await chooseFilter(tab.wrapper, 'status', 'healthy');
     await tab.wrapper.find('[data-testid="node-health-search"]').setValue('node02');
+    await tab.settle();
     expect(visibleKeys(tab)).toEqual(['machine:fleet-default/custom-3524fa7f0d71']);
 
     await banner(tab).find(`[data-testid="node-health-blocking-${ GHOST_MACHINE }"]`).trigger('click');
@@ -54,7 +49,7 @@ describe('the blocking banner', () => {
 
     expect(names.length).toBeGreaterThan(0);
     // Sorted by machine name, the last blocking machine is far down the list.
-    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await sortByHeader(tab, 'nodeHealth.tab.table.machine');
     const target = names[names.length - 1];
     const key = `machine:fleet-default/${ target }`;
 

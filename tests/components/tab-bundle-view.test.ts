@@ -59,7 +59,7 @@ describe('the bundle view', () => {
       cluster: 'dev-k3s', madeAt: s.now, extensionVersion: '0.1.0', rancherVersion: 'v2.11.3'
     });
     expect(tab.wrapper.vm.view.now).toBe(new Date(s.now).toISOString());
-    const ghost = tab.wrapper.vm.rows.find((r: any) => r.key === GHOST_KEY);
+    const ghost = tab.wrapper.vm.page.rows.find((r: any) => r.key === GHOST_KEY);
 
     expect(ghost.sinceMs).toBe(Date.parse(s.now) - Date.parse(ghost.since));
     tab.wrapper.unmount();
@@ -68,7 +68,7 @@ describe('the bundle view', () => {
     tab = await opened(clusterResource(s));
     expect(tab.wrapper.find('[data-testid="node-health-bundle-banner"]').exists()).toBe(false);
     expect(Date.parse(tab.wrapper.vm.view.now)).toBe(Date.parse(s.now) + 3 * DAY);
-    expect(tab.wrapper.vm.rows.find((r: any) => r.key === GHOST_KEY).sinceMs).toBe(ghost.sinceMs + 3 * DAY);
+    expect(tab.wrapper.vm.page.rows.find((r: any) => r.key === GHOST_KEY).sinceMs).toBe(ghost.sinceMs + 3 * DAY);
   });
 
   it('offers no write and no registration command: each is disabled with the reason, and nothing opens', async() => {

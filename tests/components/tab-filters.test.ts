@@ -21,14 +21,18 @@ describe('search and filters', () => {
     const search = tab!.wrapper.find('[data-testid="node-health-search"]');
 
     await search.setValue('172.16.40.31');
+    await tab!.settle();
     expect(machines(tab!)).toEqual([WINDOWS_VM_GONE_MACHINE]);
     await search.setValue('%nodeHealth.rules.nodeNameMismatch.title%');
+    await tab!.settle();
     expect(machines(tab!)).toEqual([WINDOWS_CASE_MACHINE]);
     await search.setValue('windows vs-win-cp');
+    await tab!.settle();
     expect(machines(tab!)).toEqual([]);
     // shell's <t k="..."> (stubbed in the test set-up) says which message the table shows
     expect(tab!.wrapper.find('tr.no-rows [k]').attributes('k')).toBe('nodeHealth.tab.table.noMatches');
     await search.setValue('');
+    await tab!.settle();
     expect(machines(tab!).length).toBeGreaterThan(5);
   });
 
@@ -54,10 +58,12 @@ describe('search and filters', () => {
     const errors = Number(tab!.wrapper.find('[data-testid="node-health-count-error"] .summary-strip__count').text());
 
     await tab!.wrapper.find('[data-testid="node-health-count-error"]').trigger('click');
+    await tab!.settle();
     expect(machines(tab!)).toHaveLength(errors);
     expect(filterValue(tab!.wrapper, 'status')).toBe('error');
     expect(tab!.wrapper.find('[data-testid="node-health-count-error"]').attributes('aria-pressed')).toBe('true');
     await tab!.wrapper.find('[data-testid="node-health-count-error"]').trigger('click');
+    await tab!.settle();
     expect(machines(tab!)).toHaveLength(all);
   });
 });
@@ -71,6 +77,7 @@ describe('paging', () => {
     expect(first).toHaveLength(50);
     expect(tab.wrapper.find('.paging').exists()).toBe(true);
     await tab.wrapper.find('[data-testid="pagination-next"]').trigger('click');
+    await tab.settle();
     const second = machines(tab);
 
     expect(second).toHaveLength(50);

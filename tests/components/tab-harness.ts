@@ -176,6 +176,14 @@ export async function chooseFilter(wrapper: VueWrapper<any>, name: FilterName, v
   await settle();
 }
 
+/** Clicks a column's header (by its label's key) and lets the session's page come. */
+export async function sortByHeader(t: MountedTab, labelKey: string): Promise<void> {
+  const th = t.wrapper.findAll('th').find((h) => h.text().includes(`%${ labelKey }%`));
+
+  await th!.find('.table-header-container, div').trigger('click');
+  await t.settle();
+}
+
 /** The option a filter shows as chosen. */
 export function filterValue(wrapper: VueWrapper<any>, name: FilterName): string {
   return filterSelect(wrapper, name).props('value');

@@ -89,7 +89,8 @@ describe('live updates', () => {
     const s = ghostEtcd();
 
     tab = mountTab(s, {}, undefined, { hash: '#node-health' });
-    // Asked for while mounting, before any visibility report.
+    // Asked for when mounted (once what the store holds went to the session), before any visibility report.
+    await flushPromises();
     expect(tab.steve.urls).toHaveLength(10);
     await tab.settle();
     expect(tab.wrapper.findAll('tr.main-row').length).toBeGreaterThan(0);

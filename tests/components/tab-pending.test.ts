@@ -57,7 +57,7 @@ describe('rows before the diagnosis', () => {
     holdAnswers(tab);
     await tab.show();
     expect(rowKeys(tab).length).toBeGreaterThan(0);
-    tab.wrapper.vm.setStatusFilter('healthy');
+    tab.wrapper.vm.setFilters({ ...tab.wrapper.vm.filters, status: 'healthy' });
     await flushPromises();
     expect(rowKeys(tab)).toEqual([]);
   });

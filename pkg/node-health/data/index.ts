@@ -36,6 +36,16 @@ export { clusterTarget } from './target';
 export * from './input';
 export * from './rows';
 export { pendingRows } from './pending-rows';
+export {
+  PART_SIZE, SLICE_MS, StoreSync, SyncedLists
+} from './store-sync';
+export type { StorePart, SyncedInput } from './store-sync';
+export {
+  FIRST_QUERY, RowStore, sortedRows, titleId
+} from './row-query';
+export type {
+  FindingTitle, RowArrangement, RowPage, RowQuery
+} from './row-query';
 export type { Translate } from '../engine';
 export {
   diagnoseLoad, fatalIssue, unavailableNotices, errorKey

@@ -1,11 +1,13 @@
 /**
  * The messages between the tab and its session (session.ts) when the session runs in a Web Worker. Only plain
- * data crosses: requests with plain copies of the store's lists; rows, counts and findings back; one record, or
+ * data crosses: requests with plain copies of the store's lists; a page of rows, counts and findings back; one record, or
  * the redacted diagnosis for the export, when asked for.
  */
 import type { HostReport, NodeRecord } from '../engine';
 import type { RedactedDiagnosis } from '../export/redacted';
 import type { RefreshRequest, TabSession, TabView } from './session';
+import type { RowPage, RowQuery } from './row-query';
+import type { StorePart } from './store-sync';
 
 /** How the worker is set up: where the API is (a worker made from a Blob has no base URL of its own), the CSRF token. */
 export interface SessionInit {
@@ -18,6 +20,8 @@ export interface SessionInit {
 export type SessionCall =
   | { op: 'refresh'; request: RefreshRequest }
   | { op: 'hostReports'; reports: HostReport[] }
+  | { op: 'rows'; query: RowQuery }
+  | { op: 'store'; part: StorePart }
   | { op: 'record'; key: string }
   | { op: 'export'; actionLog: unknown[] };
 
@@ -25,6 +29,8 @@ export type SessionCall =
 export interface SessionAnswers {
   refresh: TabView;
   hostReports: TabView | null;
+  rows: RowPage;
+  store: null;
   record: NodeRecord | null;
   export: RedactedDiagnosis | null;
 }
@@ -40,6 +46,10 @@ export async function runCall(session: TabSession, call: SessionCall): Promise<S
     return session.refresh(call.request);
   case 'hostReports':
     return session.setHostReports(call.reports);
+  case 'rows':
+    return session.rows(call.query);
+  case 'store':
+    return session.syncStore(call.part);
   case 'record':
     return session.record(call.key);
   case 'export':

@@ -11,6 +11,8 @@ import type {
 } from './protocol';
 import { TabSession } from './session';
 import type { RefreshRequest, TabView } from './session';
+import type { RowPage, RowQuery } from './row-query';
+import type { StorePart } from './store-sync';
 import type { Dispatch } from './types';
 
 /** The part of a Worker used here. */
@@ -26,6 +28,10 @@ export interface SessionClient {
   readonly where: 'worker' | 'page';
   refresh(request: RefreshRequest): Promise<TabView>;
   setHostReports(reports: HostReport[]): Promise<TabView | null>;
+  /** a page of the rows of the last view: sorted, filtered and paged where the session runs */
+  rows(query: RowQuery): Promise<RowPage>;
+  /** a part of a list the page's store holds (store-sync.ts) */
+  syncStore(part: StorePart): Promise<null>;
   record(key: string): Promise<NodeRecord | null>;
   /** the diagnosis shown now, redacted for the export (with the page's action log), made on demand */
   exportDiagnosis(actionLog: unknown[]): Promise<RedactedDiagnosis | null>;
@@ -151,6 +157,8 @@ export function openSession(options: OpenSessionOptions): SessionClient {
     },
     refresh:         (request) => call({ op: 'refresh', request }),
     setHostReports:  (reports) => call({ op: 'hostReports', reports }),
+    rows:            (query) => call({ op: 'rows', query }),
+    syncStore:       (part) => call({ op: 'store', part }),
     record:          (key) => call({ op: 'record', key }),
     exportDiagnosis: (actionLog) => call({ op: 'export', actionLog }),
     close() {

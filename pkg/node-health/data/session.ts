@@ -25,7 +25,11 @@ import { clusterInput } from './input';
 import { redactDiagnosis, unreadableOf } from '../export/redacted';
 import type { RedactedDiagnosis } from '../export/redacted';
 import { buildRows } from './rows';
+import { RowStore } from './row-query';
+import type { RowPage, RowQuery } from './row-query';
 import type { StoreInput, StoreLists } from './store-lists';
+import { SyncedLists } from './store-sync';
+import type { StorePart, SyncedInput } from './store-sync';
 import type {
   ClusterTarget, Dispatch, LoadIssue, LoadResult, NodeRow
 } from './types';
@@ -37,10 +41,17 @@ export interface RefreshRequest {
   fromStore: StoreLists;
   /** store lists that are the same as in the previous request: the copies sent then are used */
   storeUnchanged?: StoreInput[];
+  /** store lists sent in parts before the request (store-sync.ts), whole now */
+  synced?: SyncedInput[];
   /** read every list again (right after a write of ours, which the watch may not have reported yet) */
   rereadAll?: boolean;
   /** one record's objects only, not the whole cluster's (the record tab, record-load.ts) */
   subject?: RecordSubject;
+  /**
+   * The page the table shows: the view then carries that page of rows (`page`), never every row; the session
+   * keeps the query for the answers that follow (new host reports)
+   */
+  rows?: RowQuery;
 }
 
 /** What the page shows of a load. */
@@ -61,11 +72,25 @@ export interface TabView {
    * from `since` and `now`), so that a refresh with nothing changed sends and redraws no row
    */
   rows: NodeRow[] | null;
+  /**
+   * Where the request gave a query (`RefreshRequest.rows`), its page of rows instead of `rows`; null when the same
+   * page as last sent (rows, order and count unchanged)
+   */
+  page?: RowPage | null;
+  /** the row key of each blocking machine of the clusters' findings that has a row */
+  blockingKeys: Record<string, string>;
   /** per host report given, in order: the machine (or Node) it joined, or null */
   hostsJoined: (string | null)[];
+  /** lists the request said were sent in parts that this session does not hold whole (read from the API instead) */
+  unsynced?: SyncedInput[];
   /** lists sent again by the API this time, and lists of the last load used as they were */
   listsRead: number;
   listsReused: number;
+}
+
+/** As JSON, without how long each status has lasted (the page counts that from `since` and `now`). */
+function textOf(rows: unknown): string {
+  return JSON.stringify(rows, (key, value) => (key === 'sinceMs' ? undefined : value));
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -76,6 +101,7 @@ export class TabSession {
   private readonly lists = new Map<string, KubeObject[]>();
   private readonly reviews: AccessReviews;
   private storeLists: StoreLists = {};
+  private readonly synced = new SyncedLists();
   private hostReports: HostReport[] = [];
   private target: ClusterTarget | null = null;
   /** the inputs the last refresh took from the dashboard store */
@@ -89,17 +115,34 @@ export class TabSession {
   private records = new Map<string, NodeRecord>();
   /** the rows of the last view, as text without the time-dependent part */
   private rowsSent: string | null = null;
+  /** every row of the last view, filtered, sorted and paged for the page's table */
+  private readonly rowStore = new RowStore();
+  /** the page's last query, and its last page sent, as text without the time-dependent part */
+  private query: RowQuery | null = null;
+  private pageSent: string | null = null;
 
   constructor(private readonly dispatch: Dispatch, private readonly watch: ChangeWatch | null = null, private readonly now: () => number = Date.now) {
     this.reviews = accessReviews(dispatch);
   }
 
   async refresh(request: RefreshRequest): Promise<TabView> {
+    this.query = request.rows ?? null;
     const fromStore: StoreLists = { ...request.fromStore };
 
     for (const input of request.storeUnchanged ?? []) {
       if (this.storeLists[input]) {
         fromStore[input] = this.storeLists[input];
+      }
+    }
+    const unsynced: SyncedInput[] = [];
+
+    for (const input of request.synced ?? []) {
+      const list = this.synced.list(input);
+
+      if (list) {
+        fromStore[input] = list;
+      } else {
+        unsynced.push(input);
       }
     }
     const storeChanged = (Object.keys(fromStore) as StoreInput[]).some((input) => fromStore[input] !== this.storeLists[input]) ||
@@ -129,7 +172,7 @@ export class TabSession {
       this.setState(diagnoseLoadKeeping(request.target, load, this.hostReports, sameTarget ? this.state : null));
     }
 
-    return this.view();
+    return { ...this.view(), unsynced };
   }
 
   /** New host reports: the last load diagnosed again with them. */
@@ -141,6 +184,23 @@ export class TabSession {
     this.setState(diagnoseAgainAt(this.state, judgedAt(this.target, this.load), reports));
 
     return this.view();
+  }
+
+  /** A part of a list the page's store holds, for the next loads (store-sync.ts). */
+  syncStore(part: StorePart): null {
+    this.synced.apply(part);
+
+    return null;
+  }
+
+  /** A page of the rows of the last view, as the table asks for it (sort, filters, page, or a row to show). */
+  rows(query: RowQuery): RowPage {
+    this.query = query;
+    const page = this.rowStore.query(query);
+
+    this.pageSent = textOf({ ...page, untranslated: [] });
+
+    return page;
   }
 
   /** One record with its objects and evidence, for the open detail and the actions. */
@@ -179,6 +239,12 @@ export class TabSession {
     const load = this.load as LoadResult;
     const fatal = this.fatal;
     const report = fatal ? null : this.report;
+    const rows = this.newRows(report ? buildRows(report) : []);
+
+    if (rows) {
+      this.rowStore.set(rows);
+    }
+    const clusters = report?.clusters ?? [];
 
     return {
       fatal,
@@ -190,16 +256,33 @@ export class TabSession {
       counts:       report?.counts ?? {
         healthy: 0, warning: 0, error: 0, unknown: 0
       },
-      clusters:    report?.clusters ?? [],
-      rows:        this.newRows(report ? buildRows(report) : []),
-      hostsJoined: this.hostReports.map((r) => this.joinedTitle(report?.hosts.find((h) => h.report === r)?.record ?? null)),
-      listsRead:   load.requests.filter((r) => !r.reused).length,
-      listsReused: load.requests.filter((r) => r.reused).length,
+      clusters,
+      ...this.rowsOfView(rows),
+      blockingKeys: this.rowStore.machineKeys(clusters.flatMap((c) => c.blockingMachines ?? [])),
+      hostsJoined:  this.hostReports.map((r) => this.joinedTitle(report?.hosts.find((h) => h.report === r)?.record ?? null)),
+      listsRead:    load.requests.filter((r) => !r.reused).length,
+      listsReused:  load.requests.filter((r) => r.reused).length,
     };
   }
 
+  /** Every row (when they changed), or with a query the page of it (when that changed) and no other row. */
+  private rowsOfView(rows: NodeRow[] | null): Pick<TabView, 'rows' | 'page'> {
+    if (!this.query) {
+      return { rows };
+    }
+    const page = this.rowStore.query(this.query);
+    const text = textOf({ ...page, untranslated: [] });
+
+    if (text === this.pageSent && !page.untranslated.length) {
+      return { rows: null, page: null };
+    }
+    this.pageSent = text;
+
+    return { rows: null, page };
+  }
+
   private newRows(rows: NodeRow[]): NodeRow[] | null {
-    const text = JSON.stringify(rows, (key, value) => (key === 'sinceMs' ? undefined : value));
+    const text = textOf(rows);
 
     if (text === this.rowsSent) {
       return null;

@@ -4,9 +4,15 @@
  * has just happened. One per tab instance, created with it (markRaw) and typed here rather than hung on `this`.
  */
 import type { Poller } from './poller';
+import { mgmtClusterFromStore } from './mgmt-cluster';
+import type { ListForm } from './requests';
+import type { RefreshRequest } from './session';
+import { TablePages } from './table-pages';
 import type { SessionClient } from './session-client';
 import { storeChanges } from './store-lists';
-import type { StoreChanges, StoreCopies } from './store-lists';
+import type { StoreChanges, StoreGetters } from './store-lists';
+import { nextTask, StoreSync } from './store-sync';
+import type { ClusterTarget, RowFilters } from './types';
 
 export interface TabRuntime {
   /** The session that loads and diagnoses (set when the tab is created) */
@@ -19,11 +25,14 @@ export interface TabRuntime {
   busyMs: number;
   /** One of the tab's writes has just happened: the next load asks Rancher rather than the store */
   afterWrite: boolean;
-  /** Which of the store's lists were sent to the session, to send only what changed */
+  /** Whether the store's management cluster was sent to the session as it is, to send it only when it changed */
   storeSent: StoreChanges;
-  storeCopies: StoreCopies;
+  /** What of the store's Machines and management Nodes the session holds, to send only what changed */
+  storeSync: StoreSync;
   /** The record a link asked for, once opened */
   openedRequest: string | null;
+  /** The table's arrangement, the titles translated for the session's search, the last page asked for */
+  pages: TablePages;
 }
 
 export function tabRuntime(): TabRuntime {
@@ -34,7 +43,30 @@ export function tabRuntime(): TabRuntime {
     busyMs:        0,
     afterWrite:    false,
     storeSent:     storeChanges(),
-    storeCopies:   new Map(),
+    storeSync:     new StoreSync(),
     openedRequest: null,
+    pages:         new TablePages(),
+  };
+}
+
+/**
+ * The tab's next load: what changed in the store's Machines and management Nodes sent to the session first
+ * (store-sync.ts), the management cluster when it changed, and the table's query. Right after a write of ours
+ * the store may not have heard of it from the watch yet: Steve itself is asked (our writes never touch the
+ * management cluster, so the store's copy of it stays good).
+ */
+export async function refreshRequest(
+  runtime: TabRuntime, getters: StoreGetters, target: ClusterTarget, form: ListForm, filters: RowFilters, unwrap: (model: unknown) => unknown
+): Promise<RefreshRequest> {
+  const session = runtime.session as SessionClient;
+  const afterWrite = runtime.afterWrite;
+
+  runtime.afterWrite = false;
+  const synced = await runtime.storeSync.send(getters, target, unwrap, (part) => session.syncStore(part), nextTask);
+  const mgmtCluster = target.mgmtId ? mgmtClusterFromStore(getters, target.mgmtId, unwrap) : null;
+  const sent = runtime.storeSent.next(mgmtCluster ? { mgmtCluster: [mgmtCluster] } : {});
+
+  return {
+    target, form, fromStore: sent.lists, storeUnchanged: sent.unchanged, synced: afterWrite ? [] : synced, rereadAll: afterWrite, rows: runtime.pages.query(filters)
   };
 }
