@@ -27,10 +27,15 @@ async function sortBy(t: MountedTab, labelKey: string) {
   await th!.find('div').trigger('click');
 }
 
-/** Kubelet on master01 stops posting status an hour before the scenario's time. */
+/**
+ * Kubelet on master01 stops posting status an hour before the scenario's time; the node lifecycle controller's
+ * write gives the Node a new resourceVersion, as every write does (the session trusts it: object-changes.ts).
+ */
 function masterStopsReporting(t: MountedTab, now: string) {
   const node = Object.values(t.steve.downstream).flat().find((n) => n.metadata.name === 'dev-k8s-master01');
   const conditions = (node!.status as any).conditions as any[];
+
+  node!.metadata.resourceVersion = `${ node!.metadata.resourceVersion ?? '' }1`;
   const ready = conditions.find((c) => c.type === 'Ready');
 
   Object.assign(ready, {
