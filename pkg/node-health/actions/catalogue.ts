@@ -30,6 +30,8 @@ export interface ActionInvocation {
   context: ActionContext;
   /** The cluster the record belongs to, as the registration command names it */
   cluster: ClusterInfo | RegistrationClusterRef | Record<string, any>;
+  /** Set where nothing may be done (a bundle served as a cluster): the reason, as actionOffers gives it; nothing opens */
+  readOnlyKey?: string | null;
 }
 
 export interface ActionEntry {
@@ -94,6 +96,10 @@ export function actionEntry(id: string): ActionEntry | null {
 
 /** Opens the action's dialog; an id the catalogue does not know opens nothing. */
 export function openAction(store: StoreLike, id: string, invocation: ActionInvocation): Promise<void> {
+  if (invocation.readOnlyKey) {
+    return Promise.resolve();
+  }
+
   return actionEntry(id)?.open(store, invocation) ?? Promise.resolve();
 }
 

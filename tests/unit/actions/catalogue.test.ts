@@ -60,6 +60,17 @@ describe('the action catalogue', () => {
     }
   });
 
+  it('opens nothing where the view is read-only (a bundle served as a cluster), whatever the page asks', async() => {
+    for (const id of ACTION_IDS) {
+      const dispatch = jest.fn().mockResolvedValue(undefined);
+
+      await openAction({ dispatch, getters: {} }, id, {
+        record: ghostRecord(), context, cluster: { mgmtId: 'c-m-1', name: 'dev-k3s' }, readOnlyKey: 'nodeHealth.bundle.readOnly'
+      });
+      expect(dispatch).not.toHaveBeenCalled();
+    }
+  });
+
   it('opens nothing for an id it does not know', async() => {
     const dispatch = jest.fn();
 
