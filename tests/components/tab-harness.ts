@@ -4,6 +4,7 @@
  * stand-in, the clock at the scenario's time, and visibility under the test's control.
  */
 import { flushPromises, mount, RouterLinkStub, VueWrapper } from '@vue/test-utils';
+import type { Component } from 'vue';
 import { createStore, Store } from 'vuex';
 import Select from '@shell/components/form/Select';
 import NodeHealthTab from '@pkg/node-health/tabs/NodeHealthTab.vue';
@@ -110,11 +111,15 @@ export async function settle(): Promise<void> {
  */
 export function mountTab(
   scenario: Scenario,
-  options: FakeSteveOptions & { storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean; steve?: FakeSteve; i18n?: Translate; t?: ComponentT } = {},
+  options: FakeSteveOptions & {
+    storeHolds?: StoreHolds; storeHasMgmtClusters?: boolean; steve?: FakeSteve; i18n?: Translate; t?: ComponentT;
+    /** the tab to mount: the cluster's (default) or a Machine's or Node's own (RecordHealthTab) */
+    component?: Component;
+  } = {},
   resource = clusterResource(scenario), route?: { hash: string }
 ): MountedTab {
   const {
-    storeHolds, storeHasMgmtClusters = true, steve: given, i18n, t, ...steveOptions
+    storeHolds, storeHasMgmtClusters = true, steve: given, i18n, t, component = NodeHealthTab, ...steveOptions
   } = options;
   const steve = given ?? fakeSteve(scenario, steveOptions);
   const store = testStore(steve, storeHolds, storeHasMgmtClusters ? mgmtClustersById(scenario) : {}, i18n);
@@ -124,7 +129,7 @@ export function mountTab(
   // jest.setup.ts defines it writable but not configurable
   (window as any).IntersectionObserver = TestIntersectionObserver;
 
-  const wrapper = mount(NodeHealthTab, {
+  const wrapper = mount(component as typeof NodeHealthTab, {
     props:    { resource },
     attachTo: document.body,
     global:   {
