@@ -250,6 +250,24 @@ describe('the fleet page', () => {
     wrapper.unmount();
   });
 
+  it('a failed refresh keeps the last rows and says why, with the server\'s status and message as the tab says them', async() => {
+    const ctx = fleetContext(scenario);
+    const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
+    const rows = wrapper.findAll('tbody tr.main-row').length;
+
+    expect(rows).toBeGreaterThan(0);
+    ctx.steve.options.failUrl = (url: string) => (url.startsWith('/v1/provisioning.cattle.io.clusters') ? { status: 503, message: 'the server is shutting down' } : undefined);
+    await wrapper.find('[data-testid="node-health-fleet-refresh"]').trigger('click');
+    await settle();
+    const banner = wrapper.find('[data-testid="node-health-fleet-refresh-error"]');
+
+    expect(banner.text()).toContain('%nodeHealth.tab.refreshFailed%');
+    expect(banner.text()).toContain('%nodeHealth.fleet.error.server%');
+    expect(banner.text()).toContain('the server is shutting down');
+    expect(wrapper.findAll('tbody tr.main-row').length).toBe(rows);
+    wrapper.unmount();
+  });
+
   it('polls only while on screen and the page is shown', async() => {
     const ctx = fleetContext(scenario);
     const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
