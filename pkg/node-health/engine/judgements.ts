@@ -85,6 +85,13 @@ export function sayAgain(record: NodeRecord, judgement: Judgement | undefined, t
     return false;
   }
   if (judgement === PLAIN) {
+    // What later passes added to this record last time (another record's finding naming it) goes; they add it again.
+    if (record.findings.length) {
+      record.findings = [];
+    }
+    if (record.notes.length) {
+      record.notes = [];
+    }
     record.status = 'healthy';
     record.statusSince = record.created;
 

@@ -1,10 +1,10 @@
 /**
- * Judging the same objects again later (diagnoseAgainLater), as the tab does when nothing changed since its last
+ * Judging the same objects again later (diagnoseChanges with no change), as the tab does when nothing changed since its last
  * load: every scenario gives, at any later time and with or without host reports, exactly the report a fresh
  * diagnosis of the same objects gives, however many times it is judged again.
  */
-import { diagnose, diagnoseAgainLater, readHostReport } from '@pkg/node-health/engine';
-import type { DiagnosisReport } from '@pkg/node-health/engine';
+import { diagnose, diagnoseChanges, diagnoseKeeping, readHostReport } from '@pkg/node-health/engine';
+import type { DiagnoseOptions, DiagnosisReport, HostReport } from '@pkg/node-health/engine';
 import { buildScenario, everyFailure, ghostEtcd, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { everyFailureHostReports, ghostHostReport } from '../../../scenarios/host-reports';
 import { clusterObjects } from './helpers';
@@ -18,7 +18,21 @@ function plain(report: DiagnosisReport): unknown {
   return JSON.parse(JSON.stringify(report));
 }
 
-describe('diagnoseAgainLater', () => {
+/** The objects diagnosed once and kept, and a way to judge them again (the session's diagnoseAgainAt). */
+function diagnoseAgainLater(objects: unknown[], options: DiagnoseOptions) {
+  let state = diagnoseKeeping(objects, options);
+  const rejudge = (now: DiagnoseOptions['now'], hostReports: HostReport[] | undefined = options.hostReports): DiagnosisReport => {
+    state = diagnoseChanges(state, {}, {
+      ...options, now, hostReports
+    }, state.objects);
+
+    return state.report;
+  };
+
+  return { report: state.report, rejudge };
+}
+
+describe('judging the same objects again', () => {
   it.each(SCENARIO_NAMES)('%s: judged again at later times, the same report as a fresh diagnosis', (name) => {
     const s = buildScenario(name);
     const objects = s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId, 'steve'));
