@@ -5,7 +5,6 @@
 import type {
   DiagnoseOptions, DiagnosisReport, Finding, InputAvailability, NodeRecord, RecordStatus, Severity
 } from './types';
-import type { HostReport } from './host-report';
 import { resolveConfig } from './config';
 import { join, unreadableInput } from './join';
 import type { JoinResult } from './join';
@@ -313,30 +312,4 @@ export function judgeJoined(joined: JoinResult, options: DiagnoseOptions, memo?:
     ...(joined.events.length ? { events: joined.events } : {}),
     ...(joined.jobs.length ? { jobs: joined.jobs } : {}),
   };
-}
-
-/** Judges the same objects again at another time or with other host reports; the previous report's records are reused. */
-export type Rejudge = (now: DiagnoseOptions['now'], hostReports?: HostReport[]) => DiagnosisReport;
-
-/**
- * A diagnosis whose join is kept: when the objects have not changed, only the rules run again (thresholds
- * are judged against the new time), without joining thousands of objects anew. Each call resets what the
- * previous judging added to the records (findings, notes after the join's own, the host report).
- */
-export function diagnoseAgainLater(objects: unknown[], options: DiagnoseOptions): { report: DiagnosisReport, rejudge: Rejudge } {
-  const joined = join(objects, options.availability, options.defaultCluster, options.clusters);
-  const joinNotes = joined.records.map((r) => r.notes.length);
-  const report = judgeJoined(joined, options);
-  const rejudge: Rejudge = (now, hostReports = options.hostReports) => {
-    joined.records.forEach((r, i) => {
-      r.notes.length = joinNotes[i];
-      r.hostReport = null;
-    });
-
-    return judgeJoined(joined, {
-      ...options, now, hostReports
-    });
-  };
-
-  return { report, rejudge };
 }

@@ -85,7 +85,7 @@ function diagnoseRemembering(objects: unknown[], options: DiagnoseOptions, earli
 
 /**
  * The same objects judged again, at another time or with other host reports, without joining them again: the
- * records of the state's report are judged again where what their rules read moved (as diagnoseAgainLater does).
+ * records of the state's report are judged again where what their rules read moved.
  */
 function judgeAgain(state: DiagnosisState, options: DiagnoseOptions): DiagnosisState {
   const { joined, joinNotes } = state;

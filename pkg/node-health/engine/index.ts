@@ -1,9 +1,8 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
 export {
-  diagnose, diagnoseAgainLater, STATUS_ORDER, topFinding
+  diagnose, STATUS_ORDER, topFinding
 } from './diagnose';
-export type { Rejudge } from './diagnose';
 export {
   inputOfObject, join, settleAvailability
 } from './join';
