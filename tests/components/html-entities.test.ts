@@ -30,6 +30,7 @@ import {
 } from '../unit/actions/fixtures';
 import { mountTab } from './tab-harness';
 import { dialogStore, httpError } from './dialog-helpers';
+import { providedContext } from './record-context';
 import type { Answer } from './dialog-helpers';
 
 jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn(() => Promise.reject(new Error('the page isn\'t focused'))) }));
@@ -144,8 +145,10 @@ describe.each(Object.keys(LOCALES) as Locale[])('no HTML entity on screen (%s)',
 
       for (const record of diagnoseScenario(s).records) {
         const wrapper = mount(NodeDetail, {
-          props:  { record, nowMs: Date.parse(s.now) },
-          global: { mocks: { $store: i18nStore(translate), t: shellT }, stubs: { 'router-link': RouterLinkStub } },
+          props:  { record },
+          global: {
+            provide: providedContext(Date.parse(s.now)), mocks: { $store: i18nStore(translate), t: shellT }, stubs: { 'router-link': RouterLinkStub }
+          },
         });
 
         expect({

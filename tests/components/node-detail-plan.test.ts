@@ -11,15 +11,17 @@ import type { NodeRecord } from '@pkg/node-health/engine';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../scenarios/catalog';
 import { diagnoseScenario } from '../unit/engine/helpers';
+import { providedContext } from './record-context';
 
 const en = createTranslator(load(readFileSync(join(__dirname, '../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
 
 function mountDetail(record: NodeRecord, now: string) {
   return mount(NodeDetail, {
-    props:  { record, nowMs: Date.parse(now) },
+    props:  { record },
     global: {
-      mocks: { t: (key: string, args?: Record<string, any>) => en(key, args) },
-      stubs: { 'router-link': RouterLinkStub },
+      provide: providedContext(Date.parse(now)),
+      mocks:   { t: (key: string, args?: Record<string, any>) => en(key, args) },
+      stubs:   { 'router-link': RouterLinkStub },
     },
   });
 }

@@ -14,6 +14,7 @@ import { ghostEtcd, windowsNodeRef, GHOST_MACHINE, WINDOWS_CASE_MACHINE } from '
 import type { Scenario } from '../../scenarios/types';
 import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
+import { providedContext } from './record-context';
 
 const en = createTranslator(load(readFileSync(join(__dirname, '../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
 
@@ -21,12 +22,13 @@ function diagnosed(s: Scenario): DiagnosisReport {
   return diagnose([...s.objects, ...(s.downstream[s.clusters[0].mgmtId] ?? [])], { now: s.now, defaultCluster: s.clusters[0].mgmtId });
 }
 
-function mountDetail(record: NodeRecord, s: Scenario) {
+function mountDetail(record: NodeRecord, s: Scenario, openRecord: (key: string) => void = () => undefined) {
   return mount(NodeDetail, {
-    props:  { record, nowMs: Date.parse(s.now) },
+    props:  { record },
     global: {
-      mocks: { t: (key: string, args?: Record<string, any>) => en(key, args) },
-      stubs: { 'router-link': RouterLinkStub },
+      provide: providedContext(Date.parse(s.now), { openRecord }),
+      mocks:   { t: (key: string, args?: Record<string, any>) => en(key, args) },
+      stubs:   { 'router-link': RouterLinkStub },
     },
   });
 }
@@ -63,10 +65,11 @@ describe('the row detail: related records', () => {
   });
 
   it('asks to open the other record', async() => {
-    const wrapper = mountDetail(ghost, s);
+    const openRecord = jest.fn();
+    const wrapper = mountDetail(ghost, s, openRecord);
 
     await wrapper.find(`[data-testid="node-health-related-open-${ orphan.key }"]`).trigger('click');
-    expect(wrapper.emitted('open-record')).toEqual([[orphan.key]]);
+    expect(openRecord.mock.calls).toEqual([[orphan.key]]);
   });
 
   it('shows no related section on a record that has none', () => {

@@ -9,15 +9,6 @@ export const RECORD_PROP = {
   },
 } as const;
 
-/** The record, and the diagnosis time (epoch ms) that "for 2h" and "2h ago" count from */
-export const RECORD_VIEW_PROPS = {
-  ...RECORD_PROP,
-  nowMs: {
-    type:     Number,
-    required: true,
-  },
-} as const;
-
 /** A table whose rows are one page arranged elsewhere (data/row-query.ts): how many the filters let through, and which page. */
 export const PAGED_ROWS_PROPS = {
   /** `rows` are one page of this many that the filters let through (null: all the rows, arranged by the table) */

@@ -1,0 +1,10 @@
+/** The record context a view provides (composables/use-record-context.ts), for a record's parts mounted alone. */
+import { recordContext } from '@pkg/node-health/composables/use-record-context';
+import type { RecordContextSource } from '@pkg/node-health/composables/use-record-context';
+
+/** `global.provide` of a mount: the diagnosis time `nowMs`, actions allowed and ignored unless `over` says otherwise. */
+export function providedContext(nowMs: number, over: Partial<RecordContextSource> = {}): Record<symbol, RecordContextSource> {
+  return recordContext({
+    nowMs: () => nowMs, readOnlyKey: () => null, act: () => undefined, openRecord: () => undefined, ...over
+  });
+}
