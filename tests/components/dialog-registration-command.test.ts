@@ -231,9 +231,11 @@ describe('RegistrationCommandDialog: the command', () => {
 
     await flushPromises();
     await wrapper.find('input[data-testid="nh-node-name"]').setValue('web server');
-    const errors = wrapper.findAll('[data-testid="nh-problem-error"]').map((li) => li.text());
+    const problems = wrapper.findAll('[data-testid="nh-problem"]');
 
-    expect(errors).toEqual([expect.stringMatching(/^%nodeHealth\.registration\.field\.nodeName%: %nodeHealth\.registration\.validation\.nodeNameSpace% /)]);
+    // One error banner: the field, and what is wrong with it.
+    expect(problems.map((banner) => banner.classes('error'))).toEqual([true]);
+    expect(problems[0].text()).toMatch(/^%nodeHealth\.registration\.problem% \{"field":"%nodeHealth\.registration\.field\.nodeName%","message":"%nodeHealth\.registration\.validation\.nodeNameSpace% /);
     expect(wrapper.find('[data-testid="nh-command"]').exists()).toBe(false);
 
     await wrapper.find('input[data-testid="nh-node-name"]').setValue('web-server');

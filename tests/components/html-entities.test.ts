@@ -172,7 +172,7 @@ describe.each(Object.keys(LOCALES) as Locale[])('no HTML entity on screen (%s)',
     // Input the dialog refuses, quotes included: each problem is said with the value it quotes.
     await wrapper.find('textarea[data-testid="nh-labels"]').setValue('team="a b"\nit\'s=x');
     await wrapper.find('input[data-testid="nh-no-proxy"]').setValue('a b');
-    expect(wrapper.findAll('[data-testid="nh-problem-error"]').length).toBeGreaterThan(0);
+    expect(wrapper.findAll('[data-testid="nh-problem"].error').length).toBeGreaterThan(0);
     expect(entities(wrapper)).toEqual([]);
   });
 
