@@ -79,7 +79,7 @@ describe('the cluster list\'s Node Health column', () => {
 
   it('shows a cluster-level finding before the node counts', async() => {
     const { wrapper } = await mountFleetView(NodeHealthClusterCell, fleetContext(scenario), { row: clusterRow(scenario, 'pz-rke2') });
-    const badges = wrapper.findAll('[data-testid="node-health-cluster-cell"] > *').map((b) => b.attributes('data-testid'));
+    const badges = wrapper.findAll('[data-testid="node-health-cluster-cell"] [data-testid^="node-health-cluster-"]').map((b) => b.attributes('data-testid'));
 
     expect(badges).toEqual(['node-health-cluster-level-reconciliation-paused', 'node-health-cluster-warning']);
     expect(wrapper.find('[data-testid="node-health-cluster-warning"]').text()).toBe('%nodeHealth.fleet.column.count.warning%{"count":1}');
