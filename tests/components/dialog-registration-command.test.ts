@@ -174,17 +174,22 @@ describe('RegistrationCommandDialog: the token', () => {
     const { wrapper } = open(() => Promise.reject(httpError(401)));
 
     await flushPromises();
-    expect(wrapper.find('[data-testid="nh-token-problem"] p').text()).toBe('%nodeHealth.actions.error.unauthorized% {"status":401}');
+    expect(wrapper.find('[data-testid="nh-token-problem"]').text()).toBe('%nodeHealth.actions.error.unauthorized% {"status":401}');
+    expect(wrapper.find('[data-testid="nh-token-retry"]').exists()).toBe(false);
   });
 
-  it('a server failure offers to try again', async() => {
+  it('a server failure is said as every dialog says one, with what the server said, and offers to try again', async() => {
     let calls = 0;
-    const { wrapper } = open(() => (++calls === 1 ? Promise.reject(httpError(500)) : normanTokens()));
+    const { wrapper } = open(() => (++calls === 1 ? Promise.reject(httpError(500, { message: 'etcd timeout' })) : normanTokens()));
 
     await flushPromises();
-    expect(wrapper.find('[data-testid="nh-token-problem"] p').text()).toBe('%nodeHealth.actions.error.server% {"status":500}');
+    expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.actions.error.server% {"status":500}');
+    expect(wrapper.find('[data-testid="nh-server-message"]').text()).toBe('%nodeHealth.dialog.registration.serverSaid% etcd timeout');
+    expect(wrapper.find('[data-testid="nh-token-problem"]').exists()).toBe(false);
     await wrapper.find('[data-testid="nh-token-retry"]').trigger('click');
     await flushPromises();
+    expect(wrapper.find('[data-testid="nh-failure"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-token-retry"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-command"]').exists()).toBe(true);
   });
 });
