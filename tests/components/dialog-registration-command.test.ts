@@ -5,7 +5,9 @@ import type { RegistrationAccess, RegistrationCommandRequest } from '@pkg/node-h
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { TOKEN_MASK } from '@pkg/node-health/registration';
 import { MACHINE, NS, stuckRecord } from '../unit/actions/fixtures';
-import { dialogStore, httpError, missingExtensionKeys, translate } from './dialog-helpers';
+import {
+  dialogStore, httpError, missingExtensionKeys, networkError, translate
+} from './dialog-helpers';
 import type { Answer } from './dialog-helpers';
 
 jest.mock('@shell/utils/clipboard', () => ({ copyTextToClipboard: jest.fn(() => Promise.resolve()) }));
@@ -183,7 +185,7 @@ describe('RegistrationCommandDialog: the token', () => {
     const { wrapper } = open(() => (++calls === 1 ? Promise.reject(httpError(500, { message: 'etcd timeout' })) : normanTokens()));
 
     await flushPromises();
-    expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.actions.error.server% {"status":500}');
+    expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toBe('%nodeHealth.dialog.registration.token.failed.server% {"status":500}');
     expect(wrapper.find('[data-testid="nh-server-message"]').text()).toBe('%nodeHealth.dialog.registration.serverSaid% etcd timeout');
     expect(wrapper.find('[data-testid="nh-token-problem"]').exists()).toBe(false);
     await wrapper.find('[data-testid="nh-token-retry"]').trigger('click');
@@ -191,6 +193,16 @@ describe('RegistrationCommandDialog: the token', () => {
     expect(wrapper.find('[data-testid="nh-failure"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-token-retry"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-command"]').exists()).toBe(true);
+  });
+
+  it('a lost connection or a missing object is a read that failed, not a write whose result is uncertain', async() => {
+    for (const [failure, said] of [[networkError(), 'network'], [httpError(404, {}), 'other']] as const) {
+      const { wrapper } = open(() => Promise.reject(failure));
+
+      await flushPromises();
+      expect(wrapper.find('[data-testid="nh-failure-message"]').text()).toContain(`%nodeHealth.dialog.registration.token.failed.${ said }%`);
+      expect(wrapper.text()).not.toContain('nodeHealth.actions.error');
+    }
   });
 });
 
