@@ -29,6 +29,11 @@ describe('findings about the whole cluster', () => {
     expect(banner.find('[data-testid="node-health-cluster-fix-cluster-agent-disconnected-1"] code').text()).toBe('kubectl -n cattle-system get pods -l app=cattle-cluster-agent -o wide');
     // Rancher's own words, as text.
     expect(banner.text()).toContain('Cluster agent is not connected');
+    // Its evidence is the row detail's table: a field path breaks only between its parts.
+    const paths = banner.findAll('.evidence-table code.evidence-path');
+
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((p) => p.findAll('wbr').length === p.text().split(/(?=[.[])/).length - 1)).toBe(true);
     // Above the table.
     const html = tab.wrapper.html();
 
