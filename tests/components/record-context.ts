@@ -5,6 +5,6 @@ import type { RecordContextSource } from '@pkg/node-health/composables/use-recor
 /** `global.provide` of a mount: the diagnosis time `nowMs`, actions allowed and ignored unless `over` says otherwise. */
 export function providedContext(nowMs: number, over: Partial<RecordContextSource> = {}): Record<symbol, RecordContextSource> {
   return recordContext({
-    nowMs: () => nowMs, readOnlyKey: () => null, act: () => undefined, openRecord: () => undefined, ...over
+    nowMs: () => nowMs, loadedAt: () => 0, readOnlyKey: () => null, act: () => undefined, openRecord: () => undefined, ...over
   });
 }

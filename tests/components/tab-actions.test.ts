@@ -40,7 +40,7 @@ describe('actions', () => {
     });
     const requests = loadUrls(tab.steve.urls).length;
 
-    // Opening the row read its timeline's Events, once: a refresh reads the tab's lists again, not those.
+    // Opening the row read its timeline's Events (apart from the tab's own lists, counted here).
     expect(tab.steve.urls.filter((u) => u.includes('/events')).length).toBeGreaterThan(0);
 
     modal.resources[0].context.onDone();

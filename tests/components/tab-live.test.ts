@@ -2,6 +2,7 @@ import { flushPromises } from '@vue/test-utils';
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
 import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import { loadUrls } from './tab-steve';
+import { event } from '../../scenarios/builders/history';
 import type { MountedTab } from './tab-harness';
 import { FakeLongTaskObserver, installLongTaskObserver } from '../fakes/long-task-observer';
 
@@ -73,6 +74,39 @@ describe('live updates', () => {
     expect(filterValue(tab.wrapper, 'role')).toBe('etcd');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(true);
     expect(tab.wrapper.findAll('[data-testid="node-health-detail"]')).toHaveLength(1);
+  });
+
+  it('read an open row\'s Events again at a refresh: what was recorded since shows in its timeline', async() => {
+    const s = ghostEtcd();
+
+    tab = mountTab(s);
+    await tab.show();
+    await tab.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`).trigger('click');
+    await tab.settle();
+    const timeline = () => tab!.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"] [data-testid="node-health-timeline"]`);
+    const eventReads = () => tab!.steve.urls.filter((u) => u.includes('/events')).length;
+    const readOnOpen = eventReads();
+    const message = `Machine fleet-default/${ GHOST_MACHINE }/ has been marked as unhealthy`;
+
+    const events = () => timeline().findAll('[data-testid="node-health-timeline-event"]');
+
+    expect(readOnOpen).toBeGreaterThan(0);
+    expect(timeline().text()).toContain('%nodeHealth.timeline.created.machine%');
+    expect(events()).toHaveLength(0);
+    // Cluster API's health check records an Event about the machine after the row was opened.
+    const machine = tab.steve.local.find((o) => o.kind === 'Machine' && o.metadata.name === GHOST_MACHINE)!;
+
+    tab.steve.local.push(event({
+      about: machine, reason: 'MachineMarkedUnhealthy', message, component: 'machinehealthcheck-controller', first: new Date(Date.parse(s.now) - 60_000).toISOString(),
+    }));
+    // The next refresh, 15 s later.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.parse(s.now) + 15_000);
+    await tab.wrapper.find('[data-testid="node-health-refresh"]').trigger('click');
+    await tab.settle();
+
+    expect(eventReads()).toBe(2 * readOnOpen);
+    expect(events()).toHaveLength(1);
+    expect(events()[0].text()).toContain('2026-01-15 08:09:00 UTC');
   });
 
   it('show when the data was loaded and load nothing more while the tab is hidden', async() => {

@@ -272,7 +272,7 @@ export function clusterResource(scenario: Scenario, name = scenario.clusters[0].
 
 /**
  * The URLs of the tab's own loads: without what an opened row reads for its timeline (the Events, jobs, pods and
- * pod logs of that one record, read once when it opens, not on every refresh).
+ * pod logs of that one record, read when it opens and again at each refresh while it is open).
  */
 export function loadUrls(urls: string[]): string[] {
   return urls.filter((u) => !/\/events[/?]|\/batch\.jobs\/|\/pods\/|\/log\?/.test(u));

@@ -24,6 +24,8 @@ export interface RecordAction {
 export interface RecordContextSource {
   /** The diagnosis time (epoch ms) that "for 2h" and "2h ago" count from */
   nowMs(): number;
+  /** When the view's data was last read (epoch ms; 0: not yet): what a part reads itself it reads again then */
+  loadedAt(): number;
   /** Why nothing may be done in this view (a translation key): every action is refused with it; null: allowed */
   readOnlyKey(): string | null;
   act(action: RecordAction): void;
@@ -34,6 +36,7 @@ export interface RecordContextSource {
 /** What a part gets: the view's state as computed values, its handlers as they are. */
 export interface RecordContext {
   nowMs: ComputedRef<number>;
+  loadedAt: ComputedRef<number>;
   readOnlyKey: ComputedRef<string | null>;
   act(action: RecordAction): void;
   openRecord(key: string): void;
@@ -51,6 +54,7 @@ function alone(): RecordContextSource {
 
   return {
     nowMs:       () => madeAt,
+    loadedAt:    () => 0,
     readOnlyKey: () => null,
     act:         () => undefined,
     openRecord:  () => undefined,
@@ -63,6 +67,7 @@ export function useRecordContext(): RecordContext {
 
   return {
     nowMs:       computed(() => source.nowMs()),
+    loadedAt:    computed(() => source.loadedAt()),
     readOnlyKey: computed(() => source.readOnlyKey()),
     act:         (action) => source.act(action),
     openRecord:  (key) => source.openRecord(key),
