@@ -97,7 +97,9 @@ function notify(visible: boolean): void {
 }
 
 export async function settle(): Promise<void> {
-  // The poller starts a load on a zero timeout; the fake Steve answers on microtasks.
+  // The first load starts once the page has painted (an animation frame); the poller starts a load on a zero
+  // timeout; the fake Steve answers on microtasks.
+  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
   for (let i = 0; i < 5; i++) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await flushPromises();

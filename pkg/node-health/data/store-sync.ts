@@ -29,6 +29,30 @@ export function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * After the browser has painted what is drawn now: the next animation frame, then a task (what runs in the frame
+ * itself comes before its paint). A page the browser does not show runs no animation frames: a task then.
+ */
+export function afterPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.visibilityState === 'hidden') {
+    return nextTask();
+  }
+
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => {
+      if (!done) {
+        done = true;
+        setTimeout(resolve, 0);
+      }
+    };
+
+    requestAnimationFrame(go);
+    // Hidden in the meantime: no frame comes.
+    setTimeout(go, 200);
+  });
+}
+
 /** Objects per part: a few milliseconds to copy and to clone. */
 export const PART_SIZE = 100;
 
