@@ -28,7 +28,7 @@
  * them at once, after loading its own data), and how much of the Node Health time came after that.
  * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts; E2E_PERF_TRIES sets the number of tries
  * per tab (default 5, 3 at 10,000 nodes); E2E_PERF_RUNS the runs (default
- * 2000:sql-cache,2000:no-sql-cache,10000:sql-cache; `none` for the fleet's line alone).
+ * 2000:sql-cache,2000:no-sql-cache,10000:sql-cache; `none` for the fleet's line alone); E2E_PERF_FLEET=off leaves the fleet's line out.
  * The embedded API is restarted on the same port for each run; the dashboard reloads, reading the feature again.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -357,6 +357,9 @@ async function main(): Promise<void> {
       const tries = Number(process.env.E2E_PERF_TRIES || (run.nodes >= 10000 ? 3 : 5));
 
       await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), started, run, tries);
+    }
+    if (process.env.E2E_PERF_FLEET === 'off') {
+      return;
     }
     await mock?.close();
     mock = await startMockRancher({
