@@ -8,6 +8,7 @@
  */
 import { STEVE_TYPES, isPlainObject, steveIncludePaths } from '../engine';
 import type { KubeObject, ObjectKind } from '../engine';
+import { nextFrame } from './row-drip';
 import { completeList, plainCopy } from './store-lists';
 import type { StoreGetters, StoreInput, Unwrap } from './store-lists';
 import type { ClusterTarget } from './types';
@@ -31,25 +32,11 @@ export function nextTask(): Promise<void> {
 
 /**
  * After the browser has painted what is drawn now: the next animation frame, then a task (what runs in the frame
- * itself comes before its paint). A page the browser does not show runs no animation frames: a task then.
+ * itself comes before its paint); a task where no frame comes (row-drip.ts nextFrame).
  */
 export function afterPaint(): Promise<void> {
-  if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.visibilityState === 'hidden') {
-    return nextTask();
-  }
-
   return new Promise((resolve) => {
-    let done = false;
-    const go = () => {
-      if (!done) {
-        done = true;
-        setTimeout(resolve, 0);
-      }
-    };
-
-    requestAnimationFrame(go);
-    // Hidden in the meantime: no frame comes.
-    setTimeout(go, 200);
+    nextFrame(() => setTimeout(resolve, 0));
   });
 }
 
