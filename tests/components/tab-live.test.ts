@@ -128,10 +128,10 @@ describe('live updates', () => {
     const s = ghostEtcd();
 
     tab = mountTab(s, {}, undefined, { hash: '#node-health' });
-    // Asked for when mounted (once what the store holds went to the session), before any visibility report.
-    await flushPromises();
-    expect(tab.steve.urls).toHaveLength(10);
+    // Asked for when mounted, once the page has painted and what the store holds went to the session, before any
+    // visibility report.
     await tab.settle();
+    expect(tab.steve.urls).toHaveLength(10);
     expect(tab.wrapper.findAll('tr.main-row').length).toBeGreaterThan(0);
     await tab.show();
     expect(tab.steve.urls).toHaveLength(10);

@@ -9,7 +9,8 @@
  *   ui-perf [mode=no-sql-cache] nodes=<n> node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab> bytes=<first load>
  *     verdicts_ms=<median> [heap_mb=<page JS heap after it>]
  *   ui-open [mode=no-sql-cache] nodes=<n> first_rows_ms=<median> machines_tab_ms=<median> ratio=… blocked_open_ms=<median long-task time from
- *     the page having drawn its tabs until a second after the verdicts> heap_mb=<page JS heap after the tries> bytes=<first load>
+ *     the page having drawn its tabs until a second after the verdicts> heap_mb=<page JS heap after one visit of the Node Health tab>
+ *     heap_machines_tab_mb=<after one visit of Rancher's Machines tab> heap_after_tries_mb=<after all the tries> bytes=<first load>
  *     verdicts_ms=<median>
  * The tab's first rows may be the Machines the page holds, each still checking; `verdicts_ms` is the time to the
  * diagnosed rows (the counts strip on screen), and the first load's bytes and blocked time run until then.
@@ -18,7 +19,10 @@
  *     bytes_changed=<after one Machine changed> bytes_unchanged=<nothing changed>
  * Bytes are what the embedded API sent, uncompressed: the bodies of the tab's list requests (they alone ask
  * for `include` fields) and every websocket frame in the window (the dashboard's own socket too: an upper bound).
- * The heap (after a garbage collection) is in ui-open at every size, and in ui-perf at 10,000 nodes as before.
+ * The heap (after a garbage collection) is in ui-open at every size, and in ui-perf at 10,000 nodes as before. Rancher's
+ * cluster page leaves 60-140 MB behind on every visit, so the tries' page holds several visits' worth: `heap_mb` and
+ * `heap_machines_tab_mb` are each taken on a page of its own, loaded at Home and opened once on that tab (a second
+ * after its rows, or the verdicts, and two more for what lands late); `heap_after_tries_mb` is the tries' page.
  * Then Rancher's own cluster list against the Node Health fleet page on a fleet of 200 clusters of 50 nodes,
  * with Steve's SQL cache (the default from Rancher 2.12), one line:
  *   fleet-perf clusters=200 nodes=10000 fleet_ms=<median> cluster_list_ms=<median> ratio=<fleet/cluster_list>
@@ -28,7 +32,7 @@
  * them at once, after loading its own data), and how much of the Node Health time came after that.
  * E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts; E2E_PERF_TRIES sets the number of tries
  * per tab (default 5, 3 at 10,000 nodes); E2E_PERF_RUNS the runs (default
- * 2000:sql-cache,2000:no-sql-cache,10000:sql-cache; `none` for the fleet's line alone).
+ * 2000:sql-cache,2000:no-sql-cache,10000:sql-cache; `none` for the fleet's line alone); E2E_PERF_FLEET=off leaves the fleet's line out.
  * The embedded API is restarted on the same port for each run; the dashboard reloads, reading the feature again.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -174,6 +178,31 @@ async function heapMb(page: Page): Promise<number> {
   }
 }
 
+/**
+ * The page's JS heap after one visit of the cluster page on `tab`: a newly loaded Home page, the in-app navigation
+ * to the tab, its rows (the Node Health tab's verdicts), then two seconds for the lists that land late.
+ */
+async function oneVisitHeap(browser: Browser, devUrl: string, cluster: string, tab: TabName): Promise<number> {
+  const { page } = await openPage(await openContext(browser, devUrl));
+
+  try {
+    await page.goto(`${ devUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 300000 });
+    await waitForShell(page, 300000);
+    await page.waitForTimeout(1000);
+    const home = await heapMb(page);
+
+    await timeNavigation(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab], tab === 'node-health' ? VERDICTS : undefined);
+    await page.waitForTimeout(2000);
+    const heap = await heapMb(page);
+
+    log(`one visit of ${ tab }: heap ${ home } MB at Home, ${ heap } MB after the visit`);
+
+    return heap;
+  } finally {
+    await page.context().close().catch(() => undefined);
+  }
+}
+
 /** A controller's status write to one Machine of the cluster: the only change of the next refresh. */
 function changeOneMachine(mock: MockRancher, cluster: string): void {
   const scope = mock.store.scope('local');
@@ -236,7 +265,8 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
         }
         pageDrawn[tab].push(timed.pageDrawn);
         log(`${ label } try ${ i + 1 }/${ tries }: ${ tab } rows after ${ Math.round(timed.rows) } ms` +
-          `${ tab === 'node-health' ? `, verdicts after ${ Math.round(timed.done) } ms` : '' } (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
+          `${ tab === 'node-health' ? `, verdicts after ${ Math.round(timed.done) } ms, ${ Math.round(timed.blockedAfterDrawn) } ms blocked after the page was drawn` : '' }` +
+          ` (page drawn after ${ Math.round(timed.pageDrawn) } ms)`);
         if (i === 0) {
           await screenshot(page, `perf-${ run.mode }-${ run.nodes }-${ tab }`);
         }
@@ -249,14 +279,17 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
 
     log(`${ label } breakdown: in the Node Health tries the cluster page had drawn its tabs after ${ nhPage } ms (median); ` +
       `the tab's first rows came ${ nodeHealth - nhPage } ms after that, its own load, diagnosis and verdicts ${ nhVerdicts - nhPage } ms after that`);
-    // The page is on the Node Health tab now: its heap holds what the tab keeps after a load.
-    const heap = await heapMb(page);
+    // The tries' page, on the Node Health tab now: what every visit left, and what the tab keeps after a load.
+    const heapAfterTries = await heapMb(page);
+    // One visit each, on pages of their own.
+    const heapMachines = await oneVisitHeap(browser, devUrl, cluster, 'machine-pools');
+    const heap = await oneVisitHeap(browser, devUrl, cluster, 'node-health');
     const ratio = (nodeHealth / machines).toFixed(2);
 
     process.stdout.write(`ui-perf ${ modeField }nodes=${ run.nodes } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ` +
-      `ratio=${ ratio } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_mb=${ heap }` : '' }\n`);
+      `ratio=${ ratio } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_mb=${ heapAfterTries }` : '' }\n`);
     process.stdout.write(`ui-open ${ modeField }nodes=${ run.nodes } first_rows_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ ratio } ` +
-      `blocked_open_ms=${ Math.round(median(blockedOpen)) } heap_mb=${ heap } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }\n`);
+      `blocked_open_ms=${ Math.round(median(blockedOpen)) } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }\n`);
 
     // Refreshes: the tab has loaded; let the dashboard settle first.
     await page.waitForTimeout(2000);
@@ -357,6 +390,9 @@ async function main(): Promise<void> {
       const tries = Number(process.env.E2E_PERF_TRIES || (run.nodes >= 10000 ? 3 : 5));
 
       await measure(browser, process.env.E2E_DEV_URL || (dev?.url as string), started, run, tries);
+    }
+    if (process.env.E2E_PERF_FLEET === 'off') {
+      return;
     }
     await mock?.close();
     mock = await startMockRancher({

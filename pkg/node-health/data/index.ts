@@ -35,7 +35,9 @@ export { clusterTarget } from './target';
 // The diagnosis input and the view-model, whole.
 export * from './input';
 export * from './rows';
-export { pendingRows } from './pending-rows';
+export {
+  pendingMachines, pendingRows, PendingRows
+} from './pending-rows';
 export {
   PART_SIZE, SLICE_MS, StoreSync, SyncedLists
 } from './store-sync';

@@ -4,13 +4,17 @@
  * `pending` status ("Checking…"), and replace them with the session's rows, which carry the same keys
  * (`machine:<namespace>/<name>`), when the diagnosis is in. Built on the page's main thread, so only what a
  * Machine says of itself is read: its name, its roles and OS (labels), its phase and its Node's name; no join, no check.
+ * The table is given one page of them (PendingRows), as it is given the session's rows: on the table's first
+ * arrangement only that page's rows are made; another sort, page or filter makes them all, as the session would.
  */
 import {
   ROLE_ORDER, STATUS_ORDER, STEVE_TYPES, deletionTimestamp, isPlainObject, machineClusterName, machinePhase, machineRoles, nodeRefName,
   operatingSystem
 } from '../engine';
 import type { KubeObject } from '../engine';
-import { STATUS_COLORS, sortRows } from './rows';
+import { FIRST_QUERY, RowStore } from './row-query';
+import type { RowPage, RowQuery } from './row-query';
+import { filtersActive, STATUS_COLORS, sortRows } from './rows';
 import { completeList } from './store-lists';
 import type { StoreGetters, Unwrap } from './store-lists';
 import type { ClusterTarget, NodeRow } from './types';
@@ -62,23 +66,90 @@ function ofTarget(raw: Record<string, any>, target: ClusterTarget): boolean {
 }
 
 /**
+ * The target cluster's Machines the store holds, as they are (no copy); empty when the store does not hold the
+ * complete list of Machines or the cluster has none.
+ */
+export function pendingMachines(getters: StoreGetters, target: ClusterTarget | null, unwrap: Unwrap = (m) => m): KubeObject[] {
+  if (!target?.machineManaged) {
+    return [];
+  }
+  const out: KubeObject[] = [];
+
+  for (const model of completeList(getters, STEVE_TYPES.machine, unwrap) ?? []) {
+    const raw = unwrap(model);
+
+    if (isPlainObject(raw) && ofTarget(raw, target)) {
+      out.push(raw as KubeObject);
+    }
+  }
+
+  return out;
+}
+
+/**
  * One pending row per Machine of the target cluster the store holds, by name; empty when the store does not
  * hold the complete list of Machines (the tab then shows the shell's loading row) or the cluster has none.
  */
 export function pendingRows(getters: StoreGetters, target: ClusterTarget | null, unwrap: Unwrap = (m) => m): NodeRow[] {
-  if (!target?.machineManaged) {
-    return [];
+  return sortRows(pendingMachines(getters, target, unwrap).map(pendingRow));
+}
+
+/** `a.localeCompare(b)`, which is this collator's compare, without making one per call. */
+const compareText = typeof Intl === 'undefined' ? (a: string, b: string) => a.localeCompare(b) : new Intl.Collator().compare;
+
+/** What the first arrangement sorts a pending row by (all are equally pending): machine, node, key. */
+interface SortKey { machine: string; node: string; key: string; machineObject: KubeObject }
+
+/**
+ * The pending rows of a list of Machines as the table's pages: the page of the table's first arrangement (by
+ * status, then name, unfiltered, the one it opens on) from the few rows on it; any other query from every row,
+ * arranged as the session arranges its rows (row-query.ts). One per first load, kept outside Vue's reactivity.
+ */
+export class PendingRows {
+  private readonly machines: readonly KubeObject[];
+  private firstOrder: SortKey[] | null = null;
+  private store: RowStore | null = null;
+
+  constructor(machines: readonly KubeObject[]) {
+    this.machines = machines;
   }
-  const list = completeList(getters, STEVE_TYPES.machine, unwrap);
-  const rows: NodeRow[] = [];
 
-  for (const model of list ?? []) {
-    const raw = unwrap(model);
+  page(query: RowQuery): RowPage {
+    const first = !query.reveal && !query.descending && !filtersActive(query.filters) && query.sort.join() === FIRST_QUERY.sort.join();
 
-    if (isPlainObject(raw) && ofTarget(raw, target)) {
-      rows.push(pendingRow(raw as KubeObject));
+    if (!first) {
+      if (!this.store) {
+        this.store = new RowStore();
+        this.store.set(this.machines.map(pendingRow));
+      }
+
+      return this.store.query(query);
     }
+    const order = this.firstSorted();
+    const perPage = Math.max(1, Math.floor(query.perPage) || 1);
+    const last = Math.max(1, Math.ceil(order.length / perPage));
+    const page = Math.min(Math.max(1, Math.floor(query.page) || 1), last);
+
+    return {
+      rows:         order.slice((page - 1) * perPage, page * perPage).map((k) => pendingRow(k.machineObject)),
+      total:        order.length,
+      all:          order.length,
+      page,
+      revealed:     null,
+      untranslated: [],
+    };
   }
 
-  return sortRows(rows);
+  /** The Machines in the first arrangement's order, read for the three fields it sorts by and nothing else. */
+  private firstSorted(): SortKey[] {
+    this.firstOrder ??= this.machines.map((m) => {
+      const name = m.metadata?.name ?? '';
+
+      return {
+        machine: name, node: nodeRefName(m) ?? '', key: `machine:${ m.metadata?.namespace ?? '' }/${ name }`, machineObject: m
+      };
+    }).sort((a, b) => compareText(a.machine, b.machine) || compareText(a.node, b.node) || compareText(a.key, b.key));
+
+    return this.firstOrder;
+  }
 }

@@ -98,36 +98,45 @@ export function openSession(options: OpenSessionOptions): SessionClient {
     }
   };
 
-  try {
-    worker = options.startWorker();
-  } catch (e) {
-    worker = null;
-    note(`Node Health: diagnosing on the page, no Web Worker could start (${ e instanceof Error ? e.message : String(e) })`);
-  }
-  if (worker) {
-    worker.onmessage = (ev) => {
-      const answer = ev.data;
-      const p = pending.get(answer.id);
-
-      if (!p) {
-        return;
-      }
-      pending.delete(answer.id);
-      if (answer.ok) {
-        p.resolve(answer.value);
-      } else {
-        p.reject(new Error(answer.error));
-      }
-    };
-    worker.onerror = (ev) => fallBack((ev as { message?: string })?.message || 'error');
-    try {
-      worker.postMessage({ id: 0, init: options.init });
-    } catch (e) {
-      fallBack(e instanceof Error ? e.message : String(e));
+  let started = false;
+  // The worker starts with the first call, not with the session: a tab drawn with its page starts it only when it loads.
+  const start = () => {
+    if (started) {
+      return;
     }
-  }
+    started = true;
+    try {
+      worker = options.startWorker();
+    } catch (e) {
+      worker = null;
+      note(`Node Health: diagnosing on the page, no Web Worker could start (${ e instanceof Error ? e.message : String(e) })`);
+    }
+    if (worker) {
+      worker.onmessage = (ev) => {
+        const answer = ev.data;
+        const p = pending.get(answer.id);
+
+        if (!p) {
+          return;
+        }
+        pending.delete(answer.id);
+        if (answer.ok) {
+          p.resolve(answer.value);
+        } else {
+          p.reject(new Error(answer.error));
+        }
+      };
+      worker.onerror = (ev) => fallBack((ev as { message?: string })?.message || 'error');
+      try {
+        worker.postMessage({ id: 0, init: options.init });
+      } catch (e) {
+        fallBack(e instanceof Error ? e.message : String(e));
+      }
+    }
+  };
 
   const call = <K extends SessionCall['op']>(c: SessionCall & { op: K }): Promise<SessionAnswers[K]> => {
+    start();
     if (!worker) {
       return runInPage(c);
     }
@@ -153,6 +162,8 @@ export function openSession(options: OpenSessionOptions): SessionClient {
 
   return {
     get where() {
+      start();
+
       return worker ? 'worker' : 'page';
     },
     refresh:         (request) => call({ op: 'refresh', request }),
@@ -162,6 +173,7 @@ export function openSession(options: OpenSessionOptions): SessionClient {
     record:          (key) => call({ op: 'record', key }),
     exportDiagnosis: (actionLog) => call({ op: 'export', actionLog }),
     close() {
+      started = true;
       worker?.terminate();
       worker = null;
       for (const p of pending.values()) {

@@ -17,6 +17,18 @@ export class TablePages {
   private titles: Record<string, string> = {};
   private asked = 0;
 
+  /** Whether a query asked for the table as it is now: its arrangement and filters. */
+  current(query: RowQuery, filters: RowFilters): boolean {
+    return sameArrangement(query, this.arrangement) && JSON.stringify(query.filters) === JSON.stringify(filters);
+  }
+
+  /** The query of the table as it is, the titles left for the next query. */
+  arranged(filters: RowFilters): RowQuery {
+    return {
+      ...this.arrangement, filters: { ...filters }, reveal: null
+    };
+  }
+
   /** The query of the table as it is, with the titles translated since the last one. */
   query(filters: RowFilters, reveal: string | null = null): RowQuery {
     const titles = this.titles;

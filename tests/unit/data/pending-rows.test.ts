@@ -1,7 +1,9 @@
 import { STEVE_TYPES } from '@pkg/node-health/engine';
 import type { KubeObject } from '@pkg/node-health/engine';
-import { clusterTarget, pendingRows } from '@pkg/node-health/data';
-import type { ClusterTarget, StoreGetters } from '@pkg/node-health/data';
+import {
+  clusterTarget, DEFAULT_FILTERS, FIRST_QUERY, pendingMachines, pendingRows, PendingRows, RowStore
+} from '@pkg/node-health/data';
+import type { RowQuery, ClusterTarget, StoreGetters } from '@pkg/node-health/data';
 import { ghostEtcd } from '../../../scenarios/catalog';
 import { steveType, toSteve } from '../../../scenarios/steve';
 import type { Scenario } from '../../../scenarios/types';
@@ -93,5 +95,81 @@ describe('pendingRows', () => {
     expect(pendingRows(getters(null), target)).toEqual([]);
     expect(pendingRows(getters(machinesOf(s)), { ...target, machineManaged: false })).toEqual([]);
     expect(pendingRows(getters(machinesOf(s)), null)).toEqual([]);
+  });
+});
+
+describe('PendingRows', () => {
+  const target = targetOf(ghostEtcd());
+  const ROLES = ['rke.cattle.io/worker-role', 'rke.cattle.io/etcd-role', 'rke.cattle.io/control-plane-role'];
+  // Names that sort differently by code point and by locale (case, digits, accents), some Machines with a Node.
+  const NAMES = ['Zeta', 'alpha', 'Alpha', 'beta-10', 'beta-9', 'émile', 'emile', 'x', 'X-1', 'pool-a-3', 'pool-a-20', 'pool-b-1'];
+  const machines = Array.from({ length: 130 }, (_, i) => machine(`${ NAMES[i % NAMES.length] }-${ (i * 37) % 101 }`, {
+    labels: { [ROLES[i % 3]]: 'true' }, ...(i % 4 ? { node: `node-${ (i * 13) % 17 }` } : {}), ...(i % 9 === 0 ? { phase: 'Provisioning' } : {}),
+  }));
+  const query = (q: Partial<RowQuery> = {}): RowQuery => ({
+    ...FIRST_QUERY, filters: { ...DEFAULT_FILTERS }, ...q
+  });
+  /** What the session's RowStore would answer over every pending row. */
+  const full = (q: RowQuery) => {
+    const store = new RowStore();
+
+    store.set(pendingRows(getters(machines), target));
+
+    return store.query(q);
+  };
+
+  it('gives the table\'s first page, and each page after it, as the session would arrange every pending row', () => {
+    const pending = new PendingRows(pendingMachines(getters(machines), target));
+
+    for (const page of [1, 2, 3, 4]) {
+      expect(pending.page(query({ page }))).toEqual(full(query({ page })));
+    }
+    expect(pending.page(query({ page: 2 })).rows).toHaveLength(50);
+    expect(pending.page(query({ page: 3 })).rows).toHaveLength(30);
+  });
+
+  it('arranges any other sort, filter or link as the session does', () => {
+    const pending = new PendingRows(pendingMachines(getters(machines), target));
+    const others: RowQuery[] = [
+      query({ sort: ['machine', 'key'], descending: true }),
+      query({ sort: ['roles', 'key'], page: 2 }),
+      query({ filters: { ...DEFAULT_FILTERS, search: 'pool-a' } }),
+      query({ filters: { ...DEFAULT_FILTERS, role: 'worker' } }),
+      query({ filters: { ...DEFAULT_FILTERS, status: 'healthy' } }),
+      query({ reveal: pendingRows(getters(machines), target)[120].key }),
+    ];
+
+    for (const q of others) {
+      expect(pending.page(q)).toEqual(full(q));
+    }
+    expect(pending.page(others[4]).rows).toEqual([]);
+  });
+
+  it('makes the rows of the first page only, reading nothing more of the other Machines than their names and Nodes', () => {
+    const read = new Set<string>();
+    // Each Machine says when its labels (roles, OS) or its phase are read: what only a row needs.
+    const watched = machines.map((m) => new Proxy(m, {
+      get(obj, prop) {
+        if (prop === 'metadata') {
+          return new Proxy(obj.metadata, {
+            get(meta, p) {
+              if (p === 'labels') {
+                read.add(obj.metadata.name);
+              }
+
+              return (meta as any)[p];
+            },
+          });
+        }
+
+        return (obj as any)[prop];
+      },
+    }));
+    const pending = new PendingRows(watched);
+    const page = pending.page(query());
+
+    expect(page.rows).toHaveLength(50);
+    expect(page.total).toBe(130);
+    expect([...read].sort()).toEqual(page.rows.map((r) => r.machine).sort());
   });
 });

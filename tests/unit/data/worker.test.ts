@@ -5,7 +5,7 @@
  */
 import { deserialize, serialize } from 'v8';
 import {
-  ChangeWatch, clusterTarget, csrfFromCookies, describeFailure, fetchDispatch, openSession, storeChanges, TabSession, translatedSearch
+  ChangeWatch, clusterTarget, DEFAULT_FILTERS, FIRST_QUERY, csrfFromCookies, describeFailure, fetchDispatch, openSession, storeChanges, TabSession, translatedSearch
 } from '@pkg/node-health/data';
 import type { FetchLike, SocketLike, TabView, WorkerLike } from '@pkg/node-health/data';
 import { serveSession } from '@pkg/node-health/data/protocol';
@@ -320,6 +320,22 @@ describe('openSession', () => {
 
     expect(throwing.where).toBe('page');
     expect(notes[1]).toBe('Node Health: diagnosing on the page, no Web Worker could start (no Blob URLs here)');
+  });
+
+  it('starts the worker with the first call, not when the session is opened', async() => {
+    const worker = inProcessWorker(() => new TabSession(fakeSteve(scenario).dispatch, null, () => Date.parse(scenario.now)));
+    const startWorker = jest.fn(() => worker);
+    const client = openSession({
+      dispatch: jest.fn(), init, startWorker, note: () => undefined
+    });
+
+    expect(startWorker).not.toHaveBeenCalled();
+    expect(worker.received).toEqual([]);
+    await client.rows({ ...FIRST_QUERY, filters: { ...DEFAULT_FILTERS } });
+    expect(startWorker).toHaveBeenCalledTimes(1);
+    expect(worker.received[0]).toEqual({ id: 0, init });
+    await client.record('machine:fleet-default/nothing');
+    expect(startWorker).toHaveBeenCalledTimes(1);
   });
 
   it('on the page, hands out copies: judging again later does not change a record already shown', async() => {
