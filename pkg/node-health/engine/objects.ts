@@ -47,13 +47,27 @@ export const STEVE_TYPES = {
   machineSet:         'cluster.x-k8s.io.machineset',
 } as const;
 
-function apiGroup(apiVersion: string | null): string {
+/** The API group of an apiVersion, cut out only when it is none of the engine's (most objects are of these). */
+const KNOWN_GROUPS = ['management.cattle.io', 'cluster.x-k8s.io', 'provisioning.cattle.io', 'rke.cattle.io', 'rke-machine.cattle.io', 'batch', 'events.k8s.io', CAPI_INFRASTRUCTURE_GROUP];
+
+function groupOf(apiVersion: string | null): string {
   if (!apiVersion) {
     return '';
   }
   const slash = apiVersion.indexOf('/');
 
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
+  if (slash < 0) {
+    return '';
+  }
+  for (let i = 0; i < KNOWN_GROUPS.length; i++) {
+    const known = KNOWN_GROUPS[i];
+
+    if (known.length === slash && apiVersion.startsWith(known)) {
+      return known;
+    }
+  }
+
+  return apiVersion.slice(0, slash);
 }
 
 /** The kind of object, or null for anything the engine does not use. */
@@ -61,7 +75,7 @@ export function classify(input: unknown): ObjectKind | null {
   const obj = asObject(input);
   const type = asString(obj.type);
   const kind = asString(obj.kind);
-  const group = apiGroup(asString(obj.apiVersion));
+  const group = groupOf(asString(obj.apiVersion));
 
   if (kind) {
     switch (kind) {
@@ -192,7 +206,7 @@ function readRef(ref: unknown): ObjectRefLite | null {
   return {
     kind:  asString(r.kind),
     name,
-    group: asString(r.apiGroup) ?? (apiGroup(asString(r.apiVersion)) || null),
+    group: asString(r.apiGroup) ?? (groupOf(asString(r.apiVersion)) || null),
   };
 }
 

@@ -11,7 +11,7 @@ import {
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { derivePlanStatus } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
-import { clusterKey, nsName } from './indexes';
+import { clusterKey } from './indexes';
 import type { ClusterIndex, MachineIndex, MachinePartIndex, NodeIndex } from './indexes';
 
 function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addresses'] {
@@ -170,7 +170,7 @@ function addMachineRecords(
     if (secret) {
       secret.used = true;
     }
-    const key = `machine:${ nsName(ns, name) }`;
+    const key = `machine:${ ns ?? '' }/${ name }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
@@ -246,7 +246,7 @@ function addMgmtNodeRecords(
   for (const mn of lonelyMgmtNodes) {
     const cluster = clusters.forMgmtId(namespaceOf(mn));
     const objects: JoinedObjects = { cluster: cluster ? clusters.objects.get(cluster) : undefined, mgmtNode: mn };
-    const key = `mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`;
+    const key = `mgmt:${ namespaceOf(mn) ?? '' }/${ nameOf(mn) ?? '' }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability, !!cluster && machines.clustersWithMachines.has(cluster))) {
       continue;
@@ -282,7 +282,7 @@ function addPlanSecretRecords(
       planSecret: s,
       bootstrap:  parts.bootstrapByNsName.get(ns, machineName),
     };
-    const key = `secret:${ nsName(ns, nameOf(s)) }`;
+    const key = `secret:${ ns ?? '' }/${ nameOf(s) ?? '' }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
