@@ -4,7 +4,7 @@
  */
 import type { ActionId, FixStep, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { getCondition, trueConditions } from '../conditions';
+import { conditionStatus, getCondition, trueConditions } from '../conditions';
 import { annotation, asArray, asString, nameOf } from '../fields';
 import type { SignalEntry, SignalTableId } from '../signals/table';
 import { signalId, signalKey } from '../signals/table';
@@ -209,7 +209,8 @@ export const machineSignal: Rule = {
       }));
     }
     for (const entry of MACHINE_CONDITION_SIGNALS) {
-      const c = getCondition(m, entry.conditionType);
+      // Read without making a Condition: nearly every machine shows none of them.
+      const c = conditionStatus(m, entry.conditionType) === entry.status ? getCondition(m, entry.conditionType) : null;
 
       if (!c || c.status !== entry.status) {
         continue;
