@@ -187,18 +187,21 @@ export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretS
   return secret ? statusValue(secretData(secret), key) : null;
 }
 
+/** No unhealthy probe: what nearly every record has, shared and frozen. */
+const NO_PROBES: string[] = Object.freeze([]) as unknown as string[];
+
 export function unhealthyProbesFromSecret(secret: KubeObject | undefined): string[] {
   // Only a literal false can make a probe unhealthy. Nearly every secret reports all probes healthy, and on
   // a large cluster decoding and parsing each of them was a good part of the diagnosis.
   const data = secretData(secret);
 
   if (!base64Includes(data['probe-statuses'], 'false')) {
-    return [];
+    return NO_PROBES;
   }
   const raw = statusValue(data, 'probe-statuses');
 
   if (!raw) {
-    return [];
+    return NO_PROBES;
   }
   try {
     const parsed = asObject(JSON.parse(raw));
@@ -283,7 +286,7 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     state:            'unknown',
     message:          null,
     source:           'none',
-    unhealthyProbes:  [],
+    unhealthyProbes:  NO_PROBES,
     failureCount:     base64Number(data['failure-count']),
     lastApplyTime:    null,
     planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,

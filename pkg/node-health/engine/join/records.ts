@@ -34,6 +34,12 @@ function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addres
   return { external: external || null, internal: internal || null };
 }
 
+// What a record has until the join reads its own: shared and frozen, since most records replace them and nothing
+// writes to them.
+const NO_ROLES: NodeRecord['roles'] = Object.freeze([]) as unknown as NodeRecord['roles'];
+const NO_ADDRESSES: NodeRecord['addresses'] = Object.freeze({ external: null, internal: null });
+const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
+
 function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
   return {
     key,
@@ -41,9 +47,9 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     machineName:      null,
     machineNamespace: null,
     nodeName:         null,
-    roles:            [],
+    roles:            NO_ROLES,
     os:               'unknown',
-    addresses:        { external: null, internal: null },
+    addresses:        NO_ADDRESSES,
     phase:            null,
     plan:             derivePlanStatus(objects.machine, objects.planSecret),
     machineManaged:   true,
@@ -53,7 +59,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     },
     created:          null,
     deleting:         null,
-    finalizers:       [],
+    finalizers:       NO_FINALIZERS,
     findings:         [],
     status:           'healthy',
     notes:            [],
