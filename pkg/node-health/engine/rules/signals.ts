@@ -63,10 +63,12 @@ function problemType(type: string): boolean {
 }
 
 /** The Node's own conditions that are a problem now: listed ones and any whose name says a problem. */
-function problemConditions(n: KubeObject): { entry: SignalEntry; condition: Condition }[] {
+const NO_PROBLEMS: readonly { entry: SignalEntry; condition: Condition }[] = Object.freeze([]);
+
+function problemConditions(n: KubeObject): readonly { entry: SignalEntry; condition: Condition }[] {
   const found = trueConditions(n, problemType);
 
-  return found.length === 0 ? [] : found.map((condition) => ({ entry: CONDITION_BY_TYPE.get(condition.type) ?? OTHER_NODE_CONDITION, condition }));
+  return found.length === 0 ? NO_PROBLEMS : found.map((condition) => ({ entry: CONDITION_BY_TYPE.get(condition.type) ?? OTHER_NODE_CONDITION, condition }));
 }
 
 export const nodeCondition: Rule = {
