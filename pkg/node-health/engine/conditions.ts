@@ -53,7 +53,7 @@ function wrap(raw: unknown, list: string): Condition | null {
     status:             status === 'True' || status === 'False' ? status : 'Unknown',
     reason:             asString(c.reason),
     message:            asString(c.message),
-    lastTransitionTime: asString(c.lastTransitionTime) ?? asString(c.lastUpdateTime),
+    lastTransitionTime: rawTransitionTime(c),
     list,
   };
 }
@@ -102,6 +102,16 @@ function findCondition(status: Record<string, any>, type: string): Condition | n
  * this of every record, and most conditions are what they should be. Null when there is none.
  */
 export function conditionStatus(obj: KubeObject, type: string): Condition['status'] | null {
+  const raw = rawCondition(obj, type);
+
+  return raw ? (raw.status === 'True' || raw.status === 'False' ? raw.status : 'Unknown') : null;
+}
+
+/**
+ * The raw condition of this type getCondition would wrap (top-level lists first), for readers of a field or two of
+ * a condition every record has: nothing is made of it.
+ */
+export function rawCondition(obj: KubeObject, type: string): Record<string, any> | null {
   const status = statusOf(obj);
 
   for (let i = 0; i < LISTS.length; i++) {
@@ -112,12 +122,17 @@ export function conditionStatus(obj: KubeObject, type: string): Condition['statu
 
       // A type that is a non-empty string is one wrap() keeps: the condition getCondition returns.
       if (raw !== null && typeof raw === 'object' && raw.type === type && type) {
-        return raw.status === 'True' || raw.status === 'False' ? raw.status : 'Unknown';
+        return raw;
       }
     }
   }
 
   return null;
+}
+
+/** The lastTransitionTime of a condition as a Condition has it (the older lastUpdateTime where there is none). */
+export function rawTransitionTime(raw: Record<string, any>): string | null {
+  return asString(raw.lastTransitionTime) ?? asString(raw.lastUpdateTime);
 }
 
 export function getCondition(obj: KubeObject, type: string, fallbackType?: string): Condition | null {
@@ -179,6 +194,57 @@ export function findUnhealthyCondition(obj: KubeObject, test: (c: Condition) => 
   }
 
   return null;
+}
+
+/**
+ * findUnhealthyCondition for a test of the message alone (of conditions of one type, when given): the first
+ * condition that is not True and whose message (none reads as '') matches, wrapped only when it does.
+ */
+export function findUnhealthyConditionSaying(obj: KubeObject, pattern: RegExp, type?: string): Condition | null {
+  const status = statusOf(obj);
+
+  for (let i = 0; i < LISTS.length; i++) {
+    const list = rawList(status, i);
+
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
+
+      if (raw === null || typeof raw !== 'object' || raw.status === 'True' || (type !== undefined && raw.type !== type)) {
+        continue;
+      }
+      const c = pattern.test(asString(raw.message) ?? '') ? wrap(raw, LISTS[i]) : null;
+
+      if (c) {
+        return c;
+      }
+    }
+  }
+
+  return null;
+}
+
+/** Whether a condition of one of these types is not True: findUnhealthyCondition on the type alone, wrapping nothing. */
+export function hasUnhealthyConditionOf(obj: KubeObject, types: ReadonlySet<string>): boolean {
+  const status = statusOf(obj);
+
+  for (let i = 0; i < LISTS.length; i++) {
+    const list = rawList(status, i);
+
+    for (let j = 0; j < list.length; j++) {
+      const raw = list[j];
+
+      if (raw === null || typeof raw !== 'object' || raw.status === 'True') {
+        continue;
+      }
+      const type = asString(raw.type);
+
+      if (type && types.has(type)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
 }
 
 export function isFalse(c: Condition | null): boolean {

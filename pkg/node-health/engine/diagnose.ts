@@ -48,11 +48,13 @@ function applicableRules(availability: InputAvailability): Rule[] {
 
 function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
   const findings: Finding[] = [];
+  // Whether a finding so far is a problem (not info): a fallback rule then has nothing to add.
+  let problem = false;
 
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
 
-    if (rule.fallback && findings.some((f) => f.severity !== 'info')) {
+    if (rule.fallback && problem) {
       continue;
     }
     try {
@@ -77,6 +79,7 @@ function judge(record: NodeRecord, rules: Rule[], ctx: RuleContext): void {
           finding.confirmed = true;
         }
         findings.push(finding);
+        problem ||= finding.severity !== 'info';
       }
     } catch (e) {
       record.notes.push({ key: 'nodeHealth.notes.ruleFailed', args: { rule: rule.id, message: e instanceof Error ? e.message : String(e) } });

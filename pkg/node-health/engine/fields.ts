@@ -307,6 +307,57 @@ export function base64Number(value: unknown): number | null {
   return n;
 }
 
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isWordChar(c: number): boolean {
+  return isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function twoDigits(at: number): number {
+  return (scratch[at] - 48) * 10 + scratch[at + 1] - 48;
+}
+
+/**
+ * parseUnixDate of the text base64 decodes to. The agent writes every last-apply-time as "Mon Jan  2 15:04:05 UTC
+ * 2006": that shape is read from the decoded bytes, with no text made of them; anything else is read as text.
+ */
+export function base64UnixDate(value: unknown): number | null {
+  const s = asString(value);
+  const length = s === null ? -1 : decodeIntoScratch(s);
+
+  if (length !== 28) {
+    return parseUnixDate(decodeBase64(s));
+  }
+  const b = scratch;
+  const shaped = isWordChar(b[0]) && isWordChar(b[1]) && isWordChar(b[2]) && b[3] === 32 && isWordChar(b[4]) && isWordChar(b[5]) &&
+    isWordChar(b[6]) && b[7] === 32 && (b[8] === 32 || isDigit(b[8])) && isDigit(b[9]) && b[10] === 32 && isDigit(b[11]) && isDigit(b[12]) &&
+    b[13] === 58 && isDigit(b[14]) && isDigit(b[15]) && b[16] === 58 && isDigit(b[17]) && isDigit(b[18]) && b[19] === 32 &&
+    b[20] > 32 && b[20] < 127 && b[21] > 32 && b[21] < 127 && b[22] > 32 && b[22] < 127 && b[23] === 32 &&
+    isDigit(b[24]) && isDigit(b[25]) && isDigit(b[26]) && isDigit(b[27]);
+
+  if (!shaped) {
+    return parseUnixDate(decodeBase64(s));
+  }
+  // A three-letter zone is never a numeric offset: read as UTC, as parseUnixDate does.
+  let month = -1;
+
+  for (let i = 0; i < MONTHS.length && month < 0; i += 3) {
+    if (MONTHS.charCodeAt(i) === b[4] && MONTHS.charCodeAt(i + 1) === b[5] && MONTHS.charCodeAt(i + 2) === b[6]) {
+      month = i;
+    }
+  }
+  // What is no month's name is no time (as parseUnixDate reads it: its pattern matches, its month does not).
+  if (month < 0) {
+    return null;
+  }
+  const day = b[8] === 32 ? b[9] - 48 : twoDigits(8);
+  const t = Date.UTC(twoDigits(24) * 100 + twoDigits(26), month / 3, day, twoDigits(11), twoDigits(14), twoDigits(17));
+
+  return Number.isNaN(t) ? null : t;
+}
+
 /** Whether two base64 texts decode to the same bytes (both invalid counts as the same). */
 export function base64Equal(a: unknown, b: unknown): boolean {
   const x = asString(a);

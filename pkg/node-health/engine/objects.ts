@@ -47,13 +47,27 @@ export const STEVE_TYPES = {
   machineSet:         'cluster.x-k8s.io.machineset',
 } as const;
 
-function apiGroup(apiVersion: string | null): string {
+/** The API group of an apiVersion, cut out only when it is none of the engine's (most objects are of these). */
+const KNOWN_GROUPS = ['management.cattle.io', 'cluster.x-k8s.io', 'provisioning.cattle.io', 'rke.cattle.io', 'rke-machine.cattle.io', 'batch', 'events.k8s.io', CAPI_INFRASTRUCTURE_GROUP];
+
+function groupOf(apiVersion: string | null): string {
   if (!apiVersion) {
     return '';
   }
   const slash = apiVersion.indexOf('/');
 
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
+  if (slash < 0) {
+    return '';
+  }
+  for (let i = 0; i < KNOWN_GROUPS.length; i++) {
+    const known = KNOWN_GROUPS[i];
+
+    if (known.length === slash && apiVersion.startsWith(known)) {
+      return known;
+    }
+  }
+
+  return apiVersion.slice(0, slash);
 }
 
 /** The kind of object, or null for anything the engine does not use. */
@@ -61,7 +75,7 @@ export function classify(input: unknown): ObjectKind | null {
   const obj = asObject(input);
   const type = asString(obj.type);
   const kind = asString(obj.kind);
-  const group = apiGroup(asString(obj.apiVersion));
+  const group = groupOf(asString(obj.apiVersion));
 
   if (kind) {
     switch (kind) {
@@ -192,7 +206,7 @@ function readRef(ref: unknown): ObjectRefLite | null {
   return {
     kind:  asString(r.kind),
     name,
-    group: asString(r.apiGroup) ?? (apiGroup(asString(r.apiVersion)) || null),
+    group: asString(r.apiGroup) ?? (groupOf(asString(r.apiVersion)) || null),
   };
 }
 
@@ -204,55 +218,39 @@ export function bootstrapRef(machine: KubeObject): ObjectRefLite | null {
   return readRef(asObject(specOf(machine).bootstrap).configRef);
 }
 
+/**
+ * The role lists, one per combination, in the order etcd, controlplane, worker: shared and frozen, since every
+ * record has one and nothing writes to it.
+ */
+const ROLE_LISTS: readonly Role[][] = [0, 1, 2, 3, 4, 5, 6, 7].map((mask) => Object.freeze([
+  ...(mask & 1 ? ['etcd' as const] : []), ...(mask & 2 ? ['controlplane' as const] : []), ...(mask & 4 ? ['worker' as const] : []),
+]) as Role[]);
+
+function roleList(etcd: boolean, controlPlane: boolean, worker: boolean): Role[] {
+  return ROLE_LISTS[(etcd ? 1 : 0) | (controlPlane ? 2 : 0) | (worker ? 4 : 0)];
+}
+
 export function machineRoles(obj: KubeObject): Role[] {
-  const roles: Role[] = [];
+  const labels = asObject(metadata(obj).labels);
 
-  if (label(obj, LABELS.etcdRole) === 'true') {
-    roles.push('etcd');
-  }
-  if (label(obj, LABELS.controlPlaneRole) === 'true') {
-    roles.push('controlplane');
-  }
-  if (label(obj, LABELS.workerRole) === 'true') {
-    roles.push('worker');
-  }
-
-  return roles;
+  return roleList(asString(labels[LABELS.etcdRole]) === 'true', asString(labels[LABELS.controlPlaneRole]) === 'true', asString(labels[LABELS.workerRole]) === 'true');
 }
 
 export function nodeRoles(node: KubeObject): Role[] {
   const labels = asObject(metadata(node).labels);
-  const roles: Role[] = [];
 
-  if (labels['node-role.kubernetes.io/etcd'] !== undefined) {
-    roles.push('etcd');
-  }
-  if (labels['node-role.kubernetes.io/control-plane'] !== undefined || labels['node-role.kubernetes.io/master'] !== undefined) {
-    roles.push('controlplane');
-  }
-  if (labels['node-role.kubernetes.io/worker'] !== undefined) {
-    roles.push('worker');
-  }
-
-  return roles;
+  return roleList(
+    labels['node-role.kubernetes.io/etcd'] !== undefined,
+    labels['node-role.kubernetes.io/control-plane'] !== undefined || labels['node-role.kubernetes.io/master'] !== undefined,
+    labels['node-role.kubernetes.io/worker'] !== undefined
+  );
 }
 
 /** Roles of a management Node: Rancher keeps them as booleans in its spec. */
 export function mgmtNodeRoles(mgmtNode: KubeObject): Role[] {
   const spec = specOf(mgmtNode);
-  const roles: Role[] = [];
 
-  if (spec.etcd === true) {
-    roles.push('etcd');
-  }
-  if (spec.controlPlane === true) {
-    roles.push('controlplane');
-  }
-  if (spec.worker === true) {
-    roles.push('worker');
-  }
-
-  return roles;
+  return roleList(spec.etcd === true, spec.controlPlane === true, spec.worker === true);
 }
 
 /** A management Node's operating system, from Rancher's copy of the downstream Node's status and labels. */
@@ -283,8 +281,24 @@ export function deletionTimestamp(obj: KubeObject): string | null {
   return asString(metadata(obj).deletionTimestamp);
 }
 
+const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
+
+/** The finalizers that are names (a copy; shared and frozen when there is none). */
 export function finalizers(obj: KubeObject): string[] {
-  return asArray(metadata(obj).finalizers).filter((f): f is string => typeof f === 'string');
+  const list = asArray(metadata(obj).finalizers);
+
+  if (list.length === 0) {
+    return NO_FINALIZERS;
+  }
+  const out: string[] = [];
+
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] === 'string') {
+      out.push(list[i]);
+    }
+  }
+
+  return out;
 }
 
 export function planSecretMachineName(secret: KubeObject): string | null {

@@ -5,9 +5,9 @@
  * confirm it or stand in for it. The values of plan, appliedPlan and the outputs are never read.
  */
 import type { KubeObject, PlanStatus } from './types';
-import { conditionStatus, getCondition } from './conditions';
+import { conditionStatus, getCondition, rawCondition, rawTransitionTime } from './conditions';
 import {
-  asObject, base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, isPlainObject, parseUnixDate
+  asObject, asString, base64Equal, base64UnixDate, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, isPlainObject
 } from './fields';
 import { ANNOTATIONS } from './vocabulary';
 
@@ -187,18 +187,21 @@ export function planSecretValue(secret: KubeObject | undefined, key: PlanSecretS
   return secret ? statusValue(secretData(secret), key) : null;
 }
 
+/** No unhealthy probe: what nearly every record has, shared and frozen. */
+const NO_PROBES: string[] = Object.freeze([]) as unknown as string[];
+
 export function unhealthyProbesFromSecret(secret: KubeObject | undefined): string[] {
   // Only a literal false can make a probe unhealthy. Nearly every secret reports all probes healthy, and on
   // a large cluster decoding and parsing each of them was a good part of the diagnosis.
   const data = secretData(secret);
 
   if (!base64Includes(data['probe-statuses'], 'false')) {
-    return [];
+    return NO_PROBES;
   }
   const raw = statusValue(data, 'probe-statuses');
 
   if (!raw) {
-    return [];
+    return NO_PROBES;
   }
   try {
     const parsed = asObject(JSON.parse(raw));
@@ -283,30 +286,33 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     state:            'unknown',
     message:          null,
     source:           'none',
-    unhealthyProbes:  [],
+    unhealthyProbes:  NO_PROBES,
     failureCount:     base64Number(data['failure-count']),
     lastApplyTime:    null,
     planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,
     since:            null,
   };
-  const lastApply = parseUnixDate(statusValue(data, 'last-apply-time'));
+  const rawLastApply = data['last-apply-time'];
+  const lastApply = rawLastApply === undefined || rawLastApply === null ? null : base64UnixDate(rawLastApply);
 
   status.lastApplyTime = lastApply === null ? null : new Date(lastApply).toISOString();
 
-  const reconciled = machine ? getCondition(machine, 'Reconciled') : null;
+  // Every machine has one: read where it is rather than made a Condition of.
+  const reconciled = machine ? rawCondition(machine, 'Reconciled') : null;
 
   if (reconciled) {
-    const fromMessage = planStateFromMessage(reconciled.message);
+    const message = asString(reconciled.message);
+    const fromMessage = planStateFromMessage(message);
 
     if (fromMessage) {
       status.state = fromMessage;
-      status.message = reconciled.message;
+      status.message = message;
       status.source = 'condition';
-      status.since = reconciled.lastTransitionTime;
+      status.since = rawTransitionTime(reconciled);
     } else if (reconciled.status === 'True') {
       status.state = 'in-sync';
       status.source = 'condition';
-      status.since = reconciled.lastTransitionTime;
+      status.since = rawTransitionTime(reconciled);
     }
   }
   const planApplied = planAppliedFailed(machine) ? getCondition(machine as KubeObject, 'PlanApplied') : null;

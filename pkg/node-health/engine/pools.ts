@@ -29,10 +29,23 @@ function poolNameOf(r: NodeRecord): string | null {
   if (pool) {
     return pool;
   }
-  const roles = r.roles.length === 1 ? r.roles[0] : [...r.roles].sort().join(', ');
+  let name = CUSTOM_POOL_NAMES.get(r.roles);
 
-  return `@${ roles || '-' }`;
+  if (name === undefined) {
+    const roles = r.roles.length === 1 ? r.roles[0] : [...r.roles].sort().join(', ');
+
+    name = `@${ roles || '-' }`;
+    CUSTOM_POOL_NAMES.set(r.roles, name);
+  }
+
+  return name;
 }
+
+/**
+ * Custom hosts' pool names by their role list: the join shares one list per combination of roles, so a large
+ * cluster's records make a handful of names, not one each. Nothing writes to a record's roles.
+ */
+const CUSTOM_POOL_NAMES = new WeakMap<readonly string[], string>();
 
 interface Member {
   r: NodeRecord;

@@ -126,7 +126,15 @@ export function orderFindings(findings: Finding[]): { root: Finding | null; orde
   };
 }
 
+/** The plan of a record without findings (nearly every one): nothing to do, shared and never written to. */
+const NOTHING_TO_DO: Resolution = Object.freeze({
+  rootCause: null, consequences: Object.freeze([]) as unknown as string[], steps: Object.freeze([]) as unknown as PlanStep[]
+});
+
 export function resolveRecord(record: NodeRecord): Resolution {
+  if (record.findings.length === 0) {
+    return NOTHING_TO_DO;
+  }
   const { root, ordered, consequences } = orderFindings(record.findings);
 
   return {

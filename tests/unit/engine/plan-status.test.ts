@@ -1,7 +1,7 @@
 import { derivePlanStatus } from '@pkg/node-health/engine';
 import { planStatusValueProblem } from '@pkg/node-health/engine/plan-status';
 import {
-  base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, parseUnixDate
+  base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, base64UnixDate, decodeBase64, parseUnixDate
 } from '@pkg/node-health/engine/fields';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -244,5 +244,25 @@ describe('last-apply-time', () => {
 
   it.each(['Mon Foo 15 08:04:02 UTC 2026', 'yesterday', ''])('gives null for %j', (text) => {
     expect(parseUnixDate(text)).toBeNull();
+  });
+});
+
+describe('base64UnixDate', () => {
+  // Read from the decoded bytes where the agent's shape is, as text otherwise: the same time either way.
+  it.each([
+    'Mon Jan  2 15:04:05 UTC 2006', 'Thu Jan 15 08:04:02 UTC 2026', 'Wed Dec 31 23:59:59 GMT 2025', 'Sun Feb 29 00:00:00 MST 2004',
+    'Wed Dec 31 12:00:00 CET 2025', 'Mon Foo 15 08:04:02 UTC 2026', 'Mon anF 15 08:04:02 UTC 2026', 'Mon Jan 2 15:04:05 UTC 2006',
+    'Mon Jan  2 15:04:05 -0700 2006', ' Mon Jan  2 15:04:05 UTC 2006', 'Mon Jan  2 15:04:05 UTC 2006 ', 'Mon Jan 99 15:04:05 UTC 2006',
+    'Mon Jan  2 25:61:61 UTC 0050', 'Mon_Jan  2 15:04:05 UTC 2006', 'Mon Jan  2 15:04:05 U C 2006', '2026-01-15T08:04:02Z', 'yesterday', '',
+  ])('reads %j as parseUnixDate reads its text', (text) => {
+    expect(base64UnixDate(b64(text))).toBe(parseUnixDate(text));
+  });
+
+  it.each([null, undefined, 42, 'not base64!', {}])('reads %j as parseUnixDate reads what decodeBase64 makes of it', (value) => {
+    expect(base64UnixDate(value)).toBe(parseUnixDate(decodeBase64(value)));
+  });
+
+  it('reads the agent\'s times to the second', () => {
+    expect(new Date(base64UnixDate(b64('Thu Jan 15 08:04:02 UTC 2026')) as number).toISOString()).toBe('2026-01-15T08:04:02.000Z');
   });
 });

@@ -19,19 +19,33 @@ import type { JoinContext } from './result';
  */
 export class ScopedIndex<T> {
   private readonly scopes = new Map<string, Map<string, T>>();
+  // Nearly every look-up is in the scope of the one before (one namespace, one cluster): that scope's names are
+  // found without hashing the scope again.
+  private lastScope: string | null = null;
+  private lastNames: Map<string, T> | undefined = undefined;
+
+  private namesOf(scope: string): Map<string, T> | undefined {
+    if (scope !== this.lastScope) {
+      this.lastScope = scope;
+      this.lastNames = this.scopes.get(scope);
+    }
+
+    return this.lastNames;
+  }
 
   set(scope: string | null, name: string | null, value: T): void {
-    let names = this.scopes.get(scope ?? '');
+    let names = this.namesOf(scope ?? '');
 
     if (!names) {
       names = new Map();
       this.scopes.set(scope ?? '', names);
+      this.lastNames = names;
     }
     names.set(name ?? '', value);
   }
 
   get(scope: string | null, name: string | null | undefined): T | undefined {
-    return this.scopes.get(scope ?? '')?.get(name ?? '');
+    return this.namesOf(scope ?? '')?.get(name ?? '');
   }
 }
 
@@ -263,26 +277,35 @@ export function indexPlanSecrets(buckets: Buckets): MachinePartIndex {
 
     bootstrapByNsName.set(namespaceOf(b), nameOf(b), b);
   }
-  // Infrastructure machines of different kinds may share a name; the reference's kind picks one.
-  const infraByNsName = new ScopedIndex<KubeObject[]>();
+  // Infrastructure machines of different kinds may share a name; the reference's kind picks one. A name nearly
+  // always has one: a list is made only for a name that has more.
+  const infraByNsName = new ScopedIndex<KubeObject>();
+  const sharedInfraNames = new ScopedIndex<KubeObject[]>();
 
   for (let i = 0; i < buckets.infraMachine.length; i++) {
     const infra = buckets.infraMachine[i];
     const ns = namespaceOf(infra);
     const name = nameOf(infra);
-    const same = infraByNsName.get(ns, name);
+    const first = infraByNsName.get(ns, name);
 
-    if (same) {
-      same.push(infra);
+    if (!first) {
+      infraByNsName.set(ns, name, infra);
     } else {
-      infraByNsName.set(ns, name, [infra]);
+      const same = sharedInfraNames.get(ns, name);
+
+      if (same) {
+        same.push(infra);
+      } else {
+        sharedInfraNames.set(ns, name, [first, infra]);
+      }
     }
   }
   const infraFor = (ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined => {
-    const candidates = ref ? infraByNsName.get(ns, ref.name) : undefined;
+    const first = ref ? infraByNsName.get(ns, ref.name) : undefined;
+    const candidates = first && ref ? sharedInfraNames.get(ns, ref.name) : undefined;
 
-    if (!candidates || candidates.length === 1) {
-      return candidates?.[0];
+    if (!candidates) {
+      return first;
     }
 
     return candidates.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates[0];

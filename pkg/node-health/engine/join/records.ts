@@ -11,7 +11,7 @@ import {
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { derivePlanStatus } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
-import { clusterKey, nsName } from './indexes';
+import { clusterKey } from './indexes';
 import type { ClusterIndex, MachineIndex, MachinePartIndex, NodeIndex } from './indexes';
 
 function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addresses'] {
@@ -34,6 +34,12 @@ function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addres
   return { external: external || null, internal: internal || null };
 }
 
+// What a record has until the join reads its own: shared and frozen, since most records replace them and nothing
+// writes to them.
+const NO_ROLES: NodeRecord['roles'] = Object.freeze([]) as unknown as NodeRecord['roles'];
+const NO_ADDRESSES: NodeRecord['addresses'] = Object.freeze({ external: null, internal: null });
+const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
+
 function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
   return {
     key,
@@ -41,9 +47,9 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     machineName:      null,
     machineNamespace: null,
     nodeName:         null,
-    roles:            [],
+    roles:            NO_ROLES,
     os:               'unknown',
-    addresses:        { external: null, internal: null },
+    addresses:        NO_ADDRESSES,
     phase:            null,
     plan:             derivePlanStatus(objects.machine, objects.planSecret),
     machineManaged:   true,
@@ -53,7 +59,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     },
     created:          null,
     deleting:         null,
-    finalizers:       [],
+    finalizers:       NO_FINALIZERS,
     findings:         [],
     status:           'healthy',
     notes:            [],
@@ -170,7 +176,7 @@ function addMachineRecords(
     if (secret) {
       secret.used = true;
     }
-    const key = `machine:${ nsName(ns, name) }`;
+    const key = `machine:${ ns ?? '' }/${ name }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
@@ -246,7 +252,7 @@ function addMgmtNodeRecords(
   for (const mn of lonelyMgmtNodes) {
     const cluster = clusters.forMgmtId(namespaceOf(mn));
     const objects: JoinedObjects = { cluster: cluster ? clusters.objects.get(cluster) : undefined, mgmtNode: mn };
-    const key = `mgmt:${ nsName(namespaceOf(mn), nameOf(mn)) }`;
+    const key = `mgmt:${ namespaceOf(mn) ?? '' }/${ nameOf(mn) ?? '' }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability, !!cluster && machines.clustersWithMachines.has(cluster))) {
       continue;
@@ -282,7 +288,7 @@ function addPlanSecretRecords(
       planSecret: s,
       bootstrap:  parts.bootstrapByNsName.get(ns, machineName),
     };
-    const key = `secret:${ nsName(ns, nameOf(s)) }`;
+    const key = `secret:${ ns ?? '' }/${ nameOf(s) ?? '' }`;
 
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;

@@ -50,9 +50,15 @@ export function registeredNodeOf(r: NodeRecord, ctx: Pick<RuleContext, 'nodesNam
 }
 
 export function taintOf(n: KubeObject, key: string): Record<string, any> | null {
-  const found = asArray(specOf(n).taints).find((t) => asObject(t).key === key);
+  const taints = asArray(specOf(n).taints);
 
-  return found ? asObject(found) : null;
+  for (let i = 0; i < taints.length; i++) {
+    if (asObject(taints[i]).key === key) {
+      return asObject(taints[i]);
+    }
+  }
+
+  return null;
 }
 
 export const providerIdMissing: Rule = {

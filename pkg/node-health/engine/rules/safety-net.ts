@@ -5,7 +5,7 @@
  */
 import type { Evidence, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { findUnhealthyCondition, getCondition, nodeReadyCondition } from '../conditions';
+import { getCondition, hasUnhealthyConditionOf, nodeReadyCondition } from '../conditions';
 import { asArray, hasFields, parseTime, statusOf } from '../fields';
 import { machinePhase, nodeRefName } from '../objects';
 import {
@@ -55,7 +55,7 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
       });
     }
     // Nearly every machine has all of them True: one pass that reads no True condition settles that.
-    const anyUnready = !!findUnhealthyCondition(m, (c) => READINESS.has(c.type));
+    const anyUnready = hasUnhealthyConditionOf(m, READINESS);
 
     for (const type of anyUnready ? READINESS_CONDITIONS : []) {
       const c = getCondition(m, type);

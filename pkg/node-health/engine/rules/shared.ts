@@ -3,9 +3,9 @@
  * gone, and how to find a machine's host and read its agent.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditionPath, findUnhealthyCondition, getCondition } from '../conditions';
+import { conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition } from '../conditions';
 import { asObject, asString } from '../fields';
-import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef, saysInfrastructureGone } from '../objects';
+import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objects';
 import { RuleContext, commonStep, evidence, objectLabel } from './rule';
 import { jobSignals } from '../signals/infrastructure';
 import { sameHostWith } from '../hosts';
@@ -26,7 +26,7 @@ function infrastructureFailureOf(kind: 'infraMachine' | 'machine', obj: KubeObje
   if (message && INFRASTRUCTURE_GONE.test(message)) {
     return evidence(objectLabel(kind, obj), 'status.failureMessage', message);
   }
-  const c = findUnhealthyCondition(obj, saysInfrastructureGone);
+  const c = findUnhealthyConditionSaying(obj, INFRASTRUCTURE_GONE);
 
   if (c) {
     return evidence(objectLabel(kind, obj), `${ conditionPath(c) }.message`, c.message);
@@ -68,6 +68,11 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
 
   if (infra) {
     const status = asObject(infra.status);
+
+    // Nearly every infrastructure machine: no failure reason, neither condition False; nothing is made of them.
+    if (asString(status.failureReason) !== reason && conditionStatus(infra, condition) !== 'False' && conditionStatus(infra, 'Ready') !== 'False') {
+      return null;
+    }
     const jobCondition = getCondition(infra, condition);
     const ready = getCondition(infra, 'Ready');
     const failed = asString(status.failureReason) === reason;
@@ -97,7 +102,8 @@ export function infrastructureJobError(r: NodeRecord, job: keyof typeof INFRASTR
   if (!m) {
     return null;
   }
-  const mirrored = getCondition(m, 'InfrastructureReady');
+  const mirroredStatus = conditionStatus(m, 'InfrastructureReady');
+  const mirrored = mirroredStatus !== null && mirroredStatus !== 'True' ? getCondition(m, 'InfrastructureReady') : null;
 
   if (mirrored && mirrored.status !== 'True' && mirrored.reason === reason) {
     const label = objectLabel('machine', m);

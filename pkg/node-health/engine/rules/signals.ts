@@ -4,7 +4,7 @@
  */
 import type { ActionId, FixStep, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { getCondition, trueConditions } from '../conditions';
+import { conditionStatus, getCondition, trueConditions } from '../conditions';
 import { annotation, asArray, asString, nameOf } from '../fields';
 import type { SignalEntry, SignalTableId } from '../signals/table';
 import { signalId, signalKey } from '../signals/table';
@@ -63,10 +63,12 @@ function problemType(type: string): boolean {
 }
 
 /** The Node's own conditions that are a problem now: listed ones and any whose name says a problem. */
-function problemConditions(n: KubeObject): { entry: SignalEntry; condition: Condition }[] {
+const NO_PROBLEMS: readonly { entry: SignalEntry; condition: Condition }[] = Object.freeze([]);
+
+function problemConditions(n: KubeObject): readonly { entry: SignalEntry; condition: Condition }[] {
   const found = trueConditions(n, problemType);
 
-  return found.length === 0 ? [] : found.map((condition) => ({ entry: CONDITION_BY_TYPE.get(condition.type) ?? OTHER_NODE_CONDITION, condition }));
+  return found.length === 0 ? NO_PROBLEMS : found.map((condition) => ({ entry: CONDITION_BY_TYPE.get(condition.type) ?? OTHER_NODE_CONDITION, condition }));
 }
 
 export const nodeCondition: Rule = {
@@ -209,7 +211,8 @@ export const machineSignal: Rule = {
       }));
     }
     for (const entry of MACHINE_CONDITION_SIGNALS) {
-      const c = getCondition(m, entry.conditionType);
+      // Read without making a Condition: nearly every machine shows none of them.
+      const c = conditionStatus(m, entry.conditionType) === entry.status ? getCondition(m, entry.conditionType) : null;
 
       if (!c || c.status !== entry.status) {
         continue;

@@ -6,7 +6,7 @@
  * "...: waiting for kubelet to update" / "waiting for uncordon to finish". Only stable prefixes are matched.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { findUnhealthyCondition, getCondition } from '../conditions';
+import { findUnhealthyConditionSaying, getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import {
   annotationsOf, asObject, asString, nameOf, specOf, statusOf
@@ -29,7 +29,7 @@ function clusterLabel(r: NodeRecord): string {
 function reconciledSaying(r: NodeRecord, pattern: RegExp): Condition | null {
   const m = r.objects.machine;
 
-  return m ? findUnhealthyCondition(m, (c) => c.type === 'Reconciled' && pattern.test(c.message ?? '')) : null;
+  return m ? findUnhealthyConditionSaying(m, pattern, 'Reconciled') : null;
 }
 
 /** The cluster's blocking message, when it names this machine and says this. */
@@ -41,6 +41,14 @@ function clusterSaying(r: NodeRecord, pattern: RegExp): boolean {
 
 function kubeletVersionOf(obj: KubeObject | undefined): string | null {
   return obj ? asString(asObject(statusOf(obj).nodeInfo).kubeletVersion) : null;
+}
+
+/**
+ * Behind only when both versions parse and name different releases; the planner's own words are read anyway.
+ * Nearly always the very version wanted: equal text is the same release (or neither parses), never behind.
+ */
+function isBehind(v: string | null, wanted: string | null): boolean {
+  return !!wanted && !!v && v !== wanted && sameRelease(v, wanted) === false;
 }
 
 export const kubeletVersionSkew: Rule = {
@@ -55,11 +63,9 @@ export const kubeletVersionSkew: Rule = {
     const wanted = r.objects.cluster ? asString(specOf(r.objects.cluster).kubernetesVersion) : null;
     const nodeKubelet = kubeletVersionOf(r.objects.node);
     const machineKubelet = kubeletVersionOf(r.objects.machine);
-    // Behind only when both versions parse and name different releases; the planner's own words are read anyway.
-    const behind = (v: string | null) => !!wanted && !!v && sameRelease(v, wanted) === false;
     // While the cluster still rolls an upgrade out, nodes behind it are only queued: the planner names the one it waits for.
     const settled = !r.cluster?.blockingMessage;
-    const lagging = settled && (behind(nodeKubelet) || behind(machineKubelet));
+    const lagging = settled && (isBehind(nodeKubelet, wanted) || isBehind(machineKubelet, wanted));
     const named = clusterSaying(r, WAITING_FOR_KUBELET);
     const reconciled = lagging || named || !settled ? reconciledSaying(r, WAITING_FOR_KUBELET) : null;
 
@@ -75,7 +81,7 @@ export const kubeletVersionSkew: Rule = {
     }
     // The Node already runs the wanted version but the Machine's copy does not: Cluster API no longer sees the
     // downstream Nodes (capi-controller-manager "Failed to watch *v1.Node ... Unauthorized").
-    const stale = !!nodeKubelet && !behind(nodeKubelet) && behind(machineKubelet);
+    const stale = !!nodeKubelet && !isBehind(nodeKubelet, wanted) && isBehind(machineKubelet, wanted);
     const ev: Evidence[] = [evidence(clusterLabel(r), 'spec.kubernetesVersion', wanted)];
 
     if (r.objects.node) {
