@@ -7,7 +7,7 @@
  * median of each is reported. Then, on the open Node Health tab, five refreshes with nothing changed and one
  * after a Machine changed. Lines on stdout (the mode only where it is not the default, sql-cache):
  *   ui-perf [mode=no-sql-cache] nodes=<n> node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab> bytes=<first load>
- *     verdicts_ms=<median> [heap_mb=<page JS heap after it>]
+ *     verdicts_ms=<median> [heap_after_tries_mb=<the page's JS heap after all the tries>]
  *   ui-open [mode=no-sql-cache] nodes=<n> first_rows_ms=<median> machines_tab_ms=<median> ratio=… blocked_open_ms=<median long-task time from
  *     the page having drawn its tabs until a second after the verdicts> heap_mb=<page JS heap after one visit of the Node Health tab>
  *     heap_machines_tab_mb=<after one visit of Rancher's Machines tab> heap_after_tries_mb=<after all the tries> bytes=<first load>
@@ -287,7 +287,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
     const ratio = (nodeHealth / machines).toFixed(2);
 
     process.stdout.write(`ui-perf ${ modeField }nodes=${ run.nodes } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ` +
-      `ratio=${ ratio } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_mb=${ heapAfterTries }` : '' }\n`);
+      `ratio=${ ratio } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_after_tries_mb=${ heapAfterTries }` : '' }\n`);
     process.stdout.write(`ui-open ${ modeField }nodes=${ run.nodes } first_rows_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ ratio } ` +
       `blocked_open_ms=${ Math.round(median(blockedOpen)) } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }\n`);
 
