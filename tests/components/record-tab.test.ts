@@ -18,7 +18,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-function openGhostMachinePage(hash?: string): MountedTab {
+function openGhostMachinePage(hash?: string, options: { failUrl?: (url: string) => { status: number; message?: string } | undefined } = {}): MountedTab {
   const s = ghostEtcd();
   const machine = s.objects.find((o) => o.kind === 'Machine' && o.metadata.name === GHOST_MACHINE)!;
   const cluster = clusterResource(s);
@@ -26,6 +26,7 @@ function openGhostMachinePage(hash?: string): MountedTab {
   return mountTab(s, {
     component:  RecordHealthTab,
     storeHolds: { 'provisioning.cattle.io.cluster': [cluster] },
+    ...options,
   }, toSteve(machine), hash === undefined ? undefined : { hash });
 }
 
@@ -55,5 +56,23 @@ describe('the record tab on a Machine\'s page', () => {
     tab = openGhostMachinePage('#node-health');
     await tab.settle();
     expect(tab.steve.urls.length).toBeGreaterThan(0);
+  });
+
+  it('a load that fails says why, with the server\'s words as text, and Try again recovers', async() => {
+    tab = openGhostMachinePage(undefined, { failUrl: (url) => (url.includes('cluster.x-k8s.io.machines') ? { status: 503, message: '<b>etcdserver: leader changed</b>' } : undefined) });
+    await tab.show();
+    const error = tab.wrapper.find('[data-testid="node-health-record-error"]');
+
+    expect(error.exists()).toBe(true);
+    expect(error.text()).toContain('%nodeHealth.tab.error.server%');
+    expect(error.text()).toContain('<b>etcdserver: leader changed</b>');
+    expect(error.find('b').exists()).toBe(false);
+
+    tab.steve.options.failUrl = undefined;
+    await tab.wrapper.find('[data-testid="node-health-retry"]').trigger('click');
+    await tab.settle();
+    await flushPromises();
+    expect(tab.wrapper.find('[data-testid="node-health-record-error"]').exists()).toBe(false);
+    expect(tab.wrapper.find('[data-testid="node-health-record-status"]').text()).toBe('%nodeHealth.status.error%');
   });
 });

@@ -11,7 +11,7 @@ const ROOT = join(__dirname, '../../..');
 const SOURCES = [
   'pkg/node-health/tabs',
   'pkg/node-health/data',
-  ...['NodeDetail', 'NodeTable', 'SummaryStrip', 'UpdatedAgo', 'BlockingBanner', 'LoadNotices'].map((c) => `pkg/node-health/components/${ c }.vue`),
+  ...['NodeDetail', 'NodeTable', 'SummaryStrip', 'UpdatedAgo', 'BlockingBanner', 'LoadNotices', 'LoadFailure'].map((c) => `pkg/node-health/components/${ c }.vue`),
   'pkg/node-health/index.ts',
 ];
 
