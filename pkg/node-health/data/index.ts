@@ -36,7 +36,7 @@ export { clusterTarget } from './target';
 export * from './input';
 export * from './rows';
 export {
-  pendingMachines, pendingRows, PendingRows
+  pendingMachines, pendingRow, PendingRows
 } from './pending-rows';
 export {
   PART_SIZE, SLICE_MS, StoreSync, SyncedLists

@@ -14,7 +14,7 @@ import {
 import type { KubeObject } from '../engine';
 import { FIRST_QUERY, RowStore } from './row-query';
 import type { RowPage, RowQuery } from './row-query';
-import { filtersActive, STATUS_COLORS, sortRows } from './rows';
+import { filtersActive, STATUS_COLORS } from './rows';
 import { completeList } from './store-lists';
 import type { StoreGetters, Unwrap } from './store-lists';
 import type { ClusterTarget, NodeRow } from './types';
@@ -84,14 +84,6 @@ export function pendingMachines(getters: StoreGetters, target: ClusterTarget | n
   }
 
   return out;
-}
-
-/**
- * One pending row per Machine of the target cluster the store holds, by name; empty when the store does not
- * hold the complete list of Machines (the tab then shows the shell's loading row) or the cluster has none.
- */
-export function pendingRows(getters: StoreGetters, target: ClusterTarget | null, unwrap: Unwrap = (m) => m): NodeRow[] {
-  return sortRows(pendingMachines(getters, target, unwrap).map(pendingRow));
 }
 
 /** `a.localeCompare(b)`, which is this collator's compare, without making one per call. */

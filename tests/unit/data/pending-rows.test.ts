@@ -1,13 +1,18 @@
 import { STEVE_TYPES } from '@pkg/node-health/engine';
 import type { KubeObject } from '@pkg/node-health/engine';
 import {
-  clusterTarget, DEFAULT_FILTERS, FIRST_QUERY, pendingMachines, pendingRows, PendingRows, RowStore
+  clusterTarget, DEFAULT_FILTERS, FIRST_QUERY, pendingMachines, pendingRow, PendingRows, RowStore, sortRows
 } from '@pkg/node-health/data';
-import type { RowQuery, ClusterTarget, StoreGetters } from '@pkg/node-health/data';
+import type { NodeRow, RowQuery, ClusterTarget, StoreGetters } from '@pkg/node-health/data';
 import { ghostEtcd } from '../../../scenarios/catalog';
 import { steveType, toSteve } from '../../../scenarios/steve';
 import type { Scenario } from '../../../scenarios/types';
 import { clusterResource } from '../../components/tab-steve';
+
+/** Every pending row of the target's Machines the store holds, as the session would sort them: what PendingRows pages. */
+function pendingRows(getters: StoreGetters, target: ClusterTarget | null): NodeRow[] {
+  return sortRows(pendingMachines(getters, target).map(pendingRow));
+}
 
 function targetOf(s: Scenario): ClusterTarget {
   const t = clusterTarget(clusterResource(s, s.clusters[0].name));
