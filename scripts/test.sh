@@ -12,6 +12,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 passed=0
 failed=0
 failed_steps=()
+# One line per failed test, repeated at the end so that the last lines of a long run name them.
+failed_tests="$(mktemp "${TMPDIR:-/tmp}/node-health-failed.XXXXXX")"
+trap 'rm -f "$failed_tests"' EXIT
 
 record() { # record <passed> <failed> <step name>
   passed=$((passed + $1))
@@ -60,9 +63,23 @@ jest --ci --json --outputFile="$jest_json" "$@"
 jest_status=$?
 # Failed tests, plus suites that failed before any test ran (syntax or import errors report no test).
 jest_counts="$(node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const fs = require("fs");
+  const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const lines = [];
+  for (const suite of r.testResults || []) {
+    const file = require("path").relative(process.cwd(), suite.name || "");
+    if (suite.status === "failed" && !(suite.assertionResults || []).some((a) => a.status === "failed")) {
+      lines.push(`jest: ${ file }: ${ String(suite.message || "").split("\n").map((l) => l.trim()).find((l) => l && !l.includes("Test suite failed to run")) || "the suite could not run" }`);
+    }
+    for (const a of suite.assertionResults || []) {
+      if (a.status === "failed") {
+        lines.push(`jest: ${ file }: ${ a.fullName }`);
+      }
+    }
+  }
+  fs.appendFileSync(process.argv[2], lines.map((l) => `${ l.slice(0, 400) }\n`).join(""));
   console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites);
-' "$jest_json" 2>/dev/null)" || jest_counts="0 1"
+' "$jest_json" "$failed_tests" 2>/dev/null)" || jest_counts="0 1"
 rm -f "$jest_json"
 read -r jest_passed jest_failed <<<"$jest_counts"
 if [ "$jest_status" -ne 0 ] && [ "$jest_failed" -eq 0 ]; then
@@ -88,9 +105,13 @@ run_browser_tests() {
   results="$(mktemp "${TMPDIR:-/tmp}/node-health-e2e.XXXXXX")"
   bash scripts/e2e.sh --results "$results"
   counts="$(node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const fs = require("fs");
+    const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const lines = (r.tests || []).filter((t) => t.status === "failed")
+      .map((t) => `browser: ${ t.name }: ${ String(t.error || "").split("\n")[0] }`.slice(0, 400));
+    fs.appendFileSync(process.argv[2], lines.map((l) => `${ l }\n`).join(""));
     console.log(r.passed, r.failed);
-  ' "$results" 2>/dev/null)" || counts="0 1"
+  ' "$results" "$failed_tests" 2>/dev/null)" || counts="0 1"
   rm -f "$results"
   read -r e2e_passed e2e_failed <<<"$counts"
   echo "($((SECONDS - started))s)"
@@ -103,6 +124,7 @@ run_browser_tests
 section "Summary"
 if [ "$failed" -gt 0 ]; then
   echo "Failed: ${failed_steps[*]}"
+  cat "$failed_tests"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
