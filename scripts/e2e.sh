@@ -2,7 +2,7 @@
 # `yarn e2e`: the browser tests (tests/e2e). Starts the embedded Rancher API and the dashboard dev server
 # (one compile for the whole run), drives Debian's Chromium with playwright-core, saves screenshots and
 # results.json under test-output/e2e/. Prints "browser tests: N passed, N failed, N skipped".
-#   scripts/e2e.sh [--results FILE] [--grep TEXT]
+#   scripts/e2e.sh [--results FILE] [--grep TEXT[|TEXT…]]   (the tests whose names hold any of the texts)
 # CHROMIUM_PATH overrides /usr/bin/chromium; as root it is installed with apt-get when missing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"

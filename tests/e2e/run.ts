@@ -1,6 +1,6 @@
 /**
  * Entry point of the browser tests (scripts/e2e.sh runs it):
- *   tsx tests/e2e/run.ts [--results FILE] [--grep TEXT]
+ *   tsx tests/e2e/run.ts [--results FILE] [--grep TEXT[|TEXT…]]   (the tests whose names hold any of the texts)
  * E2E_DEV_URL=https://localhost:<port> reuses a running dev server whose API is http://127.0.0.1:$E2E_MOCK_PORT
  * (this run then serves the embedded API on that port) instead of compiling the dashboard again.
  */

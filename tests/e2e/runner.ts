@@ -70,7 +70,8 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
   const started = Date.now();
   const outDir = ensureOutputDir();
   const resultsFile = options.resultsFile || join(outDir, 'results.json');
-  const selected = options.grep ? tests.filter((t) => t.name.includes(options.grep as string)) : tests;
+  const wanted = options.grep ? options.grep.split('|').filter(Boolean) : [];
+  const selected = wanted.length ? tests.filter((t) => wanted.some((w) => t.name.includes(w))) : tests;
   const results: TestResult[] = [];
   let mock: MockRancher | undefined;
   let dev: DevServer | undefined;
