@@ -4,9 +4,9 @@
  * when it changed, never every row.
  */
 import { TabSession } from '@pkg/node-health/data';
-import type { RefreshRequest, TabView } from '@pkg/node-health/data';
-import { large } from '../../scenarios/catalog';
-import { mountTab, sortByHeader } from './tab-harness';
+import type { RefreshRequest, RowQuery, TabView } from '@pkg/node-health/data';
+import { large, windowsNodeRef } from '../../scenarios/catalog';
+import { chooseFilter, mountTab, sortByHeader } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -90,5 +90,39 @@ describe('the table\'s pages', () => {
     expect(last.page).toBeNull();
     expect(machines(tab)).toEqual([sorted[3]]);
     // 120 nodes loaded twice in jsdom: more than jest's default 5 s on a busy machine.
+  }, 30000);
+
+  it('keep the rows shown while the page asked for is on its way, the table busy and obscured, also when it fails', async() => {
+    // Rows in error among others.
+    tab = mountTab(windowsNodeRef());
+    await tab.show();
+    const before = machines(tab);
+    const busy = () => tab!.wrapper.find('.health-table').attributes('aria-busy');
+    let answer: (value: unknown) => void = () => undefined;
+    const rows = TabSession.prototype.rows;
+    // The worker answers later: the session's page, held until `answer`.
+    const later = function(this: TabSession, query: RowQuery) {
+      return new Promise((resolve) => (answer = resolve)).then(() => rows.call(this, query));
+    };
+    const held = jest.spyOn(TabSession.prototype, 'rows').mockImplementation(later as unknown as TabSession['rows']);
+
+    expect(busy()).toBe('false');
+    await chooseFilter(tab.wrapper, 'status', 'error');
+    // Asked, not answered: the rows it had, and the table says it is busy (SortableTable obscures them).
+    expect(held).toHaveBeenCalled();
+    expect(busy()).toBe('true');
+    expect(machines(tab)).toEqual(before);
+    answer(null);
+    await tab.settle();
+    expect(busy()).toBe('false');
+    expect(tab.wrapper.vm.page.total).toBeGreaterThan(0);
+    expect(tab.wrapper.vm.page.total).toBeLessThan(before.length);
+    expect(machines(tab)).not.toEqual(before);
+
+    // A page that never comes (the worker failed) does not leave the table busy.
+    held.mockImplementation((() => Promise.reject(new Error('the worker stopped'))) as unknown as TabSession['rows']);
+    await chooseFilter(tab.wrapper, 'status', 'all');
+    await tab.settle();
+    expect(busy()).toBe('false');
   }, 30000);
 });

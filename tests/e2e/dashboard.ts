@@ -74,6 +74,8 @@ export async function chooseFilter(page: Page, name: 'status' | 'role', label: s
   await page.locator(NH.filter(name)).click();
   await page.locator('.vs__dropdown-menu .vs__dropdown-option', { hasText: label }).first().click();
   await page.locator(`${ NH.filter(name) } .vs__selected`, { hasText: label }).waitFor({ state: 'visible', timeout: 10000 });
+  // The filtered page comes from the session a moment later; until then the table keeps the rows it had.
+  await page.locator('.health-table[aria-busy="true"]').waitFor({ state: 'detached', timeout: 30000 });
 }
 
 /** The row toggle of a Machine (record key `machine:<ns>/<name>`). */

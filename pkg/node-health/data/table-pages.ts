@@ -16,6 +16,12 @@ export class TablePages {
   private arrangement: RowArrangement = { ...FIRST_QUERY };
   private titles: Record<string, string> = {};
   private asked = 0;
+  private settled = 0;
+
+  /** Whether the last page asked for is still on its way: the table shows the rows it had, obscured. */
+  get waiting(): boolean {
+    return this.settled < this.asked;
+  }
 
   /** Whether a query asked for the table as it is now: its arrangement and filters. */
   current(query: RowQuery, filters: RowFilters): boolean {
@@ -73,6 +79,9 @@ export class TablePages {
     const asked = ++this.asked;
     const page = await session.rows(this.query(filters, reveal)).catch(() => null);
 
+    if (asked === this.asked) {
+      this.settled = asked;
+    }
     if (page && asked === this.asked) {
       this.received(page, t);
       show(page);
