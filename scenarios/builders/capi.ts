@@ -112,6 +112,27 @@ export function poolObjects(o: PoolOptions): KubeObject[] {
   const replicas = o.machines.length;
   const readyReplicas = o.machines.filter(ready).length;
   const labels = { 'cluster.x-k8s.io/cluster-name': o.clusterName, 'rke.cattle.io/rke-machine-pool-name': pool };
+  // What each Machine of the pool is made from, as Rancher writes it: its cluster's bootstrap template and the
+  // pool's machine template (Rancher's cluster page reads the deployment's template to name the pool's provider).
+  const infra = o.machines[0].spec.infrastructureRef;
+  const template = {
+    metadata: {
+      labels: {
+        'cluster.x-k8s.io/cluster-name': o.clusterName, 'cluster.x-k8s.io/deployment-name': o.machineDeployment, 'rke.cattle.io/rke-machine-pool-name': pool
+      }
+    },
+    spec:     {
+      clusterName: o.clusterName,
+      bootstrap:   {
+        configRef: {
+          apiVersion: 'rke.cattle.io/v1', kind: 'RKEBootstrapTemplate', name: `${ o.clusterName }-bootstrap-template`, namespace: o.namespace
+        }
+      },
+      infrastructureRef: {
+        apiVersion: infra.apiVersion, kind: `${ infra.kind }Template`, name: `${ o.machineDeployment }-${ stableHex(`template:${ o.machineDeployment }`, 8) }`, namespace: o.namespace
+      },
+    },
+  };
   const replicaStatus = {
     replicas, readyReplicas, availableReplicas: readyReplicas, updatedReplicas: replicas, unavailableReplicas: replicas - readyReplicas
   };
@@ -125,6 +146,7 @@ export function poolObjects(o: PoolOptions): KubeObject[] {
       clusterName: o.clusterName,
       replicas,
       selector:    { matchLabels: { 'cluster.x-k8s.io/cluster-name': o.clusterName, 'cluster.x-k8s.io/deployment-name': o.machineDeployment } },
+      template,
     },
     status: {
       ...replicaStatus,
@@ -148,7 +170,9 @@ export function poolObjects(o: PoolOptions): KubeObject[] {
         apiVersion: CAPI_V1BETA1, kind: 'MachineDeployment', name: o.machineDeployment, uid: uidFor('MachineDeployment', o.namespace, o.machineDeployment), controller: true, blockOwnerDeletion: true
       }],
     }),
-    spec:   { clusterName: o.clusterName, replicas },
+    spec:   {
+      clusterName: o.clusterName, replicas, template
+    },
     status: {
       ...replicaStatus,
       fullyLabeledReplicas: replicas,

@@ -69,6 +69,16 @@ describe('every named scenario', () => {
     expect(new Set(uids).size).toBe(uids.length);
   });
 
+  it.each(named)('%s: every pool\'s MachineDeployment and MachineSet has the template Rancher\'s cluster page reads', (_name, scenario) => {
+    // The cluster page's MachineDeployment model reads spec.template.spec.infrastructureRef.kind unguarded.
+    for (const { object } of scenarioObjects(scenario).filter(({ object }) => ['MachineDeployment', 'MachineSet'].includes(object.kind))) {
+      const spec = (object as { spec?: any }).spec;
+
+      expect(spec?.template?.spec?.infrastructureRef?.kind).toMatch(/MachineTemplate$/);
+      expect(spec?.template?.spec?.bootstrap?.configRef?.kind).toBe('RKEBootstrapTemplate');
+    }
+  });
+
   it.each(fullyKeyed)('%s: linked Nodes, Machines and management Nodes agree on every join key', (_name, scenario) => {
     const machines = machinesOf(scenario);
     const byUid = new Map(machines.map((m) => [m.metadata.uid, m]));
