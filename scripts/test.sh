@@ -14,7 +14,9 @@ failed=0
 failed_steps=()
 # One line per failed test, repeated at the end so that the last lines of a long run name them.
 failed_tests="$(mktemp "${TMPDIR:-/tmp}/node-health-failed.XXXXXX")"
-trap 'rm -f "$failed_tests"' EXIT
+# Browser tests that passed only on another try (CI gives a failed one a second try): named, never hidden.
+flaky_tests="$(mktemp "${TMPDIR:-/tmp}/node-health-flaky.XXXXXX")"
+trap 'rm -f "$failed_tests" "$flaky_tests"' EXIT
 
 record() { # record <passed> <failed> <step name>
   passed=$((passed + $1))
@@ -109,9 +111,12 @@ run_browser_tests() {
     const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     const lines = (r.tests || []).filter((t) => t.status === "failed")
       .map((t) => `browser: ${ t.name }: ${ String(t.error || "").split("\n")[0] }`.slice(0, 400));
+    const flaky = (r.tests || []).filter((t) => t.flaky)
+      .map((t) => `browser, passed only on another try: ${ t.name }: ${ String(t.flaky).split("\n")[0] }`.slice(0, 400));
     fs.appendFileSync(process.argv[2], lines.map((l) => `${ l }\n`).join(""));
+    fs.appendFileSync(process.argv[3], flaky.map((l) => `${ l }\n`).join(""));
     console.log(r.passed, r.failed);
-  ' "$results" "$failed_tests" 2>/dev/null)" || counts="0 1"
+  ' "$results" "$failed_tests" "$flaky_tests" 2>/dev/null)" || counts="0 1"
   rm -f "$results"
   read -r e2e_passed e2e_failed <<<"$counts"
   echo "($((SECONDS - started))s)"
@@ -122,6 +127,7 @@ run_browser_tests
 
 # ---------------------------------------------------------------------------
 section "Summary"
+cat "$flaky_tests"
 if [ "$failed" -gt 0 ]; then
   echo "Failed: ${failed_steps[*]}"
   cat "$failed_tests"

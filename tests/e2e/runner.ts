@@ -40,6 +40,8 @@ export interface TestResult {
   ms: number;
   error?: string;
   reason?: string;
+  /** passed on another try: the first try's error */
+  flaky?: string;
 }
 
 export interface RunOptions {
@@ -49,6 +51,8 @@ export interface RunOptions {
   devUrl?: string;
   mockPort?: number;
   scenarios?: string[];
+  /** tries again after a failure, this many times (a test passed so is listed as flaky) */
+  retries?: number;
 }
 
 function slug(text: string): string {
@@ -138,56 +142,73 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
       });
       continue;
     }
-    const wanted = worldKey(test);
+    const attempt = async(): Promise<string | null> => {
+      const wanted = worldKey(test);
+      const live = mock as MockRancher;
 
-    if (wanted !== served) {
-      const port = mock.port;
+      if (wanted !== served) {
+        const port = live.port;
 
-      await mock.close();
-      mock = await startMockRancher({
-        scenarios: test.scenarios ?? runScenarios, bundlePath: test.bundle?.(), port, log, logRequests: 'problems'
-      });
-      served = wanted;
-    } else {
-      mock.reset();
-    }
-    const sessions: Session[] = [];
-    const ctx: TestContext = {
-      mock,
-      dev:     { url: devUrl },
-      browser,
-      session: async(user = 'admin', locale = 'en-US') => {
-        const s = await openPage(await contextFor(user, locale));
+        await live.close();
+        mock = await startMockRancher({
+          scenarios: test.scenarios ?? runScenarios, bundlePath: test.bundle?.(), port, log, logRequests: 'problems'
+        });
+        served = wanted;
+      } else {
+        live.reset();
+      }
+      const sessions: Session[] = [];
+      const ctx: TestContext = {
+        mock:    mock as MockRancher,
+        dev:     { url: devUrl },
+        browser: browser as Browser,
+        session: async(user = 'admin', locale = 'en-US') => {
+          const s = await openPage(await contextFor(user, locale));
 
-        sessions.push(s);
+          sessions.push(s);
 
-        return s;
-      },
-      shot: async(page, label) => {
-        await screenshot(page, `${ slug(test.name) }-${ slug(label) }`);
-      },
+          return s;
+        },
+        shot: async(page, label) => {
+          await screenshot(page, `${ slug(test.name) }-${ slug(label) }`);
+        },
+      };
+
+      try {
+        await withTimeout(test.run(ctx), test.timeoutMs || 180000, test.name);
+
+        return null;
+      } catch (e) {
+        for (const s of sessions) {
+          await screenshot(s.page, `${ slug(test.name) }-FAILED`).catch(() => undefined);
+        }
+
+        return (e as Error)?.message || String(e);
+      } finally {
+        for (const s of sessions) {
+          await s.close().catch(() => undefined);
+        }
+      }
     };
+    let error = await attempt();
+    let firstError: string | undefined;
 
-    try {
-      await withTimeout(test.run(ctx), test.timeoutMs || 180000, test.name);
+    for (let retry = 0; error !== null && retry < (options.retries ?? 0); retry++) {
+      // Said in the log and the results: a test that passes only on another try is flaky, and may hide a race.
+      log(`✗ ${ test.name } (try ${ retry + 1 }): ${ error }; trying again`);
+      firstError ??= error;
+      error = await attempt();
+    }
+    if (error === null) {
       results.push({
-        name: test.name, status: 'passed', ms: Date.now() - t0
+        name: test.name, status: 'passed', ms: Date.now() - t0, ...(firstError ? { flaky: firstError } : {})
       });
-      log(`✓ ${ test.name } (${ ((Date.now() - t0) / 1000).toFixed(1) } s)`);
-    } catch (e) {
-      const message = (e as Error)?.message || String(e);
-
+      log(`✓ ${ test.name } (${ ((Date.now() - t0) / 1000).toFixed(1) } s${ firstError ? ', on another try' : '' })`);
+    } else {
       results.push({
-        name: test.name, status: 'failed', ms: Date.now() - t0, error: message
+        name: test.name, status: 'failed', ms: Date.now() - t0, error
       });
-      log(`✗ ${ test.name }: ${ message }`);
-      for (const s of sessions) {
-        await screenshot(s.page, `${ slug(test.name) }-FAILED`).catch(() => undefined);
-      }
-    } finally {
-      for (const s of sessions) {
-        await s.close().catch(() => undefined);
-      }
+      log(`✗ ${ test.name }: ${ error }`);
     }
     write();
   }
@@ -198,7 +219,9 @@ export async function runTests(tests: E2eTest[], options: RunOptions = {}): Prom
   write();
   const count = (s: TestResult['status']) => results.filter((r) => r.status === s).length;
 
-  process.stdout.write(`browser tests: ${ count('passed') } passed, ${ count('failed') } failed, ${ count('skipped') } skipped (${ Math.round((Date.now() - started) / 1000) } s${ compileSeconds ? `, dev server compile ${ compileSeconds } s` : '' }); results in ${ resultsFile }\n`);
+  const flaky = results.filter((r) => r.flaky).length;
+
+  process.stdout.write(`browser tests: ${ count('passed') } passed${ flaky ? ` (${ flaky } only on another try)` : '' }, ${ count('failed') } failed, ${ count('skipped') } skipped (${ Math.round((Date.now() - started) / 1000) } s${ compileSeconds ? `, dev server compile ${ compileSeconds } s` : '' }); results in ${ resultsFile }\n`);
 
   return results;
 }
