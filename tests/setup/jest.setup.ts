@@ -12,6 +12,10 @@ import '@shell/plugins/replaceall';
 
 Object.assign(global, { TextEncoder, TextDecoder });
 
+// A component test mounts the shell's table and loads a cluster in jsdom: a second or two, several on a busy
+// 2-core machine. The limit is there to stop a test that hangs, not to time one.
+jest.setTimeout(20000);
+
 // Translations render as %key% so that a test can see which key a component asked for.
 const translate = (key: string) => `%${ key }%`;
 
