@@ -4,16 +4,18 @@
  * of parsing its input, and grow linearly with the number of nodes. Then the same for a fleet (200 clusters
  * of 50 nodes by default): what the fleet view receives from the management cluster (no downstream Node; the
  * management Nodes carry their copies), and its diagnosis, node copies included.
- *   yarn -s bench [--json] [--runs N] [--sizes 1000,5000,20000] [--fleet 200x50|none]
+ *
+ * The engine timed is the one that ships: the engine (and the fleet's node copies) bundled into one module by
+ * esbuild at start, as the tab's worker and the fleet page run it bundled (bench/bundle.ts); `--build tsx` times
+ * the modules as tsx loads them instead, each call between modules through CommonJS getters.
+ *   yarn -s bench [--json] [--runs N] [--sizes 1000,5000,20000] [--fleet 200x50|none] [--build bundle|tsx]
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import {
-  applyChanges, classify, diagnose, diagnoseChanges, diagnoseKeeping
-} from '../pkg/node-health/engine';
 import { large } from '../scenarios/catalog';
 import { fleet } from '../scenarios/fleet';
-import { nodeCopies } from '../pkg/node-health/fleet/node-copies';
+import { loadEngine } from './bundle';
+import type { BenchEngine } from './bundle';
 
 const WARMUP_NODES = 10000;
 
@@ -71,13 +73,15 @@ function time(items: unknown[], nodes: number, runs: number, diagnoseParsed: (pa
   };
 }
 
+let engine: BenchEngine;
+
 function measure(nodes: number, runs: number): Figure {
   const scenario = large(nodes, { seed: `bench-${ nodes }` });
   const cluster = scenario.clusters[0];
   const objects = [...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])];
 
   return time(objects, nodes, runs, (items) => {
-    const report = diagnose(items, { now: scenario.now, defaultCluster: cluster.mgmtId });
+    const report = engine.diagnose(items, { now: scenario.now, defaultCluster: cluster.mgmtId });
 
     if (report.records.length < nodes) {
       throw new Error(`expected at least ${ nodes } records, got ${ report.records.length }`);
@@ -101,6 +105,9 @@ function measureChange(nodes: number, runs: number): ChangeFigure {
   const cluster = scenario.clusters[0];
   const objects = JSON.parse(JSON.stringify([...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])]));
   const options = { now: scenario.now, defaultCluster: cluster.mgmtId };
+  const {
+    applyChanges, classify, diagnose, diagnoseChanges, diagnoseKeeping
+  } = engine;
   const machines = objects.filter((o: unknown) => classify(o) === 'machine');
   const later = { ...options, now: Date.parse(scenario.now) + 60000 };
   const incrementalTimes: number[] = [];
@@ -150,7 +157,7 @@ function measureFleet(clusters: number, nodesPerCluster: number, runs: number): 
   } as const;
   const figure = time(objects, nodes, runs, (items) => {
     const mgmtNodes = items.filter((o: any) => o.kind === 'Node' && o.apiVersion === 'management.cattle.io/v3');
-    const report = diagnose([...items, ...nodeCopies(mgmtNodes)], {
+    const report = engine.diagnose([...items, ...engine.nodeCopies(mgmtNodes)], {
       now: scenario.now, availability, nodesLeftToTab: true
     });
 
@@ -169,8 +176,19 @@ function main(): void {
       runs:  { type: 'string', default: '7' },
       sizes: { type: 'string', default: '1000,5000,20000' },
       fleet: { type: 'string', default: '200x50' },
+      build: { type: 'string', default: 'bundle' },
     },
   });
+
+  if (values.build !== 'bundle' && values.build !== 'tsx') {
+    throw new Error(`--build must be bundle or tsx, not ${ values.build }`);
+  }
+  engine = loadEngine(values.build);
+  if (values.json) {
+    process.stdout.write(`${ JSON.stringify({ build: engine.build }) }\n`);
+  } else {
+    process.stdout.write(`engine timed: ${ engine.build }\n`);
+  }
   const runs = Math.max(1, Number(values.runs) || 7);
   const sizes = String(values.sizes).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
   const figures: Figure[] = [];

@@ -8,8 +8,8 @@
  * reports) or the changes are many, it is a full diagnosis.
  */
 import type { DiagnoseOptions, DiagnosisReport, NodeRecord } from './types';
-import { join } from './join';
-import type { JoinResult } from './join';
+import { join, sameObjects } from './join';
+import type { KeptJoinResult } from './join';
 import { judgeJoined } from './diagnose';
 import type { JudgingMemo } from './diagnose';
 import { metadata, asString } from './fields';
@@ -34,7 +34,7 @@ export interface DiagnosisState {
   /** what the next diagnosis says again */
   readonly memo: JudgingMemo;
   /** the join the report's records come from, and how many notes each record had after it */
-  readonly joined: JoinResult;
+  readonly joined: KeptJoinResult;
   readonly joinNotes: number[];
 }
 
@@ -63,7 +63,9 @@ function diagnoseRemembering(objects: unknown[], options: DiagnoseOptions, earli
   for (const r of earlier?.report.records ?? []) {
     byKey.set(r.key, r);
   }
-  const joined = join(objects, options.availability, options.defaultCluster, options.clusters, earlier ? { byKey, carried } : undefined);
+  const joined = join(objects, options.availability, options.defaultCluster, options.clusters, earlier ? {
+    byKey, carried, kept: earlier.joined.kept
+  } : undefined);
   const joinNotes = joined.records.map((r) => r.notes.length);
   const report = judgeJoined(joined, options, memo);
 
@@ -117,19 +119,6 @@ function judgeAgain(state: DiagnosisState, options: DiagnoseOptions): DiagnosisS
 /** A full diagnosis, kept for diagnosing changes to its input later (diagnoseChanges). */
 export function diagnoseKeeping(objects: unknown[], options: DiagnoseOptions): DiagnosisState {
   return diagnoseRemembering(Array.isArray(objects) ? objects : [], options, null);
-}
-
-function sameList(a: unknown[], b: unknown[]): boolean {
-  if (a.length !== b.length) {
-    return false;
-  }
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) {
-      return false;
-    }
-  }
-
-  return true;
 }
 
 /** The earlier input with the changes made, or null when they do not fit it (an unknown uid, an object without one). */
@@ -201,7 +190,7 @@ export function diagnoseChanges(state: DiagnosisState, changes: ObjectChanges, o
   if (!sameOptions(state.options, options) || count > state.objects.length * MOST_CHANGES) {
     return diagnoseKeeping(next, options);
   }
-  if (count === 0 && (next === state.objects || sameList(next, state.objects))) {
+  if (count === 0 && (next === state.objects || sameObjects(next, state.objects))) {
     return judgeAgain(state, options);
   }
 

@@ -343,23 +343,37 @@ export function preflightOf(id: ActionId, r: NodeRecord, now: number, siblings: 
   };
 }
 
+/** A record whose findings offer no action (nearly every one): shared and frozen, since nothing writes to it. */
+const NO_PREFLIGHT: ActionPreflight[] = Object.freeze([]) as unknown as ActionPreflight[];
+
 /** Every action a record's findings offer, each once, with its preflight. */
 export function attachPreflights(records: NodeRecord[], now: number): void {
-  const byCluster = new Map<ClusterInfo | null, NodeRecord[]>();
+  // A record's siblings are asked for only by its findings' actions: the records are grouped on the first that has one.
+  let byCluster: Map<ClusterInfo | null, NodeRecord[]> | null = null;
+  const siblingsOf = (r: NodeRecord): NodeRecord[] => {
+    if (!byCluster) {
+      byCluster = new Map();
+      for (const other of records) {
+        const list = byCluster.get(other.cluster);
 
-  for (const r of records) {
-    const list = byCluster.get(r.cluster);
-
-    if (list) {
-      list.push(r);
-    } else {
-      byCluster.set(r.cluster, [r]);
+        if (list) {
+          list.push(other);
+        } else {
+          byCluster.set(other.cluster, [other]);
+        }
+      }
     }
-  }
-  for (const r of records) {
-    let ids: ActionId[] | null = null;
 
-    const siblings = byCluster.get(r.cluster) ?? [];
+    return byCluster.get(r.cluster) ?? [];
+  };
+
+  for (const r of records) {
+    if (r.findings.length === 0) {
+      r.preflight = NO_PREFLIGHT;
+      continue;
+    }
+    let ids: ActionId[] | null = null;
+    const siblings = siblingsOf(r);
 
     for (const f of r.findings) {
       derivedActions(f, r, { now, siblings });
@@ -370,6 +384,6 @@ export function attachPreflights(records: NodeRecord[], now: number): void {
         }
       }
     }
-    r.preflight = ids ? ids.map((id) => preflightOf(id, r, now, siblings)) : [];
+    r.preflight = ids ? ids.map((id) => preflightOf(id, r, now, siblings)) : NO_PREFLIGHT;
   }
 }

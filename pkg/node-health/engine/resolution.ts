@@ -175,10 +175,13 @@ export function attachResolutions(clusters: ClusterInfo[], records: NodeRecord[]
   for (const r of records) {
     r.resolution = resolveRecord(r);
     if (r.cluster) {
-      const list = byCluster.get(r.cluster) ?? [];
+      const list = byCluster.get(r.cluster);
 
-      list.push(r);
-      byCluster.set(r.cluster, list);
+      if (list) {
+        list.push(r);
+      } else {
+        byCluster.set(r.cluster, [r]);
+      }
     }
   }
   for (const c of clusters) {

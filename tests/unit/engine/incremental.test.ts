@@ -197,6 +197,32 @@ describe('diagnoseChanges', () => {
     expect(plain(again.report)).toEqual(plain(diagnose(next.objects, later)));
   });
 
+  it('keeps the index of plan secrets, bootstraps and infrastructure machines while none of them changed, and builds it again when one did', () => {
+    const s = large(60, { seed: 'kept-parts' });
+    const objects = [...s.objects, ...(s.downstream[s.clusters[0].mgmtId] ?? [])];
+    const options = { now: s.now, defaultCluster: s.clusters[0].mgmtId };
+    const state = diagnoseKeeping(objects, options);
+    const machine = JSON.parse(JSON.stringify(objects.find((o) => classify(o) === 'machine')));
+    const secret = JSON.parse(JSON.stringify(objects.find((o) => classify(o) === 'planSecret')));
+
+    machine.metadata.labels = { ...machine.metadata.labels, example: 'changed' };
+    const machineChanged = diagnoseChanges(state, { changed: [machine] });
+
+    expect(machineChanged.how.path).toBe('incremental');
+    expect(machineChanged.joined.kept?.parts).toBe(state.joined.kept?.parts);
+    secret.metadata.annotations = { ...secret.metadata.annotations, example: 'changed' };
+    const secretChanged = diagnoseChanges(machineChanged, { changed: [secret] });
+
+    expect(secretChanged.how.path).toBe('incremental');
+    expect(secretChanged.joined.kept?.parts).not.toBe(state.joined.kept?.parts);
+    expect(secretChanged.joined.kept?.parts.index.secrets.map((e) => e.obj)).toContain(secret);
+    // Removing a Machine leaves its plan secret to a record of its own, as a full diagnosis does, with the index kept.
+    const removed = diagnoseChanges(state, { removed: [machine.metadata.uid] });
+
+    expect(removed.joined.kept?.parts).toBe(state.joined.kept?.parts);
+    expect(plain(removed.report)).toEqual(plain(diagnose(applyChanges(objects, { removed: [machine.metadata.uid] }) as unknown[], options)));
+  });
+
   it('the same objects later, with host reports given and taken away, and then changed: the report of a full diagnosis', () => {
     const s = everyFailure();
     const objects = s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId, 'steve'));

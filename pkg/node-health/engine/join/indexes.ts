@@ -316,6 +316,12 @@ export function indexPlanSecrets(buckets: Buckets): MachinePartIndex {
   };
 }
 
+/** Indexes a join keeps for the next one (engine/incremental.ts), each with the objects it was built from. */
+export interface KeptIndexes {
+  /** plan secrets, bootstraps and infrastructure machines (the lists, in order), their index and the joined-to look-up */
+  parts: { lists: KubeObject[][]; index: MachinePartIndex; joinedTo: JoinContext['machinesJoinedTo'] };
+}
+
 /** Downstream Nodes and what they were joined to. */
 export interface NodeIndex {
   nodes: NodeEntry[];

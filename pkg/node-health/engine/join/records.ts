@@ -12,7 +12,9 @@ import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { derivePlanStatus } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
 import { clusterKey } from './indexes';
-import type { ClusterIndex, MachineIndex, MachinePartIndex, NodeIndex } from './indexes';
+import type {
+  ClusterIndex, KeptIndexes, MachineIndex, MachinePartIndex, NodeIndex
+} from './indexes';
 
 function addressesOf(secret?: KubeObject, node?: KubeObject): NodeRecord['addresses'] {
   let external = secret ? annotation(secret, ANNOTATIONS.address) : null;
@@ -77,6 +79,8 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
 export interface EarlierRecords {
   byKey: ReadonlyMap<string, NodeRecord>;
   carried: Set<NodeRecord>;
+  /** the indexes the earlier join kept */
+  kept?: KeptIndexes;
 }
 
 const OBJECT_SLOTS = ['cluster', 'machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node'] as const;

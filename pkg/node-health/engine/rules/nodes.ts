@@ -93,12 +93,13 @@ export const infrastructureMissing: Rule = {
     if (!m) {
       return null;
     }
-    const ref = infrastructureRef(m);
     const found = infrastructureFailure(r) ?? infrastructureObjectGone(r, ctx);
 
     if (!found) {
       return null;
     }
+    // Read only for a finding: nearly every machine has its infrastructure.
+    const ref = infrastructureRef(m);
     const infra = r.objects.infraMachine;
     const cond = infra ? findUnhealthyCondition(infra, (c) => c.message === found.value) : null;
 

@@ -148,9 +148,14 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
 /** The infrastructure machine a Machine refers to is not there although infrastructure machines were read. */
 export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, 'availability'>): Evidence | null {
   const m = r.objects.machine;
-  const ref = m ? infrastructureRef(m) : null;
 
-  if (!m || !ref || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
+  // What nearly every record settles on before its reference is read: its infrastructure machine is there.
+  if (!m || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
+    return null;
+  }
+  const ref = infrastructureRef(m);
+
+  if (!ref) {
     return null;
   }
 
