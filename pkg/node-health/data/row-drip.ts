@@ -3,19 +3,14 @@
  * page a millisecond or more, so a page of 50 rows it has not drawn yet (the verdicts replacing the checking rows,
  * another page or sort) would hold the main thread in one long task. The rows already on screen (the same key:
  * Vue only patches them) are drawn at once, with up to FIRST_ROWS new ones; the rest come ROWS_PER_FRAME a frame,
- * each frame a task of its own. A refresh that changes nothing, or a few rows, is drawn at once. Meanwhile the
- * rows of the last page stay under the new ones drawn so far (`drawnRows`): removing them all at once would be
- * a long task too, and the table would shrink and grow again.
+ * each frame a task of its own. A refresh that changes nothing, or a few rows, is drawn at once.
  */
 
-/**
- * New rows drawn with the page: more than the table shows under the tab's banners and counts on a laptop's
- * screen, and a frame's work well under a long task (50 ms) where a row costs a few milliseconds.
- */
-export const FIRST_ROWS = 10;
+/** New rows drawn with the page (a screenful, and more than a small cluster has) */
+export const FIRST_ROWS = 20;
 
 /** New rows drawn in each later frame */
-export const ROWS_PER_FRAME = 10;
+export const ROWS_PER_FRAME = 15;
 
 /** Runs `fn` later; answers a function that cancels it. */
 export type Later = (fn: () => void) => () => void;
@@ -95,32 +90,4 @@ export class RowDrip {
 
     return count;
   }
-}
-
-/**
- * What the table shows while a page is drawn a few rows a frame: its first `drawn` rows, then rows of the last
- * page (`leaving`, as they were shown) up to the page's length, none twice. The rows of the new page drawn so
- * far come first; a row of both pages shows as it was until the new page's rows reach it.
- */
-export function drawnRows<R extends { key: string }>(rows: readonly R[], drawn: number, leaving: readonly R[]): readonly R[] {
-  if (drawn >= rows.length) {
-    return rows;
-  }
-  const shown = rows.slice(0, drawn);
-  const keys = new Set(shown.map((r) => r.key));
-  const room = rows.length - shown.length;
-  let staying = 0;
-
-  for (const row of leaving) {
-    if (staying >= room) {
-      break;
-    }
-    if (!keys.has(row.key)) {
-      keys.add(row.key);
-      shown.push(row);
-      staying++;
-    }
-  }
-
-  return shown;
 }
