@@ -99,7 +99,7 @@ function notify(visible: boolean): void {
 export async function settle(): Promise<void> {
   // The first load starts once the page has painted (an animation frame); the poller starts a load on a zero
   // timeout; the fake Steve answers on microtasks; the table draws a new page's rows over a few frames.
-  // Enough rounds for a page of 50 new rows (../../pkg/node-health/data/row-drip.ts: 10, then 10 a frame).
+  // Enough rounds for a page of 50 new rows, drawn a few a frame (../../pkg/node-health/data/row-drip.ts).
   for (let i = 0; i < 8; i++) {
     await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
     await new Promise((resolve) => setTimeout(resolve, 0));
