@@ -3,7 +3,7 @@
  * Updated/Provisioned/Ready the machines it waits for, so the cluster's own conditions name the machines
  * that hold every other operation back. Its forms, matched by their stable beginnings (PLANNER_FORMS).
  */
-import type { ClusterIdentity, ClusterInfo, KubeObject } from './types';
+import type { ClusterIdentity, ClusterInfo, KubeObject, NodeRecord } from './types';
 import { getCondition } from './conditions';
 import { AGENT_WAITING, CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
 import {
@@ -96,4 +96,21 @@ function clusterWithNothingKnown(name: string, namespace: string | null, mgmtId:
     certificateRotationPending: false,
     findings:                   [],
   };
+}
+
+/** The records of each cluster, in their order (records of no cluster under null). */
+export function recordsByCluster(records: readonly NodeRecord[]): Map<ClusterInfo | null, NodeRecord[]> {
+  const byCluster = new Map<ClusterInfo | null, NodeRecord[]>();
+
+  for (const r of records) {
+    const list = byCluster.get(r.cluster);
+
+    if (list) {
+      list.push(r);
+    } else {
+      byCluster.set(r.cluster, [r]);
+    }
+  }
+
+  return byCluster;
 }

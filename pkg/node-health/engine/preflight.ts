@@ -15,6 +15,7 @@ import {
 import { getCondition, nodeReadyCondition } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
+import { recordsByCluster } from './cluster-info';
 import { infrastructureDeleteError } from './rules/shared';
 
 /** A Node heartbeat this recent says its kubelet is alive on the host (the node lifecycle's default grace is 40 s). */
@@ -351,18 +352,7 @@ export function attachPreflights(records: NodeRecord[], now: number): void {
   // A record's siblings are asked for only by its findings' actions: the records are grouped on the first that has one.
   let byCluster: Map<ClusterInfo | null, NodeRecord[]> | null = null;
   const siblingsOf = (r: NodeRecord): NodeRecord[] => {
-    if (!byCluster) {
-      byCluster = new Map();
-      for (const other of records) {
-        const list = byCluster.get(other.cluster);
-
-        if (list) {
-          list.push(other);
-        } else {
-          byCluster.set(other.cluster, [other]);
-        }
-      }
-    }
+    byCluster ??= recordsByCluster(records);
 
     return byCluster.get(r.cluster) ?? [];
   };

@@ -9,6 +9,7 @@ import type {
   ClusterInfo, Finding, FixStep, NodeRecord, PlanStep, Resolution
 } from './types';
 import { RULES } from './rules';
+import { recordsByCluster } from './cluster-info';
 import { AFTER_RULES } from './rules/related';
 
 const CATALOGUE = [...RULES, ...AFTER_RULES];
@@ -170,20 +171,11 @@ export function resolveCluster(cluster: ClusterInfo, records: NodeRecord[]): Res
 }
 
 export function attachResolutions(clusters: ClusterInfo[], records: NodeRecord[]): void {
-  const byCluster = new Map<ClusterInfo, NodeRecord[]>();
-
   for (const r of records) {
     r.resolution = resolveRecord(r);
-    if (r.cluster) {
-      const list = byCluster.get(r.cluster);
-
-      if (list) {
-        list.push(r);
-      } else {
-        byCluster.set(r.cluster, [r]);
-      }
-    }
   }
+  const byCluster = recordsByCluster(records);
+
   for (const c of clusters) {
     c.resolution = resolveCluster(c, byCluster.get(c) ?? []);
   }

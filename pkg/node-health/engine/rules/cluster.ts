@@ -9,6 +9,7 @@ import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
 import { describeObject, label } from '../fields';
 import { nodeRefName } from '../objects';
+import { recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
 import { AGENT_NOT_CONNECTED, AGENT_WAITING, INIT_NODE_LOST } from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
@@ -133,19 +134,8 @@ export const CLUSTER_RULES: readonly ClusterRule[] = [
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
 export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ctx: RuleContext): void {
-  const byCluster = new Map<ClusterInfo, NodeRecord[]>();
+  const byCluster = recordsByCluster(records);
 
-  for (const r of records) {
-    if (r.cluster) {
-      const list = byCluster.get(r.cluster);
-
-      if (list) {
-        list.push(r);
-      } else {
-        byCluster.set(r.cluster, [r]);
-      }
-    }
-  }
   for (const cluster of clusters) {
     const objects = ctx.clusterObjectsOf(cluster);
     const input: ClusterRuleInput = {
