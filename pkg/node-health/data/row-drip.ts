@@ -5,6 +5,7 @@
  * Vue only patches them) are drawn at once, with up to FIRST_ROWS new ones; the rest come ROWS_PER_FRAME a frame,
  * each frame a task of its own. A refresh that changes nothing, or a few rows, is drawn at once.
  */
+import { nextFrame } from './scheduling';
 
 /** New rows drawn with the page (a screenful, and more than a small cluster has) */
 export const FIRST_ROWS = 20;
@@ -14,30 +15,6 @@ export const ROWS_PER_FRAME = 15;
 
 /** Runs `fn` later; answers a function that cancels it. */
 export type Later = (fn: () => void) => () => void;
-
-/**
- * The next animation frame, or a task where the browser runs none (a hidden page; no requestAnimationFrame): what
- * comes first, once.
- */
-export function nextFrame(fn: () => void): () => void {
-  let done = false;
-  const once = () => {
-    if (!done) {
-      done = true;
-      fn();
-    }
-  };
-  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(once) : null;
-  const timer = setTimeout(once, frame === null ? 0 : 100);
-
-  return () => {
-    done = true;
-    if (frame !== null) {
-      cancelAnimationFrame(frame);
-    }
-    clearTimeout(timer);
-  };
-}
 
 export class RowDrip {
   private onScreen = new Set<string>();

@@ -8,7 +8,6 @@
  */
 import { STEVE_TYPES, isPlainObject, steveIncludePaths } from '../engine';
 import type { KubeObject, ObjectKind } from '../engine';
-import { nextFrame } from './row-drip';
 import { completeList, plainCopy } from './store-lists';
 import type { StoreGetters, StoreInput, Unwrap } from './store-lists';
 import type { ClusterTarget } from './types';
@@ -23,21 +22,6 @@ export interface StorePart {
   reset: boolean;
   upsert: KubeObject[];
   remove: string[];
-}
-
-/** Lets the page draw and answer the user before going on. */
-export function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
- * After the browser has painted what is drawn now: the next animation frame, then a task (what runs in the frame
- * itself comes before its paint); a task where no frame comes (row-drip.ts nextFrame).
- */
-export function afterPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    nextFrame(() => setTimeout(resolve, 0));
-  });
 }
 
 /** Objects per part: a few milliseconds to copy and to clone. */

@@ -12,7 +12,8 @@ import { TablePages } from './table-pages';
 import type { SessionClient } from './session-client';
 import { storeChanges } from './store-lists';
 import type { StoreChanges, StoreGetters } from './store-lists';
-import { afterPaint, nextTask, StoreSync } from './store-sync';
+import { afterPaint, nextTask } from './scheduling';
+import { StoreSync } from './store-sync';
 import type { ClusterTarget, RowFilters } from './types';
 
 export interface TabRuntime {
