@@ -24,8 +24,8 @@ export interface WorkerLike {
 }
 
 export interface SessionClient {
-  /** where the lists are read and diagnosed */
-  readonly where: 'worker' | 'page';
+  /** where the lists are read and diagnosed; null until the first call starts the worker (reading it starts nothing) */
+  readonly where: 'worker' | 'page' | null;
   refresh(request: RefreshRequest): Promise<TabView>;
   setHostReports(reports: HostReport[]): Promise<TabView | null>;
   /** a page of the rows of the last view: sorted, filtered and paged where the session runs */
@@ -162,7 +162,9 @@ export function openSession(options: OpenSessionOptions): SessionClient {
 
   return {
     get where() {
-      start();
+      if (!started) {
+        return null;
+      }
 
       return worker ? 'worker' : 'page';
     },

@@ -259,8 +259,10 @@ describe('openSession', () => {
       target: target!, form: 'selectors' as const, fromStore: {}
     };
 
-    expect(client.where).toBe('worker');
+    expect(client.where).toBeNull();
     const view: TabView = await client.refresh(request);
+
+    expect(client.where).toBe('worker');
 
     expect(view).toEqual(await onPage.refresh(request));
     expect(view.rows).toHaveLength(18);
@@ -292,8 +294,8 @@ describe('openSession', () => {
       dispatch: fakeSteve(scenario).dispatch, init, startWorker: () => null, note: (t) => notes.push(t)
     });
 
-    expect(none.where).toBe('page');
     expect((await none.refresh(request)).rows).toHaveLength(18);
+    expect(none.where).toBe('page');
 
     const failing: WorkerLike = {
       onmessage: null, onerror: null, postMessage: () => undefined, terminate: jest.fn()
@@ -318,6 +320,7 @@ describe('openSession', () => {
       note: (t) => notes.push(t),
     });
 
+    expect((await throwing.refresh(request)).rows).toHaveLength(18);
     expect(throwing.where).toBe('page');
     expect(notes[1]).toBe('Node Health: diagnosing on the page, no Web Worker could start (no Blob URLs here)');
   });
@@ -329,6 +332,7 @@ describe('openSession', () => {
       dispatch: jest.fn(), init, startWorker, note: () => undefined
     });
 
+    expect(client.where).toBeNull();
     expect(startWorker).not.toHaveBeenCalled();
     expect(worker.received).toEqual([]);
     await client.rows({ ...FIRST_QUERY, filters: { ...DEFAULT_FILTERS } });
