@@ -678,6 +678,12 @@ export const TESTS: E2eTest[] = [
       const remove = dialog.locator('[data-testid="nh-remove-async-button"]');
 
       assert(await remove.count() === 0 || await remove.isDisabled(), 'the finalizer removal can still be confirmed');
+      // A short value (a finalizer, an address) keeps its line: the value column is not left the narrowest.
+      const values = (await lineBreaks(page, '[data-testid="nh-remove-finalizers"] [data-testid="nh-evidence-row"] td:nth-child(3) code'))
+        .filter((v) => v.text.length > 1 && v.text.length <= 24);
+
+      assert(values.length >= 1, 'no short evidence values in the finalizer dialog');
+      assert(values.every((v) => !v.breaks.length), `short values broken over lines in the finalizer dialog: ${ values.filter((v) => v.breaks.length).map((v) => v.text).join('; ') }`);
       await alive.scrollIntoViewIfNeeded();
       await t.shot(page, 'preflight refused: the host is alive');
     },
