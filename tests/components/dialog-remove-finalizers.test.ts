@@ -123,6 +123,8 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
       '%nodeHealth.actions.fact.deleting% {"duration":"%nodeHealth.unit.h% {\\"n\\":2}","since":"2024-05-02T10:00:00Z"}',
       '%nodeHealth.actions.fact.nodeGone% {"node":"node-1"}',
     ]);
+    // The record's findings by title in one line after the facts, not as more facts.
+    expect(wrapper.find('[data-testid="nh-finding-titles"]').text()).toMatch(/^%nodeHealth\.dialog\.removeFinalizers\.findings% \{"titles":"%nodeHealth\.rules\./);
     const rows = wrapper.findAll('[data-testid="nh-evidence-row"]').map((tr) => tr.findAll('td').map((td) => td.text()));
 
     expect(rows).toContainEqual([`Machine ${ NS }/${ MACHINE }`, 'metadata.deletionTimestamp', '2024-05-02T10:00:00Z']);
