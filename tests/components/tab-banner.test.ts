@@ -1,5 +1,7 @@
 import { ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
-import { chooseFilter, filterValue, mountTab, sortByHeader } from './tab-harness';
+import {
+  chooseFilter, filterValue, mountTab, rowKeys, sortByHeader
+} from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -10,7 +12,7 @@ afterEach(() => {
 });
 
 const banner = (t: MountedTab) => t.wrapper.find('[data-testid="node-health-blocking"]');
-const visibleKeys = (t: MountedTab) => t.wrapper.findAll('tr.main-row').map((tr) => tr.attributes('data-node-id'));
+const visibleKeys = (t: MountedTab) => rowKeys(t.wrapper);
 
 describe('the blocking banner', () => {
   it('names the machine the cluster waits for, quotes the condition as text and says since when', async() => {

@@ -1,6 +1,6 @@
 import { flushPromises } from '@vue/test-utils';
 import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
-import { chooseFilter, filterValue, mountTab } from './tab-harness';
+import { chooseFilter, filterValue, mountTab, rowKeys } from './tab-harness';
 import { loadUrls } from './tab-steve';
 import { event } from '../../scenarios/builders/history';
 import type { MountedTab } from './tab-harness';
@@ -74,6 +74,37 @@ describe('live updates', () => {
     expect(filterValue(tab.wrapper, 'role')).toBe('etcd');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(true);
     expect(tab.wrapper.findAll('[data-testid="node-health-detail"]')).toHaveLength(1);
+  });
+
+  it('keep the open row\'s detail as it is where a sort moves the row, and the focus on a row opened or closed', async() => {
+    tab = mountTab(ghostEtcd());
+    await tab.show();
+    const toggle = () => tab!.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`);
+
+    (toggle().element as HTMLElement).focus();
+    await toggle().trigger('click');
+    await tab.settle();
+    expect(document.activeElement).toBe(toggle().element);
+    const detail = tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"] [data-testid="node-health-detail"]`);
+    const eventReads = () => tab!.steve.urls.filter((u) => u.includes('/events')).length;
+    const reads = eventReads();
+    const place = () => rowKeys(tab!.wrapper).indexOf(GHOST_KEY);
+    const before = place();
+
+    expect(detail.exists()).toBe(true);
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await tab.settle();
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await tab.settle();
+    expect(place()).not.toBe(before);
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"] [data-testid="node-health-detail"]`).element).toBe(detail.element);
+    expect(eventReads()).toBe(reads);
+
+    (toggle().element as HTMLElement).focus();
+    await toggle().trigger('click');
+    await tab.settle();
+    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(false);
+    expect(document.activeElement).toBe(toggle().element);
   });
 
   it('read an open row\'s Events again at a refresh: what was recorded since shows in its timeline', async() => {

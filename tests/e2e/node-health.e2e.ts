@@ -1121,14 +1121,16 @@ export const TESTS: E2eTest[] = [
 
       // Pages: the next page shows other rows.
       const mainRows = `${ SHELL_NODE_HEALTH_PANE } tr.main-row`;
-      const firstKey = await page.locator(mainRows).first().getAttribute('data-node-id');
+      // A row's record is named by its open/close button (the table keys its rows by their place on the page).
+      const firstToggle = `${ mainRows } [data-testid^="node-health-toggle-"]`;
+      const firstKey = await page.locator(firstToggle).first().getAttribute('data-testid');
 
       await page.locator(`${ SHELL_NODE_HEALTH_PANE } [data-testid="pagination-next"]`).click();
       await page.waitForFunction(([selector, first]) => {
-        const key = document.querySelector(selector)?.getAttribute('data-node-id');
+        const key = document.querySelector(selector)?.getAttribute('data-testid');
 
         return !!key && key !== first;
-      }, [mainRows, firstKey] as const, { timeout: 30000 });
+      }, [firstToggle, firstKey] as const, { timeout: 30000 });
 
       // Filters: only errors, then a search that names one worker.
       await chooseFilter(page, 'status', 'Error');

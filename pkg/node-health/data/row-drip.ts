@@ -1,9 +1,10 @@
 /**
  * The table's rows drawn a few at a time. Mounting a row of the shell's SortableTable with its cells costs the
- * page a millisecond or more, so a page of 50 rows it has not drawn yet (the verdicts replacing the checking rows,
- * another page or sort) would hold the main thread in one long task. The rows already on screen (the same key:
- * Vue only patches them) are drawn at once, with up to FIRST_ROWS new ones; the rest come ROWS_PER_FRAME a frame,
- * each frame a task of its own. A refresh that changes nothing, or a few rows, is drawn at once.
+ * page a millisecond or more, so a page of 50 rows it has not drawn yet (the first page of checking rows) would
+ * hold the main thread in one long task. The rows whose key is on screen (Vue only patches them: the table keys
+ * a page's rows by their place on it, so the verdicts, another page or sort are drawn over the rows there) are
+ * drawn at once, with up to FIRST_ROWS new ones; the rest come ROWS_PER_FRAME a frame, each frame a task of its
+ * own. A refresh that changes nothing, or a few rows, is drawn at once.
  */
 import { nextFrame } from './scheduling';
 
