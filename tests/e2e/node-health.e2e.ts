@@ -1056,6 +1056,10 @@ export const TESTS: E2eTest[] = [
 
       await notice.waitFor({ state: 'visible', timeout: 60000 });
       await t.shot(page, 'partial secrets');
+      const said = await notice.innerText();
+
+      // The secrets listed are read: the plan status does not come from the machines' conditions alone.
+      assert(/only some of them/.test(said) && !/conditions only/.test(said), `the partial list is told as a missing one: ${ said }`);
       assert(await page.locator('[data-testid="node-health-unavailable"] [data-testid^="node-health-unavailable-"]').count() === 1, 'more than the plan secrets are said to be unavailable');
       await openRow(page, 'custom-d3b1e7f5c4a3');
       assert(await page.locator(`${ NH.detail } ${ NH.finding('plan-secret-missing') }`).count() === 0, 'a plan secret the user cannot see is called missing');

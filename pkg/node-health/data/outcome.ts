@@ -66,8 +66,11 @@ export interface UnavailableNotice {
   inputKey: string;
   /** nodeHealth.tab.unavailable.reason.<kind> */
   reasonKey: string;
-  /** nodeHealth.tab.unavailable.impact.<input> */
-  impactKey: string;
+  /**
+   * nodeHealth.tab.unavailable.impact.<input>: what is skipped without the list; null where only part of it is
+   * hidden (the reason says what is skipped then: the list's absence would be the wrong story)
+   */
+  impactKey: string | null;
   args: Record<string, string | number>;
   kind: IssueKind;
   /** server messages, as text */
@@ -93,7 +96,7 @@ export function unavailableNotices(target: Pick<ClusterTarget, 'name' | 'namespa
       input,
       inputKey:  `nodeHealth.tab.unavailable.input.${ input }`,
       reasonKey: `nodeHealth.tab.unavailable.reason.${ worst.kind }`,
-      impactKey: `nodeHealth.tab.unavailable.impact.${ input }`,
+      impactKey: worst.kind === 'partial' ? null : `nodeHealth.tab.unavailable.impact.${ input }`,
       args:      {
         namespace: input === 'mgmtNodes' ? target.mgmtId ?? '' : target.namespace,
         cluster:   target.mgmtId ?? target.name,

@@ -120,4 +120,10 @@ describe('unavailableNotices', () => {
       }),
     ]);
   });
+
+  it('says no more than the reason where only part of a list is hidden: the list is not missing', () => {
+    const [partial] = unavailableNotices(provisioned, loadWith([issue('planSecrets', 'partial')]));
+
+    expect(partial).toMatchObject({ reasonKey: 'nodeHealth.tab.unavailable.reason.partial', impactKey: null });
+  });
 });
