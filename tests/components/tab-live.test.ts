@@ -1,5 +1,5 @@
 import { flushPromises } from '@vue/test-utils';
-import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import { ghostEtcd, GHOST_MACHINE, large } from '../../scenarios/catalog';
 import { chooseFilter, filterValue, mountTab, rowKeys } from './tab-harness';
 import { loadUrls } from './tab-steve';
 import { event } from '../../scenarios/builders/history';
@@ -105,6 +105,37 @@ describe('live updates', () => {
     await tab.settle();
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(false);
     expect(document.activeElement).toBe(toggle().element);
+  });
+
+  it('keep the open row\'s detail where a sort moves it past the places drawn over in the first frame', async() => {
+    tab = mountTab(large(40));
+    await tab.show();
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    await tab.settle();
+    const key = rowKeys(tab.wrapper)[3] as string;
+    const detail = () => tab!.wrapper.find(`[data-testid="node-health-detail-row-${ key }"] [data-testid="node-health-detail"]`);
+
+    await tab.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
+    await tab.settle();
+    const shown = detail().element;
+
+    expect(shown).toBeDefined();
+    // Descending: every place shows another machine, drawn over in two frames; this one moves to the end.
+    const frames: FrameRequestCallback[] = [];
+    const frame = jest.spyOn(window, 'requestAnimationFrame').mockImplementation((fn) => frames.push(fn));
+
+    await sortBy(tab, 'nodeHealth.tab.table.machine');
+    for (let i = 0; i < 200 && rowKeys(tab.wrapper).indexOf(key) !== 36; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await flushPromises();
+    }
+    expect(rowKeys(tab.wrapper).indexOf(key)).toBe(36);
+    expect(detail().element).toBe(shown);
+    frame.mockRestore();
+    frames.splice(0).forEach((fn) => fn(performance.now()));
+    await tab.settle();
+    expect(rowKeys(tab.wrapper).indexOf(key)).toBe(36);
+    expect(detail().element).toBe(shown);
   });
 
   it('read an open row\'s Events again at a refresh: what was recorded since shows in its timeline', async() => {

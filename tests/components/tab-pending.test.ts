@@ -1,6 +1,7 @@
 import { flushPromises } from '@vue/test-utils';
 import { STEVE_TYPES } from '@pkg/node-health/engine';
 import NodeTable from '@pkg/node-health/components/NodeTable.vue';
+import { REPLACED_PER_FRAME } from '@pkg/node-health/data/row-drip';
 import { ghostEtcd, GHOST_MACHINE, large } from '../../scenarios/catalog';
 import { steveType } from '../../scenarios/steve';
 import {
@@ -100,6 +101,42 @@ describe('rows before the diagnosis', () => {
     expect(diagnosed.keys.slice(0, 3)).not.toEqual(checking.keys.slice(0, 3));
     expect(diagnosed.rows.length).toBeGreaterThanOrEqual(checking.rows.length);
     expect(diagnosed.rows.slice(0, checking.rows.length).filter((tr, i) => tr !== checking.rows[i])).toEqual([]);
+  });
+
+  it('draws a page of verdicts over the checking rows half a page a frame, the rest checking until their turn', async() => {
+    const s = large(120, { brokenFraction: 0.3 });
+
+    tab = mountTab(s, { storeHolds: pageStore(s) });
+    const release = holdAnswers(tab);
+
+    await tab.show();
+    const checking = tab.wrapper.findAll('tr.main-row').map((tr) => tr.element);
+
+    expect(checking).toHaveLength(50);
+    // The frames wait for the test, which looks at the table between them.
+    const frames: FrameRequestCallback[] = [];
+    const frame = jest.spyOn(window, 'requestAnimationFrame').mockImplementation((fn) => frames.push(fn));
+
+    release();
+    // Until the first verdicts are drawn.
+    for (let i = 0; i < 200 && statusOf(tab).every((label) => label === '%nodeHealth.status.pending%'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await flushPromises();
+    }
+    const firstFrame = statusOf(tab);
+
+    frame.mockRestore();
+    frames.splice(0).forEach((fn) => fn(performance.now()));
+
+    expect(firstFrame).toHaveLength(50);
+    expect(firstFrame.slice(0, REPLACED_PER_FRAME)).not.toContain('%nodeHealth.status.pending%');
+    expect(firstFrame.slice(REPLACED_PER_FRAME).every((label) => label === '%nodeHealth.status.pending%')).toBe(true);
+    await tab.settle();
+    expect(statusOf(tab)).not.toContain('%nodeHealth.status.pending%');
+    expect(statusOf(tab)).toContain('%nodeHealth.status.error%');
+    const diagnosed = tab.wrapper.findAll('tr.main-row').map((tr) => tr.element);
+
+    expect(diagnosed.filter((tr, i) => tr !== checking[i])).toEqual([]);
   });
 
   it('draws the checking rows before it sends the store\'s lists to the session or asks Rancher for anything', async() => {
