@@ -10,6 +10,7 @@ import {
 } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { derivePlanStatus } from '../plan-status';
+import type { SecretPlanFacts } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
 import { clusterKey } from './indexes';
 import type {
@@ -42,7 +43,7 @@ const NO_ROLES: NodeRecord['roles'] = Object.freeze([]) as unknown as NodeRecord
 const NO_ADDRESSES: NodeRecord['addresses'] = Object.freeze({ external: null, internal: null });
 const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
 
-function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
+function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability, secretFacts?: SecretPlanFacts): NodeRecord {
   return {
     key,
     cluster,
@@ -53,7 +54,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     os:               'unknown',
     addresses:        NO_ADDRESSES,
     phase:            null,
-    plan:             derivePlanStatus(objects.machine, objects.planSecret),
+    plan:             derivePlanStatus(objects.machine, objects.planSecret, secretFacts),
     machineManaged:   true,
     inputs,
     host:             {
@@ -185,7 +186,7 @@ function addMachineRecords(
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
     }
-    const r = emptyRecord(key, cluster, objects, availability);
+    const r = emptyRecord(key, cluster, objects, availability, secret?.plan);
 
     r.machineName = name;
     r.machineNamespace = ns;
@@ -280,7 +281,9 @@ function addPlanSecretRecords(
   records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability, earlier?: EarlierRecords
 ): void {
   for (let i = 0; i < parts.secrets.length; i++) {
-    const { obj: s, machineName, used } = parts.secrets[i];
+    const {
+      obj: s, machineName, used, plan
+    } = parts.secrets[i];
 
     if (used) {
       continue;
@@ -297,7 +300,7 @@ function addPlanSecretRecords(
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
     }
-    const r = emptyRecord(key, cluster, objects, availability);
+    const r = emptyRecord(key, cluster, objects, availability, plan);
 
     r.machineName = machineName;
     r.machineNamespace = ns;
