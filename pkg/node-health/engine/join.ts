@@ -10,10 +10,10 @@ import { resolveBlockingMachines } from './cluster-info';
 import { expectedNamesOfUnlinkedMachines } from './expected-name';
 import { NO_CAPI_OBJECTS, indexCapiObjects } from './capi-objects';
 import { bucketObjects } from './join/buckets';
-import type { Buckets, JoinReads } from './join/buckets';
+import type { Buckets } from './join/buckets';
 import { effectiveAvailability, settleRecordInputs } from './join/availability';
 import {
-  PartIndexBuilder, clusterKey, indexClusters, indexMachines, indexPlanSecrets, lazyJoinedTo, lazyNodesByLowerName
+  clusterKey, indexClusters, indexMachines, indexPlanSecrets, lazyJoinedTo, lazyNodesByLowerName
 } from './join/indexes';
 import { attachMgmtNodes, attachNodes } from './join/attach';
 import { buildRecords } from './join/records';
@@ -51,17 +51,9 @@ export function sameObjects(a: readonly unknown[], b: readonly unknown[]): boole
  * each: an earlier join's where it was built from the very same objects in the same order (a refresh that changed
  * none of them), which is what building it again gives; built otherwise.
  */
-function partsOf(buckets: Buckets, earlier: KeptIndexes | undefined, built: PartIndexBuilder | null): KeptIndexes['parts'] {
+function partsOf(buckets: Buckets, earlier: KeptIndexes | undefined): KeptIndexes['parts'] {
   const lists = [buckets.planSecret, buckets.bootstrap, buckets.infraMachine];
   const kept = earlier?.parts;
-
-  if (built) {
-    const index = built.build();
-
-    return {
-      lists, index, joinedTo: lazyJoinedTo(index.secrets)
-    };
-  }
 
   if (kept && kept.lists.every((list, i) => sameObjects(list, lists[i]))) {
     // What the join marks on an entry starts again.
@@ -85,17 +77,13 @@ function partsOf(buckets: Buckets, earlier: KeptIndexes | undefined, built: Part
 export function join(
   objects: unknown[], availabilityIn: InputAvailability = {}, defaultCluster?: string, identities?: ClusterIdentity[], earlier?: EarlierRecords
 ): KeptJoinResult {
-  // A first join indexes the parts as it sorts the objects; a later one may use its predecessor's (partsOf).
-  const reads: JoinReads = {
-    machines: [], nodes: [], parts: earlier?.kept ? null : new PartIndexBuilder(true)
-  };
-  const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : [], reads);
+  const { buckets, skipped } = bucketObjects(Array.isArray(objects) ? objects : []);
   const availability = effectiveAvailability(buckets, availabilityIn);
   const clusters = indexClusters(buckets.cluster, defaultCluster, identities);
-  const machines = indexMachines(reads.machines, clusters);
-  const kept: KeptIndexes = { parts: partsOf(buckets, earlier?.kept, reads.parts) };
+  const machines = indexMachines(buckets.machine, clusters);
+  const kept: KeptIndexes = { parts: partsOf(buckets, earlier?.kept) };
   const parts = kept.parts.index;
-  const nodes = attachNodes(reads.nodes, clusters, machines);
+  const nodes = attachNodes(buckets.node, clusters, machines);
   const lonelyMgmtNodes = attachMgmtNodes(buckets.mgmtNode, clusters, machines, nodes);
   const records = buildRecords(clusters, machines, parts, nodes, lonelyMgmtNodes, availability, earlier);
 

@@ -280,78 +280,22 @@ function failureThresholdReached(data: Record<string, any>, failures: number): b
   return Number.isInteger(threshold) ? failures >= threshold : failures > 0;
 }
 
-/**
- * What a plan secret alone says about its machine's plan: read once per secret (the join does it as it indexes the
- * secret, see join/indexes.ts), whichever record it joins.
- */
-export interface SecretPlanFacts {
-  failureCount: number | null;
-  lastApplyTime: string | null;
-  planLastUpdated: string | null;
-  unhealthyProbes: string[];
-  /** the agent applied, tried or failed a plan (agentEverActed) */
-  everActed: boolean;
-  /** the agent failed the plan it was given (agentFailed) */
-  failed: boolean;
-  /** the state the secret's keys say, whatever the Machine's conditions say; null when they say none */
-  state: PlanStatus['state'] | null;
-  /** it has an applied checksum: in sync where nothing else says a state */
-  applied: boolean;
-}
-
-export function secretPlanFacts(secret: KubeObject): SecretPlanFacts {
+export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined): PlanStatus {
   const data = secretData(secret);
-  const failureCount = base64Number(data['failure-count']);
-  const planLastUpdated = annotation(secret, ANNOTATIONS.planLastUpdated);
-  const rawLastApply = data['last-apply-time'];
-  const lastApply = rawLastApply === undefined || rawLastApply === null ? null : base64UnixDate(rawLastApply);
-  const planState = data['plan-state'];
-  const applied = base64NonEmpty(data['applied-checksum']);
-  const everActed = agentEverActed(secret);
-  // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
-  // kubectl output all give the same answer.
-  // Nearly every secret has an applied checksum: it settles this before anything else is decoded.
-  const neverApplied = !applied && !lastApply && !!planLastUpdated && !everActed && !base64Number(data['success-count']);
-  const unhealthyProbes = unhealthyProbesFromSecret(secret);
-  let state: PlanStatus['state'] | null = null;
-
-  if (base64Is(planState, 'failed')) {
-    state = 'apply-failed';
-  } else if (base64Is(planState, 'pending') || base64Is(planState, 'in-progress')) {
-    state = 'applying';
-  } else if (neverApplied) {
-    state = 'waiting-for-agent';
-  } else if ((failureCount ?? 0) > 0 && failedOtherChecksum(data) && failureThresholdReached(data, failureCount ?? 0)) {
-    state = 'apply-failed';
-  } else if (unhealthyProbes.length > 0) {
-    state = 'probes-failing';
-  }
-
-  return {
-    failureCount,
-    lastApplyTime: lastApply === null ? null : new Date(lastApply).toISOString(),
-    planLastUpdated,
-    unhealthyProbes,
-    everActed,
-    failed:        everActed && agentFailed(data),
-    state,
-    applied,
-  };
-}
-
-/** `facts`: the secret's, where the caller has read them already (secretPlanFacts). */
-export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeObject | undefined, facts?: SecretPlanFacts): PlanStatus {
-  const fromSecret = secret ? facts ?? secretPlanFacts(secret) : null;
   const status: PlanStatus = {
     state:            'unknown',
     message:          null,
     source:           'none',
     unhealthyProbes:  NO_PROBES,
-    failureCount:     fromSecret ? fromSecret.failureCount : null,
-    lastApplyTime:    fromSecret ? fromSecret.lastApplyTime : null,
-    planLastUpdated:  fromSecret ? fromSecret.planLastUpdated : null,
+    failureCount:     base64Number(data['failure-count']),
+    lastApplyTime:    null,
+    planLastUpdated:  secret ? annotation(secret, ANNOTATIONS.planLastUpdated) : null,
     since:            null,
   };
+  const rawLastApply = data['last-apply-time'];
+  const lastApply = rawLastApply === undefined || rawLastApply === null ? null : base64UnixDate(rawLastApply);
+
+  status.lastApplyTime = lastApply === null ? null : new Date(lastApply).toISOString();
 
   // Every machine has one: read where it is rather than made a Condition of.
   const reconciled = machine ? rawCondition(machine, 'Reconciled') : null;
@@ -380,20 +324,40 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
     status.since = planApplied.lastTransitionTime;
   }
 
-  if (fromSecret) {
-    status.unhealthyProbes = fromSecret.unhealthyProbes;
+  if (secret) {
+    const planState = data['plan-state'];
+    const applied = base64NonEmpty(data['applied-checksum']);
+    // Only status keys count, so the tab (which never receives plan or appliedPlan), a bundle and raw
+    // kubectl output all give the same answer.
+    // Nearly every secret has an applied checksum: it settles this before anything else is decoded.
+    const neverApplied = !applied && !lastApply && !!status.planLastUpdated && !agentEverActed(secret) && !base64Number(data['success-count']);
+
+    status.unhealthyProbes = unhealthyProbesFromSecret(secret);
 
     // "waiting for agent to check in" means no appliedPlan yet; a secret where the agent applied, tried or
     // failed says it did check in, so the planner's words must not be read as "never".
-    if (status.state === 'waiting-for-agent' && fromSecret.everActed) {
-      status.state = fromSecret.failed ? 'apply-failed' : 'waiting-for-plan';
+    if (status.state === 'waiting-for-agent' && agentEverActed(secret)) {
+      status.state = agentFailed(data) ? 'apply-failed' : 'waiting-for-plan';
     }
 
     if (status.source === 'none' || status.state === 'in-sync') {
-      const said = fromSecret.state ?? (fromSecret.applied && status.source === 'none' ? 'in-sync' : null);
+      let fromSecret: PlanStatus['state'] | null = null;
 
-      if (said && (status.source === 'none' || said !== 'in-sync')) {
-        status.state = said;
+      if (base64Is(planState, 'failed')) {
+        fromSecret = 'apply-failed';
+      } else if (base64Is(planState, 'pending') || base64Is(planState, 'in-progress')) {
+        fromSecret = 'applying';
+      } else if (neverApplied) {
+        fromSecret = 'waiting-for-agent';
+      } else if ((status.failureCount ?? 0) > 0 && failedOtherChecksum(data) && failureThresholdReached(data, status.failureCount ?? 0)) {
+        fromSecret = 'apply-failed';
+      } else if (status.unhealthyProbes.length > 0) {
+        fromSecret = 'probes-failing';
+      } else if (applied && status.source === 'none') {
+        fromSecret = 'in-sync';
+      }
+      if (fromSecret && (status.source === 'none' || fromSecret !== 'in-sync')) {
+        status.state = fromSecret;
         status.source = 'secret';
         status.since = status.planLastUpdated ?? status.lastApplyTime;
       }

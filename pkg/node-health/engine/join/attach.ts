@@ -1,27 +1,33 @@
 /** Downstream Nodes and management Nodes, matched to their machines by the strongest key each carries. */
 import type { KubeObject } from '../types';
 import {
-  annotation, asObject, asString, label, namespaceOf, statusOf
+  annotation, asObject, asString, label, nameOf, namespaceOf, statusOf
 } from '../fields';
+import { downstreamClusterIdFromLinks } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { ScopedIndex, clusterKey, lazily } from './indexes';
 import type { ClusterIndex, MachineIndex, NodeEntry, NodeIndex } from './indexes';
 
 /** Downstream Nodes: which cluster each belongs to, and which machine, by the strongest key. */
-export function attachNodes(nodes: NodeEntry[], clusters: ClusterIndex, machines: MachineIndex): NodeIndex {
+export function attachNodes(nodeObjects: KubeObject[], clusters: ClusterIndex, machines: MachineIndex): NodeIndex {
+  const nodes: NodeEntry[] = [];
   const byClusterName = new ScopedIndex<NodeEntry>();
 
-  for (let i = 0; i < nodes.length; i++) {
-    const entry = nodes[i];
-    const { obj: n, name, annotatedCluster } = entry;
-    const cluster = clusters.forMgmtId(entry.linkedClusterId) ??
-      (annotatedCluster ? clusters.byNsName.get(entry.annotatedNamespace, annotatedCluster) ?? null : null) ??
+  for (let i = 0; i < nodeObjects.length; i++) {
+    const n = nodeObjects[i];
+    const annotatedCluster = annotation(n, ANNOTATIONS.capiClusterName);
+    const cluster = clusters.forMgmtId(downstreamClusterIdFromLinks(n)) ??
+      (annotatedCluster ? clusters.byNsName.get(annotation(n, ANNOTATIONS.capiClusterNamespace), annotatedCluster) ?? null : null) ??
       clusters.fallback();
+    const name = nameOf(n) as string;
+    const entry: NodeEntry = {
+      obj: n, name, cluster, mgmtNode: undefined, takenBy: null
+    };
 
-    entry.cluster = cluster;
+    nodes.push(entry);
     byClusterName.set(clusterKey(cluster), name, entry);
 
-    const uid = entry.machineUid;
+    const uid = label(n, LABELS.machineUid);
     let machine = uid ? machines.byUid.get(uid) : undefined;
     let strength = 3;
 
@@ -32,7 +38,7 @@ export function attachNodes(nodes: NodeEntry[], clusters: ClusterIndex, machines
     if (!machine) {
       const annotated = annotation(n, ANNOTATIONS.capiMachine);
 
-      machine = annotated ? machines.byNsName().get(entry.annotatedNamespace ?? cluster?.namespace ?? null, annotated) : undefined;
+      machine = annotated ? machines.byNsName().get(annotation(n, ANNOTATIONS.capiClusterNamespace) ?? cluster?.namespace ?? null, annotated) : undefined;
       strength = 1;
     }
     if (machine && machine.nodeStrength < strength) {

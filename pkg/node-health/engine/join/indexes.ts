@@ -5,15 +5,12 @@
  */
 import type { ClusterIdentity, ClusterInfo, KubeObject } from '../types';
 import {
-  annotation, asString, label, metadata, nameOf, namespaceOf
+  annotation, asString, metadata, nameOf, namespaceOf
 } from '../fields';
-import {
-  downstreamClusterIdFromLinks, infrastructureRef, machineClusterName, nodeRefName, planSecretMachineName
-} from '../objects';
-import { ANNOTATIONS, LABELS } from '../vocabulary';
+import { infrastructureRef, machineClusterName, nodeRefName, planSecretMachineName } from '../objects';
+import { ANNOTATIONS } from '../vocabulary';
 import { readClusterInfo, unknownCluster } from '../cluster-info';
-import { secretPlanFacts } from '../plan-status';
-import type { SecretPlanFacts } from '../plan-status';
+import type { Buckets } from './buckets';
 import type { JoinContext } from './result';
 
 /**
@@ -61,9 +58,6 @@ export interface MachineEntry {
   obj: KubeObject;
   namespace: string | null;
   name: string;
-  uid: string | null;
-  /** the cluster it names (spec.clusterName, else its label) */
-  clusterName: string | null;
   cluster: ClusterInfo | null;
   node: NodeEntry | null;
   /** How the node was matched: 3 machine uid label, 2 nodeRef, 1 annotation */
@@ -74,12 +68,6 @@ export interface MachineEntry {
 export interface NodeEntry {
   obj: KubeObject;
   name: string;
-  /** its machine's uid (label rke.cattle.io/machine) */
-  machineUid: string | null;
-  /** the cluster its links name (Steve's /k8s/clusters/<id>/), and the one its annotations name */
-  linkedClusterId: string | null;
-  annotatedCluster: string | null;
-  annotatedNamespace: string | null;
   cluster: ClusterInfo | null;
   mgmtNode: KubeObject | undefined;
   /** the machine it was joined to */
@@ -90,8 +78,6 @@ export interface SecretEntry {
   obj: KubeObject;
   machineName: string | null;
   used: boolean;
-  /** what the secret says of its plan, where it was read as the secret was indexed */
-  plan?: SecretPlanFacts;
 }
 
 export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -196,51 +182,27 @@ export interface MachineIndex {
   byNodeRefAnywhere: () => Map<string, MachineEntry | null>;
 }
 
-/** A machine's entry as the pass that sorts the input by kind reads it: its cluster is found once the clusters are known. */
-export function machineEntry(m: KubeObject, ns: string | null, name: string): MachineEntry {
-  return {
-    obj:          m,
-    namespace:    ns,
-    name,
-    uid:          asString(metadata(m).uid),
-    clusterName:  machineClusterName(m),
-    cluster:      null,
-    node:         null,
-    nodeStrength: 0,
-    mgmtNode:     undefined
-  };
-}
-
-/** A Node's entry as the pass that sorts the input by kind reads it: its cluster and machine are found later (join/attach.ts). */
-export function nodeEntry(n: KubeObject, name: string): NodeEntry {
-  return {
-    obj:                n,
-    name,
-    machineUid:         label(n, LABELS.machineUid),
-    linkedClusterId:    downstreamClusterIdFromLinks(n),
-    annotatedCluster:   annotation(n, ANNOTATIONS.capiClusterName),
-    annotatedNamespace: annotation(n, ANNOTATIONS.capiClusterNamespace),
-    cluster:            null,
-    mgmtNode:           undefined,
-    takenBy:            null
-  };
-}
-
-/** `machines`: one entry per machine, in the order of the input (machineEntry). */
-export function indexMachines(machines: MachineEntry[], clusters: ClusterIndex): MachineIndex {
+export function indexMachines(machineObjects: KubeObject[], clusters: ClusterIndex): MachineIndex {
+  const machines: MachineEntry[] = [];
   const byUid = new Map<string, MachineEntry>();
   const clustersWithMachines = new Set<ClusterInfo>();
 
-  for (let i = 0; i < machines.length; i++) {
-    const entry = machines[i];
-    const cluster = clusters.forMachine(entry.namespace, entry.clusterName) ?? clusters.fallback();
+  for (let i = 0; i < machineObjects.length; i++) {
+    const m = machineObjects[i];
+    const ns = namespaceOf(m);
+    const name = nameOf(m) as string;
+    const uid = asString(metadata(m).uid);
+    const cluster = clusters.forMachine(ns, machineClusterName(m)) ?? clusters.fallback();
+    const entry: MachineEntry = {
+      obj: m, namespace: ns, name, cluster, node: null, nodeStrength: 0, mgmtNode: undefined
+    };
 
-    entry.cluster = cluster;
+    machines.push(entry);
     if (cluster) {
       clustersWithMachines.add(cluster);
     }
-    if (entry.uid) {
-      byUid.set(entry.uid, entry);
+    if (uid) {
+      byUid.set(uid, entry);
     }
   }
 
@@ -295,95 +257,63 @@ export interface MachinePartIndex {
   infraFor(ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined;
 }
 
-/**
- * Builds the index of plan secrets, bootstraps and infrastructure machines an object at a time, so that the pass
- * that sorts the input by kind indexes each object while it reads it (join/buckets.ts).
- */
-export class PartIndexBuilder {
-  private readonly secrets: SecretEntry[] = [];
-  private readonly secretByMachine = new ScopedIndex<SecretEntry>();
-  private readonly bootstrapByNsName = new ScopedIndex<KubeObject>();
-  // Infrastructure machines of different kinds may share a name; the reference's kind picks one. A name nearly
-  // always has one: a list is made only for a name that has more.
-  private readonly infraByNsName = new ScopedIndex<KubeObject>();
-  private readonly sharedInfraNames = new ScopedIndex<KubeObject[]>();
+export function indexPlanSecrets(buckets: Buckets): MachinePartIndex {
+  const secrets: SecretEntry[] = [];
+  const secretByMachine = new ScopedIndex<SecretEntry>();
 
-  /** `readPlans`: read each secret's plan facts as it is added, for a join that makes every record (not a refresh's) */
-  private readonly readPlans: boolean;
-
-  constructor(readPlans = false) {
-    this.readPlans = readPlans;
-  }
-
-  addSecret(s: KubeObject, ns: string | null): void {
+  for (let i = 0; i < buckets.planSecret.length; i++) {
+    const s = buckets.planSecret[i];
     const entry: SecretEntry = {
-      obj: s, machineName: planSecretMachineName(s), used: false, plan: this.readPlans ? secretPlanFacts(s) : undefined
+      obj: s, machineName: planSecretMachineName(s), used: false
     };
 
-    this.secrets.push(entry);
-    this.secretByMachine.set(ns, entry.machineName, entry);
+    secrets.push(entry);
+    secretByMachine.set(namespaceOf(s), entry.machineName, entry);
   }
+  const bootstrapByNsName = new ScopedIndex<KubeObject>();
 
-  addBootstrap(b: KubeObject, ns: string | null, name: string | null): void {
-    this.bootstrapByNsName.set(ns, name, b);
+  for (let i = 0; i < buckets.bootstrap.length; i++) {
+    const b = buckets.bootstrap[i];
+
+    bootstrapByNsName.set(namespaceOf(b), nameOf(b), b);
   }
+  // Infrastructure machines of different kinds may share a name; the reference's kind picks one. A name nearly
+  // always has one: a list is made only for a name that has more.
+  const infraByNsName = new ScopedIndex<KubeObject>();
+  const sharedInfraNames = new ScopedIndex<KubeObject[]>();
 
-  addInfra(infra: KubeObject, ns: string | null, name: string | null): void {
-    const first = this.infraByNsName.get(ns, name);
+  for (let i = 0; i < buckets.infraMachine.length; i++) {
+    const infra = buckets.infraMachine[i];
+    const ns = namespaceOf(infra);
+    const name = nameOf(infra);
+    const first = infraByNsName.get(ns, name);
 
     if (!first) {
-      this.infraByNsName.set(ns, name, infra);
+      infraByNsName.set(ns, name, infra);
     } else {
-      const same = this.sharedInfraNames.get(ns, name);
+      const same = sharedInfraNames.get(ns, name);
 
       if (same) {
         same.push(infra);
       } else {
-        this.sharedInfraNames.set(ns, name, [first, infra]);
+        sharedInfraNames.set(ns, name, [first, infra]);
       }
     }
   }
+  const infraFor = (ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined => {
+    const first = ref ? infraByNsName.get(ns, ref.name) : undefined;
+    const candidates = first && ref ? sharedInfraNames.get(ns, ref.name) : undefined;
 
-  build(): MachinePartIndex {
-    const { infraByNsName, sharedInfraNames } = this;
-    const infraFor = (ns: string | null, ref: ReturnType<typeof infrastructureRef>): KubeObject | undefined => {
-      const first = ref ? infraByNsName.get(ns, ref.name) : undefined;
-      const candidates = first && ref ? sharedInfraNames.get(ns, ref.name) : undefined;
+    if (!candidates) {
+      return first;
+    }
 
-      if (!candidates) {
-        return first;
-      }
+    return candidates.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates[0];
+  };
 
-      return candidates.find((i) => !ref?.kind || asString(i.kind) === ref.kind || !asString(i.kind)) ?? candidates[0];
-    };
-
-    return {
-      secrets: this.secrets, secretByMachine: this.secretByMachine, bootstrapByNsName: this.bootstrapByNsName, infraFor
-    };
-  }
-}
-
-/** The lists a part index is built from. */
-export interface PartLists {
-  planSecret: KubeObject[];
-  bootstrap: KubeObject[];
-  infraMachine: KubeObject[];
-}
-
-export function indexPlanSecrets(lists: PartLists): MachinePartIndex {
-  const builder = new PartIndexBuilder();
-
-  for (let i = 0; i < lists.planSecret.length; i++) {
-    builder.addSecret(lists.planSecret[i], namespaceOf(lists.planSecret[i]));
-  }
-  for (let i = 0; i < lists.bootstrap.length; i++) {
-    builder.addBootstrap(lists.bootstrap[i], namespaceOf(lists.bootstrap[i]), nameOf(lists.bootstrap[i]));
-  }
-  for (let i = 0; i < lists.infraMachine.length; i++) {
-    builder.addInfra(lists.infraMachine[i], namespaceOf(lists.infraMachine[i]), nameOf(lists.infraMachine[i]));
-  }
-
-  return builder.build();
+  return {
+    secrets, secretByMachine, bootstrapByNsName, infraFor
+  };
 }
 
 /** Indexes a join keeps for the next one (engine/incremental.ts), each with the objects it was built from. */

@@ -10,7 +10,6 @@ import {
 } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { derivePlanStatus } from '../plan-status';
-import type { SecretPlanFacts } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
 import { clusterKey } from './indexes';
 import type {
@@ -43,7 +42,7 @@ const NO_ROLES: NodeRecord['roles'] = Object.freeze([]) as unknown as NodeRecord
 const NO_ADDRESSES: NodeRecord['addresses'] = Object.freeze({ external: null, internal: null });
 const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
 
-function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability, secretFacts?: SecretPlanFacts): NodeRecord {
+function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
   return {
     key,
     cluster,
@@ -54,7 +53,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     os:               'unknown',
     addresses:        NO_ADDRESSES,
     phase:            null,
-    plan:             derivePlanStatus(objects.machine, objects.planSecret, secretFacts),
+    plan:             derivePlanStatus(objects.machine, objects.planSecret),
     machineManaged:   true,
     inputs,
     host:             {
@@ -186,7 +185,7 @@ function addMachineRecords(
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
     }
-    const r = emptyRecord(key, cluster, objects, availability, secret?.plan);
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.machineName = name;
     r.machineNamespace = ns;
@@ -281,9 +280,7 @@ function addPlanSecretRecords(
   records: NodeRecord[], clusters: ClusterIndex, parts: MachinePartIndex, availability: InputAvailability, earlier?: EarlierRecords
 ): void {
   for (let i = 0; i < parts.secrets.length; i++) {
-    const {
-      obj: s, machineName, used, plan
-    } = parts.secrets[i];
+    const { obj: s, machineName, used } = parts.secrets[i];
 
     if (used) {
       continue;
@@ -300,7 +297,7 @@ function addPlanSecretRecords(
     if (carriedOver(records, earlier, key, cluster, objects, availability)) {
       continue;
     }
-    const r = emptyRecord(key, cluster, objects, availability, plan);
+    const r = emptyRecord(key, cluster, objects, availability);
 
     r.machineName = machineName;
     r.machineNamespace = ns;
