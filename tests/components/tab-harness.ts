@@ -3,9 +3,7 @@
  * store (the shell's SortableTable needs one) whose `management/request` is answered by the Steve
  * stand-in, the clock at the scenario's time, and visibility under the test's control.
  */
-import {
-  DOMWrapper, flushPromises, mount, RouterLinkStub, VueWrapper
-} from '@vue/test-utils';
+import { flushPromises, mount, RouterLinkStub, VueWrapper } from '@vue/test-utils';
 import type { Component } from 'vue';
 import { createStore, Store } from 'vuex';
 import Select from '@shell/components/form/Select';
@@ -195,18 +193,6 @@ export async function sortByHeader(t: MountedTab, labelKey: string): Promise<voi
 }
 
 /** The option a filter shows as chosen. */
-const TOGGLE = 'node-health-toggle-';
-
-/** The record key of a table row, from its open/close button (the table keys its rows by their place on the page). */
-export function rowKey(tr: DOMWrapper<Element>): string | undefined {
-  return tr.find(`[data-testid^="${ TOGGLE }"]`).attributes('data-testid')?.slice(TOGGLE.length);
-}
-
-/** The record keys of the rows on screen, in order. */
-export function rowKeys(wrapper: VueWrapper<any>): (string | undefined)[] {
-  return wrapper.findAll('tr.main-row').map(rowKey);
-}
-
 export function filterValue(wrapper: VueWrapper<any>, name: FilterName): string {
   return filterSelect(wrapper, name).props('value');
 }

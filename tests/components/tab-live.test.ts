@@ -1,6 +1,6 @@
 import { flushPromises } from '@vue/test-utils';
-import { ghostEtcd, GHOST_MACHINE, large } from '../../scenarios/catalog';
-import { chooseFilter, filterValue, mountTab, rowKeys } from './tab-harness';
+import { ghostEtcd, GHOST_MACHINE } from '../../scenarios/catalog';
+import { chooseFilter, filterValue, mountTab } from './tab-harness';
 import { loadUrls } from './tab-steve';
 import { event } from '../../scenarios/builders/history';
 import type { MountedTab } from './tab-harness';
@@ -74,68 +74,6 @@ describe('live updates', () => {
     expect(filterValue(tab.wrapper, 'role')).toBe('etcd');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(true);
     expect(tab.wrapper.findAll('[data-testid="node-health-detail"]')).toHaveLength(1);
-  });
-
-  it('keep the open row\'s detail as it is where a sort moves the row, and the focus on a row opened or closed', async() => {
-    tab = mountTab(ghostEtcd());
-    await tab.show();
-    const toggle = () => tab!.wrapper.find(`[data-testid="node-health-toggle-${ GHOST_KEY }"]`);
-
-    (toggle().element as HTMLElement).focus();
-    await toggle().trigger('click');
-    await tab.settle();
-    expect(document.activeElement).toBe(toggle().element);
-    const detail = tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"] [data-testid="node-health-detail"]`);
-    const eventReads = () => tab!.steve.urls.filter((u) => u.includes('/events')).length;
-    const reads = eventReads();
-    const place = () => rowKeys(tab!.wrapper).indexOf(GHOST_KEY);
-    const before = place();
-
-    expect(detail.exists()).toBe(true);
-    await sortBy(tab, 'nodeHealth.tab.table.machine');
-    await tab.settle();
-    await sortBy(tab, 'nodeHealth.tab.table.machine');
-    await tab.settle();
-    expect(place()).not.toBe(before);
-    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"] [data-testid="node-health-detail"]`).element).toBe(detail.element);
-    expect(eventReads()).toBe(reads);
-
-    (toggle().element as HTMLElement).focus();
-    await toggle().trigger('click');
-    await tab.settle();
-    expect(tab.wrapper.find(`[data-testid="node-health-detail-row-${ GHOST_KEY }"]`).exists()).toBe(false);
-    expect(document.activeElement).toBe(toggle().element);
-  });
-
-  it('keep the open row\'s detail where a sort moves it past the places drawn over in the first frame', async() => {
-    tab = mountTab(large(40));
-    await tab.show();
-    await sortBy(tab, 'nodeHealth.tab.table.machine');
-    await tab.settle();
-    const key = rowKeys(tab.wrapper)[3] as string;
-    const detail = () => tab!.wrapper.find(`[data-testid="node-health-detail-row-${ key }"] [data-testid="node-health-detail"]`);
-
-    await tab.wrapper.find(`[data-testid="node-health-toggle-${ key }"]`).trigger('click');
-    await tab.settle();
-    const shown = detail().element;
-
-    expect(shown).toBeDefined();
-    // Descending: every place shows another machine, drawn over in two frames; this one moves to the end.
-    const frames: FrameRequestCallback[] = [];
-    const frame = jest.spyOn(window, 'requestAnimationFrame').mockImplementation((fn) => frames.push(fn));
-
-    await sortBy(tab, 'nodeHealth.tab.table.machine');
-    for (let i = 0; i < 200 && rowKeys(tab.wrapper).indexOf(key) !== 36; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await flushPromises();
-    }
-    expect(rowKeys(tab.wrapper).indexOf(key)).toBe(36);
-    expect(detail().element).toBe(shown);
-    frame.mockRestore();
-    frames.splice(0).forEach((fn) => fn(performance.now()));
-    await tab.settle();
-    expect(rowKeys(tab.wrapper).indexOf(key)).toBe(36);
-    expect(detail().element).toBe(shown);
   });
 
   it('read an open row\'s Events again at a refresh: what was recorded since shows in its timeline', async() => {

@@ -2,7 +2,7 @@ import { flushPromises, RouterLinkStub } from '@vue/test-utils';
 import {
   everyFailure, ghostEtcd, windowsNodeRef, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, WINDOWS_CASE_MACHINE, WINDOWS_VM_GONE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
-import { mountTab, rowKey } from './tab-harness';
+import { mountTab } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
 let tab: MountedTab | null = null;
@@ -174,7 +174,7 @@ describe('every failure family', () => {
 
     for (const [name, family] of Object.entries(EVERY_FAILURE_EXPECTED)) {
       const row = tab.wrapper.findAll('tr.main-row').find((tr) => tr.findAll('td').some((td) => td.text() === name));
-      const key = row && rowKey(row);
+      const key = row?.attributes('data-node-id');
 
       if (!key) {
         missing.push(`${ name }: no row`);
@@ -195,7 +195,7 @@ describe('every failure family', () => {
     await tab.show();
     const row = tab.wrapper.findAll('tr.main-row').find((tr) => tr.text().includes('custom-17f5c1d9a8e7'));
 
-    await openRow(tab, rowKey(row!)!);
+    await openRow(tab, row!.attributes('data-node-id')!);
     expect(tab.wrapper.text()).toContain(XSS_PAYLOAD);
     expect(tab.wrapper.find('img').exists()).toBe(false);
     expect(tab.wrapper.html()).not.toContain(XSS_PAYLOAD);

@@ -1125,16 +1125,14 @@ export const TESTS: E2eTest[] = [
 
       // Pages: the next page shows other rows.
       const mainRows = `${ SHELL_NODE_HEALTH_PANE } tr.main-row`;
-      // A row's record is named by its open/close button (the table keys its rows by their place on the page).
-      const firstToggle = `${ mainRows } [data-testid^="node-health-toggle-"]`;
-      const firstKey = await page.locator(firstToggle).first().getAttribute('data-testid');
+      const firstKey = await page.locator(mainRows).first().getAttribute('data-node-id');
 
       await page.locator(`${ SHELL_NODE_HEALTH_PANE } [data-testid="pagination-next"]`).click();
       await page.waitForFunction(([selector, first]) => {
-        const key = document.querySelector(selector)?.getAttribute('data-testid');
+        const key = document.querySelector(selector)?.getAttribute('data-node-id');
 
         return !!key && key !== first;
-      }, [firstToggle, firstKey] as const, { timeout: 30000 });
+      }, [mainRows, firstKey] as const, { timeout: 30000 });
 
       // Filters: only errors, then a search that names one worker.
       await chooseFilter(page, 'status', 'Error');
