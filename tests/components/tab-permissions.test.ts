@@ -84,6 +84,8 @@ describe('write actions', () => {
 
     expect(detail.find('[data-testid="node-health-action-remove-finalizers"]').exists()).toBe(false);
     expect(detail.find('[data-testid="node-health-action-denied-remove-finalizers"]').text()).toContain('%nodeHealth.tab.actions.noPermission.machine%');
+    // The action is named as in a sentence, not with its button's ellipsis.
+    expect(detail.find('[data-testid="node-health-action-denied-remove-finalizers"]').text()).toMatch(/^%nodeHealth\.tab\.actionNames\.remove-finalizers%/);
     // The registration command needs the cluster's update permission, not the machine's: still offered.
     expect(detail.find('[data-testid="node-health-action-re-register"]').exists()).toBe(true);
   });

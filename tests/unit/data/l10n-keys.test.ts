@@ -58,7 +58,7 @@ const literalKeys = [...new Set(SOURCES.flatMap(files).flatMap((file) => {
 const builtKeys = [
   ...INPUTS.flatMap((i) => [`nodeHealth.tab.unavailable.input.${ i }`, `nodeHealth.tab.unavailable.impact.${ i }`]),
   ...KINDS.flatMap((k) => [`nodeHealth.tab.unavailable.reason.${ k }`, `nodeHealth.tab.error.${ k }`, `nodeHealth.fleet.error.${ k }`]),
-  ...ACTIONS.map((a) => `nodeHealth.tab.actions.${ a }`),
+  ...ACTIONS.flatMap((a) => [`nodeHealth.tab.actions.${ a }`, `nodeHealth.tab.actionNames.${ a }`]),
   ...denialKeys(),
   ...['planSecret', 'namespace', 'machineId', 'hostname', 'externalAddress', 'internalAddress'].map((f) => `nodeHealth.tab.detail.fact.${ f }`),
   ...['healthy', 'warning', 'error', 'unknown'].map((s) => `nodeHealth.status.${ s }`),
