@@ -2,8 +2,9 @@
  * The engine as the benchmarks time it. The tab's worker and the fleet page run the engine bundled (webpack), where
  * a call into another module is a plain function call; under tsx every module is CommonJS of its own and each call
  * between modules goes through the exports' property getters, about a tenth of a diagnosis's profile. So by default
- * the engine is bundled by esbuild (declared at the version tsx itself brings, so one copy is installed) into one temporary module, neither minified nor otherwise
- * changed, and loaded from there: the same code as the source, the way it ships.
+ * the engine is bundled by esbuild (declared at the version tsx itself brings, so one copy is installed) into one
+ * temporary module, neither minified nor otherwise changed, and loaded from there: the same code as the source, the
+ * way it ships.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
