@@ -47,7 +47,8 @@ module.exports = {
 
     return services.defineTemplateBodyVisitor({
       VElement(node) {
-        if (node.rawName !== 'Banner' && node.name !== 'banner') {
+        // `name` is the tag lower-cased: <Banner> and <banner> alike
+        if (node.name !== 'banner') {
           return;
         }
         const count = columns(node.children);
