@@ -120,7 +120,7 @@ describe('RemoveFinalizersDialog: what it shows before any write', () => {
     expect(wrapper.find('[data-testid="nh-target"]').text()).toBe(`Machine ${ NS }/${ MACHINE }`);
     expect(facts).toEqual([
       // The duration in the user's language: this test's translator echoes the unit key and its count.
-      '%nodeHealth.actions.fact.deleting% {"duration":"%nodeHealth.unit.h% {\\"n\\":2}","since":"2024-05-02T10:00:00Z"}',
+      '%nodeHealth.actions.fact.deleting% {"duration":"%nodeHealth.unit.h% {\\"n\\":2}","since":"2024-05-02 10:00:00 UTC"}',
       '%nodeHealth.actions.fact.nodeGone% {"node":"node-1"}',
     ]);
     // The record's findings by title in one line after the facts, not as more facts.

@@ -250,7 +250,7 @@ describe('DiagnosticsExport', () => {
     expect(wrapper.find('[data-testid="nh-export-download"]').exists()).toBe(false);
     await wrapper.find('[data-testid="nh-export-open"]').trigger('click');
     await flushPromises();
-    expect(wrapper.find('[data-testid="nh-export-preview"]').text()).toContain(`nodeHealth.export.snapshot {"time":"${ report.now }"}`);
+    expect(wrapper.find('[data-testid="nh-export-preview"]').text()).toContain(`nodeHealth.export.snapshot {"time":"${ report.now.slice(0, 10) } ${ report.now.slice(11, 19) } UTC"}`);
     await wrapper.find('[data-testid="nh-export-close"]').trigger('click');
     expect(wrapper.find('[data-testid="nh-export-preview"]').exists()).toBe(false);
   });

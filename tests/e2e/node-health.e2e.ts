@@ -297,7 +297,7 @@ export const TESTS: E2eTest[] = [
       await finding.locator('[data-testid="node-health-finding-confirmed"]').waitFor({ state: 'visible', timeout: 15000 });
       const confirmation = await finding.locator('[data-testid="node-health-finding-confirmation"]').innerText();
 
-      assert(confirmation.includes('dev-k8s-node01') && confirmation.includes('2026-01-15T08:04:03Z'), `the confirmation does not name the host and the log line's time: ${ confirmation }`);
+      assert(confirmation.includes('dev-k8s-node01') && confirmation.includes('2026-01-15 08:04:03 UTC'), `the confirmation does not name the host and the log line's time: ${ confirmation }`);
       assert((await finding.innerText()).includes('Host dev-k8s-node01'), 'no evidence read on the host');
       // The finding's head (badge and what the host showed) at the top of the screen.
       await finding.evaluate((el) => el.scrollIntoView({ block: 'start' }));

@@ -2,13 +2,13 @@
  * The one translator of the extension's components. The shell's `t(key, args)` returns HTML-escaped text, and
  * Vue escapes `{{ }}` and bound attributes again: "machine's" would show as "machine&#39;s". Here the shell's
  * translation is taken raw, so the text is escaped once, by Vue, where it is shown; and the durations the engine
- * writes (milliseconds) are said in the reader's language. A message the shell cannot format (an argument it names
+ * writes (milliseconds) are said in the reader's language, its times as the timeline shows them. A message the shell cannot format (an argument it names
  * is missing) throws there; here it reads as its key and the console says why, rather than leave a page blank.
  *
  *   setup() { return useTranslator(); }      then   {{ tr('nodeHealth.…', args) }}   or   this.tr(…)
  */
 import { getCurrentInstance } from 'vue';
-import { withLocalDurations } from '../report/durations';
+import { withLocalArgs } from '../report/durations';
 import type { MessageArgs } from '../engine';
 import type { Translate } from '../report/translate';
 
@@ -31,7 +31,7 @@ export function useTranslator(): Translator {
   // Read at each call: the shell (and a test's mocks) may put `t` on the component after setup() ran.
   const proxy = instance.proxy as unknown as { t: ShellTranslate };
   const raw: Translate = (key, args) => proxy.t(key, args, true);
-  const localized = withLocalDurations(raw);
+  const localized = withLocalArgs(raw);
 
   return {
     tr: (key, args) => {

@@ -57,7 +57,7 @@ export {
   actionOffers, evidenceValue, durationSince, LINK_STATE_COLORS
 } from './detail';
 export type { ActionOffer } from './detail';
-export { sayDurationMs, withLocalDurations } from '../report/durations';
+export { sayDurationMs, withLocalArgs } from '../report/durations';
 export { chainLinkLocation } from './links';
 export type { RouteLocation } from './links';
 export {

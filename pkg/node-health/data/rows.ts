@@ -13,7 +13,7 @@ import type {
 import type {
   FleetRow, NodeRow, RowFilters, RowStatus, StatusFilter
 } from './types';
-import { localizeDurations } from '../report/durations';
+import { localizeArgs } from '../report/durations';
 
 export const STATUS_COLORS: Record<RowStatus, string> = {
   error:   'bg-error',
@@ -66,7 +66,7 @@ export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRo
     record.status,
     roleList.join(' '),
     // Durations in finding titles are milliseconds until a translator says them.
-    ...record.findings.map((f) => (t ? t(f.titleKey, localizeDurations(f.args, t)) : f.rule)),
+    ...record.findings.map((f) => (t ? t(f.titleKey, localizeArgs(f.args, t)) : f.rule)),
   ];
 
   return {

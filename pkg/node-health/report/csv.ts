@@ -6,7 +6,7 @@ import { unparse } from 'papaparse';
 import type { DiagnosisReport } from '../engine';
 import { sortRecords } from './render';
 import type { Translate } from './translate';
-import { withLocalDurations } from './durations';
+import { withLocalArgs } from './durations';
 
 export const CSV_COLUMNS = [
   'cluster', 'machine', 'node', 'status', 'roles', 'os', 'phase', 'planState', 'topFindingRule', 'topFindingTitle', 'findingCount', 'since',
@@ -29,7 +29,7 @@ export function csvCell(value: string | number | null | undefined): string | num
 }
 
 export function csvRows(report: DiagnosisReport, translate: Translate): (string | number)[][] {
-  const t = withLocalDurations(translate);
+  const t = withLocalArgs(translate);
 
   return sortRecords(report.records).map((r) => {
     const top = r.findings[0];

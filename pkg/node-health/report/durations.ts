@@ -1,8 +1,9 @@
 /**
- * Durations in the reader's language. The engine writes them into findings as milliseconds; the tab, the
- * reports and the command line say them with the units of the chosen language (2d 4h, 2天4小时).
+ * Durations and times as a reader is told them. The engine writes durations into findings as milliseconds; the
+ * tab, the reports and the command line say them with the units of the chosen language (2d 4h, 2天4小时). Times
+ * stay as Kubernetes wrote them in the engine and in evidence, and read as the timeline shows them in sentences.
  */
-import { DURATION_ARGS, durationParts } from '../engine';
+import { DURATION_ARGS, TIME_ARGS, durationParts } from '../engine';
 import type { DurationPart, MessageArgs } from '../engine';
 import type { Translate } from './translate';
 
@@ -16,8 +17,21 @@ export function sayDurationMs(ms: number, t: Translate): string {
   return sayDuration(durationParts(ms), t);
 }
 
-/** The arguments of a message, with the durations the engine wrote (DURATION_ARGS) said in the user's language. */
-export function localizeDurations(args: MessageArgs | undefined, t: Translate): MessageArgs | undefined {
+/** RFC 3339 in UTC, as Kubernetes writes a time (fractions of a second are dropped when said). */
+const RFC3339_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/;
+
+/** A time as the timeline shows it, "2026-06-02 07:40:00 UTC"; anything else is left as it is. */
+export function sayTime(at: string): string {
+  const m = RFC3339_UTC.exec(at);
+
+  return m ? `${ m[1] } ${ m[2] } UTC` : at;
+}
+
+/**
+ * The arguments of a message, with the durations the engine wrote (DURATION_ARGS) said in the user's language
+ * and its times (TIME_ARGS) as the timeline shows them.
+ */
+export function localizeArgs(args: MessageArgs | undefined, t: Translate): MessageArgs | undefined {
   let out = args;
 
   for (const key of DURATION_ARGS) {
@@ -27,11 +41,18 @@ export function localizeDurations(args: MessageArgs | undefined, t: Translate): 
       out = { ...out, [key]: sayDurationMs(ms, t) };
     }
   }
+  for (const key of TIME_ARGS) {
+    const at = args?.[key];
+
+    if (typeof at === 'string' && sayTime(at) !== at) {
+      out = { ...out, [key]: sayTime(at) };
+    }
+  }
 
   return out;
 }
 
-/** A translator that also says the durations in its messages' arguments in its own language. */
-export function withLocalDurations(t: Translate): Translate {
-  return (key, args) => t(key, localizeDurations(args, t));
+/** A translator that also says the durations and times in its messages' arguments as its reader is told them. */
+export function withLocalArgs(t: Translate): Translate {
+  return (key, args) => t(key, localizeArgs(args, t));
 }

@@ -6,7 +6,7 @@ import type {
   DiagnosisReport, Finding, MessageArgs, Resolution, TimelineEntry
 } from '../engine';
 import { eventsIndex, jobsIndex, timelineOf } from '../engine';
-import { withLocalDurations } from './durations';
+import { sayTime, withLocalArgs } from './durations';
 import type { Translate } from './translate';
 import { hostFacts } from './host-facts';
 import { relationText } from './related';
@@ -88,13 +88,13 @@ function markdownFinding(f: Finding, t: Translate, withSteps = true, story: Time
 
 /** Markdown for a ticket: what concerns whole clusters, a summary table, then per finding its cause, evidence and fix steps. */
 export function renderMarkdown(report: DiagnosisReport, translate: Translate): string {
-  const t = withLocalDurations(translate);
+  const t = withLocalArgs(translate);
   const out: string[] = [];
   const sorted = sortRecords(report.records);
   const events = eventsIndex(report.events ?? []);
   const jobs = jobsIndex(report.jobs ?? []);
 
-  out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ report.now }`, '');
+  out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ sayTime(report.now) }`, '');
   for (const c of report.clusters) {
     out.push(`- ${ t('nodeHealth.report.cluster') }: **${ mdCell(c.name) }**${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
   }
@@ -156,7 +156,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     if (story.length) {
       out.push('', `### ${ t('nodeHealth.report.timeline', { count: story.length }) }`, '');
       for (const e of story) {
-        out.push(`- \`${ mdCell(e.at) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(e.object) }: ${ mdCell(t(e.key, e.args)) }`);
+        out.push(`- \`${ mdCell(sayTime(e.at)) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(e.object) }: ${ mdCell(t(e.key, e.args)) }`);
         const tail = logTail(e);
 
         if (tail.length) {

@@ -9,7 +9,7 @@ import type {
 import {
   DURATION_ARGS, STATUS_ORDER, eventsIndex, formatDuration, jobsIndex, timelineOf
 } from '../engine';
-import { withLocalDurations } from './durations';
+import { sayTime, withLocalArgs } from './durations';
 import type { Translate } from './translate';
 import { hostReportName } from './host-facts';
 import { relationText } from './related';
@@ -121,7 +121,7 @@ export function sortRecords(records: NodeRecord[]): NodeRecord[] {
 }
 
 export function findingToJson(f: Finding, translate: Translate): JsonFinding {
-  const t = withLocalDurations(translate);
+  const t = withLocalArgs(translate);
 
   const out: JsonFinding = {
     rule:     f.rule,
@@ -187,7 +187,7 @@ const NO_PLAN: Resolution = {
 };
 
 export function resolutionToJson(res: Resolution | undefined, translate: Translate, report?: DiagnosisReport): JsonResolution {
-  const t = withLocalDurations(translate);
+  const t = withLocalArgs(translate);
   const r = res ?? NO_PLAN;
   const out: JsonResolution = {
     rootCause:    r.rootCause,
@@ -376,10 +376,10 @@ function textFinding(f: Finding, t: Translate, indent: string, withSteps = true,
 
 /** Plain text for a terminal: what concerns whole clusters, then problems, healthy nodes summarised in one line. */
 export function renderText(report: DiagnosisReport, translate: Translate): string {
-  const t = withLocalDurations(translate);
+  const t = withLocalArgs(translate);
   const out: string[] = [];
 
-  out.push(`${ t('nodeHealth.report.title') } (${ report.now })`);
+  out.push(`${ t('nodeHealth.report.title') } (${ sayTime(report.now) })`);
   for (const c of report.clusters) {
     out.push(`${ t('nodeHealth.report.cluster') }: ${ c.name }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
     if (c.blockingMessage) {
@@ -425,7 +425,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (story.length) {
       out.push(`  ${ t('nodeHealth.report.timeline', { count: story.length }) }:`);
       for (const e of story) {
-        out.push(`    ${ e.at }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ hanging(t(e.key, e.args), '      ') }`);
+        out.push(`    ${ sayTime(e.at) }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ hanging(t(e.key, e.args), '      ') }`);
         const tail = logTail(e);
 
         if (tail.length) {

@@ -5,11 +5,7 @@
 import { entryExplaining } from '../engine';
 import type { Finding, MessageArgs, TimelineEntry } from '../engine';
 import type { Translate } from './translate';
-
-/** RFC3339 as the timeline shows it: "2026-06-02 07:40:00 UTC". */
-export function timelineTime(at: string): string {
-  return at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
-}
+import { sayTime } from './durations';
 
 /** The sentence for a finding's start, or null when no timeline entry explains it. */
 export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entries: readonly TimelineEntry[], t: Translate): { key: string; args: MessageArgs } | null {
@@ -23,7 +19,7 @@ export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entr
   return {
     key:  same ? 'nodeHealth.timeline.findingSince' : 'nodeHealth.timeline.findingSinceAfter',
     args: {
-      since: timelineTime(finding.since), at: timelineTime(e.at), text: t(e.key, e.args), object: e.object
+      since: sayTime(finding.since), at: sayTime(e.at), text: t(e.key, e.args), object: e.object
     },
   };
 }

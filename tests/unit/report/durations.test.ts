@@ -8,7 +8,7 @@ import { findingToJson, renderText } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { buildScenario, DRAINING_MACHINE } from '../../../scenarios/catalog';
 import { clusterObjects } from '../engine/helpers';
-import { localizeDurations, sayDurationMs } from '@pkg/node-health/report/durations';
+import { localizeArgs, sayDurationMs, sayTime, withLocalArgs } from '@pkg/node-health/report/durations';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import type { Translate } from '@pkg/node-health/report/translate';
 
@@ -45,12 +45,32 @@ describe('durations', () => {
   it('replace only the duration arguments of an engine message, and only when they hold milliseconds', () => {
     const zh = translator('zh-hans');
 
-    expect(localizeDurations({ duration: 2 * HOUR + 5 * MIN, since: '2024-05-02T10:00:00Z' }, zh)).toEqual({ duration: '2小时5分钟', since: '2024-05-02T10:00:00Z' });
-    expect(localizeDurations({ age: 3 * DAY, probes: 'kubelet' }, zh)).toEqual({ age: '3天', probes: 'kubelet' });
+    expect(localizeArgs({ duration: 2 * HOUR + 5 * MIN, node: 'n1' }, zh)).toEqual({ duration: '2小时5分钟', node: 'n1' });
+    expect(localizeArgs({ age: 3 * DAY, probes: 'kubelet' }, zh)).toEqual({ age: '3天', probes: 'kubelet' });
     // A count is no duration, and a duration the engine could not tell stays as it is.
-    expect(localizeDurations({ count: 5 * MIN }, zh)).toEqual({ count: 5 * MIN });
-    expect(localizeDurations({ duration: '?' }, zh)).toEqual({ duration: '?' });
-    expect(localizeDurations(undefined, zh)).toBeUndefined();
+    expect(localizeArgs({ count: 5 * MIN }, zh)).toEqual({ count: 5 * MIN });
+    expect(localizeArgs({ duration: '?' }, zh)).toEqual({ duration: '?' });
+    expect(localizeArgs(undefined, zh)).toBeUndefined();
+  });
+
+  it('say the times of a message as the timeline shows them, and leave every other value as written', () => {
+    const en = translator('en-us');
+
+    expect(sayTime('2024-05-02T10:00:00Z')).toBe('2024-05-02 10:00:00 UTC');
+    expect(sayTime('2026-12-06T14:35:10.357Z')).toBe('2026-12-06 14:35:10 UTC');
+    // Said once: a said time, another zone, or text that only starts like a time stays as it is.
+    expect(sayTime('2024-05-02 10:00:00 UTC')).toBe('2024-05-02 10:00:00 UTC');
+    expect(sayTime('2024-05-02T10:00:00+08:00')).toBe('2024-05-02T10:00:00+08:00');
+    expect(sayTime('2024-05-02T10:00:00Z; rm -rf /')).toBe('2024-05-02T10:00:00Z; rm -rf /');
+    expect(localizeArgs({
+      since: '2024-05-02T10:00:00Z', last: '2024-05-02T10:00:00.5Z', message: '2024-05-02T10:00:00Z'
+    }, en))
+      .toEqual({
+        since: '2024-05-02 10:00:00 UTC', last: '2024-05-02 10:00:00 UTC', message: '2024-05-02T10:00:00Z'
+      });
+    // The blocking banner's sentence, as the tab and the reports say it.
+    expect(withLocalArgs(en)('nodeHealth.tab.blocking.since', { duration: 2 * DAY, time: '2026-12-04T14:11:37Z' }))
+      .toBe('Waiting for 2d (since 2026-12-04 14:11:37 UTC).');
   });
 });
 

@@ -27,7 +27,7 @@ describe('a record\'s story in the reports', () => {
     const section = text.slice(text.indexOf(`] ${ machine }`));
     const lines = section.slice(section.indexOf('What happened')).split('\n').slice(1, REPORT_TIMELINE_ENTRIES + 1);
 
-    expect(lines[0]).toBe(`    2026-07-02T14:04:00Z  Event  Machine fleet-default/${ machine }: DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node ${ machine } (29 times since 2026-07-02T13:35:00Z)`);
+    expect(lines[0]).toBe(`    2026-07-02 14:04:00 UTC  Event  Machine fleet-default/${ machine }: DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node ${ machine } (29 times since 2026-07-02 13:35:00 UTC)`);
     expect(lines.map((l) => l.trim().slice(0, 20))).toEqual([...lines.map((l) => l.trim().slice(0, 20))].sort().reverse());
     expect(section).toContain(`Event  Node ${ machine }: NodeNotReady: Node ${ machine } status is now: NodeNotReady`);
   });
@@ -35,7 +35,7 @@ describe('a record\'s story in the reports', () => {
   it('Markdown: the same story, its cluster text kept from breaking the markup', () => {
     const md = renderMarkdown(diagnose(objects, { now: s.now }), t);
 
-    expect(md).toContain(`- \`2026-07-02T14:04:00Z\` Event — Machine fleet-default/${ machine }: DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node ${ machine }`);
+    expect(md).toContain(`- \`2026-07-02 14:04:00 UTC\` Event — Machine fleet-default/${ machine }: DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node ${ machine }`);
   });
 
   it('without Events, the story is still told from the objects', () => {

@@ -10,7 +10,7 @@ import {
 import type { ChainLink, DiagnosisReport, NodeRecord, TimelineEntry } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
 import type { RedactionSummary } from '../../export/redact';
-import { sayDurationMs, withLocalDurations } from '../durations';
+import { sayDurationMs, sayTime, withLocalArgs } from '../durations';
 import { hostFacts } from '../host-facts';
 import { poolSentence } from '../pool';
 import { toJsonReport } from '../render';
@@ -68,6 +68,8 @@ export interface HtmlLocaleData {
     clusters: (JsonReport['clusters'][number] & HtmlCluster)[];
     records: HtmlRecord[];
     hosts: (JsonReport['hosts'][number] & { text: string })[];
+    /** the diagnosis time as the timeline says times */
+    nowText: string;
   };
 }
 
@@ -182,7 +184,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const events = eventsIndex(report.events ?? []);
   const jobs = jobsIndex(report.jobs ?? []);
   // Durations in the record's story and its pool's sentence, said in the file's language.
-  const said = withLocalDurations(t);
+  const said = withLocalArgs(t);
   // Each record's story, told once for its findings and its timeline.
   const stories = new Map<NodeRecord, TimelineEntry[]>();
   const storyOf = (rec: NodeRecord): TimelineEntry[] => {
@@ -217,7 +219,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
         host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
         poolText: pool ? said(pool.key, pool.args) : null,
         timeline: [...storyOf(rec)].reverse().map((e) => ({
-          at: e.at, source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
+          at: sayTime(e.at), source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
         })),
       };
     },
@@ -231,6 +233,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
     report: {
       format:   json.format,
       now:      json.now,
+      nowText:  sayTime(json.now),
       counts:   json.counts,
       clusters: json.clusters.map((c) => ({
         ...c,

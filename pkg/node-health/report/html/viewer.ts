@@ -249,7 +249,7 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
         render();
       });
     });
-    add(head, el('p', 'muted', u('readOnly', { time: D.report.now }), 'nh-r-readonly'));
+    add(head, el('p', 'muted', u('readOnly', { time: D.report.nowText }), 'nh-r-readonly'));
     const dl = add(head, el('dl', 'facts source', null, 'nh-r-source'));
 
     D.source.facts.forEach((f: string[]) => {
