@@ -164,7 +164,7 @@ describe('the Machines list\'s Node Health column', () => {
     const { wrapper } = await mountFleetView(NodeHealthMachineCell, fleetContext(scenario), { row: machineRow(scenario, 'custom-2d74d4c9a104') });
 
     expect(wrapper.text()).toContain('%nodeHealth.status.error%');
-    expect(wrapper.text()).toContain('%nodeHealth.rules.blockingClusterOperation.title%');
+    expect(wrapper.text()).toContain('%nodeHealth.rules.agentNeverCheckedIn.title%');
     expect(wrapper.findComponent(RouterLinkStub).props('to')).toEqual(expect.objectContaining({
       params: expect.objectContaining({ namespace: 'fleet-default', id: 'dev-k3s' }),
       query:  { [RECORD_QUERY]: 'machine:fleet-default/custom-2d74d4c9a104' },

@@ -51,7 +51,7 @@ describe.each(MODES)('the tab against the embedded API, Steve %s', (_name, sqlCa
     expect(listed.filter((o: any) => (o.metadata.labels['cluster.x-k8s.io/cluster-name'] ?? o.metadata.labels['rke.cattle.io/cluster-name']) !== 'dev-k3s')).toStrictEqual([]);
     expect(tab.wrapper.findAll('[data-testid^="node-health-unavailable-"]')).toHaveLength(0);
     expect(tab.wrapper.find('[data-testid="node-health-count-error"]').text()).toMatch(/^1/);
-    expect(rowOf(tab, `machine:fleet-default/${ GHOST_MACHINE }`).textContent).toContain('%nodeHealth.rules.blockingClusterOperation.title%');
+    expect(rowOf(tab, `machine:fleet-default/${ GHOST_MACHINE }`).textContent).toContain('%nodeHealth.rules.agentNeverCheckedIn.title%');
   });
 
   it('a user granted only some plan secrets: told the list is partial, and no plan secret is called missing', async() => {
@@ -104,8 +104,8 @@ describe.each(MODES)('a Cluster API v1beta2 cluster (Rancher 2.14) on the embedd
       [V1BETA2_NO_NODE_MACHINE, 'rules.waitingForNodeRef'],
       // Stuck deleting, titled by the stage v1beta2's Deleting condition names (DrainingNode).
       [V1BETA2_DELETING_MACHINE, 'signals.deletionStages.draining'],
-      // The cluster waits for it: that comes first, its own cause after.
-      [V1BETA2_AGENT_MACHINE, 'rules.blockingClusterOperation'],
+      // The cluster waits for it, because its agent never checked in: the row names that cause, as its plan does.
+      [V1BETA2_AGENT_MACHINE, 'rules.agentNeverCheckedIn'],
     ];
 
     for (const [machine, key] of expected) {

@@ -36,7 +36,7 @@ describe('rows from the first seed case (ghost etcd machine)', () => {
     // status, machine, node, roles, OS, phase, most important finding, for how long
     expect(rows[0].slice(1)).toEqual([
       '%nodeHealth.status.error%', GHOST_MACHINE, '—', '%nodeHealth.registration.role.etcd%', '%nodeHealth.registration.os.linux%', 'Deleting',
-      '%nodeHealth.rules.blockingClusterOperation.title% %nodeHealth.tab.table.more%', '%nodeHealth.unit.d%',
+      '%nodeHealth.rules.agentNeverCheckedIn.title% %nodeHealth.tab.table.more%', '%nodeHealth.unit.d%',
     ]);
     expect(rows[1].slice(1, 4)).toEqual(['%nodeHealth.status.warning%', '—', 'dev-k8s-node01']);
     expect(rows[1][7]).toBe('%nodeHealth.rules.orphanNode.title%');

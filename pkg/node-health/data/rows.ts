@@ -5,7 +5,7 @@
  * per load so that thousands of rows stay cheap to sort, filter and page.
  */
 import {
-  ROLE_ORDER, RULE_IDS, STATUS_ORDER, elapsedMs, ruleKey, toEpochMs, topFinding
+  ROLE_ORDER, RULE_IDS, STATUS_ORDER, elapsedMs, leadFinding, ruleKey, toEpochMs
 } from '../engine';
 import type {
   DiagnosisReport, NodeRecord, RecordStatus, Severity, Translate
@@ -51,7 +51,7 @@ export function sinceMs(nowMs: number, since: string | null): number | null {
 }
 
 export function rowFor(record: NodeRecord, nowMs: number, t?: Translate): NodeRow {
-  const top = topFinding(record);
+  const top = leadFinding(record);
   const roleList = ROLE_ORDER.filter((r) => record.roles.includes(r));
   const searchable = [
     record.machineName,

@@ -101,6 +101,17 @@ export function topFinding(record: Pick<NodeRecord, 'findings'>): Finding | null
   return record.findings.find((f) => f.severity !== 'info') ?? record.findings[0] ?? null;
 }
 
+/**
+ * The finding a record's row names: the root cause its plan leads with (the row's detail starts there), else its
+ * worst. The two differ where a finding explains a worse one: an agent that never checked in is why the machine
+ * holds back the whole cluster. The record's status stays its worst finding's.
+ */
+export function leadFinding(record: Pick<NodeRecord, 'findings' | 'resolution'>): Finding | null {
+  const root = record.resolution?.rootCause;
+
+  return (root ? record.findings.find((f) => f.rule === root) : undefined) ?? topFinding(record);
+}
+
 /** The record's status from its worst finding, else from its notes. */
 function settleStatus(record: NodeRecord): void {
   const top = topFinding(record);

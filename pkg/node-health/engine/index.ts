@@ -1,7 +1,7 @@
 /** The diagnosis engine's public surface, shared by the tab, the command line, the export and the tests. */
 export * from './types';
 export {
-  diagnose, STATUS_ORDER, topFinding
+  diagnose, leadFinding, STATUS_ORDER, topFinding
 } from './diagnose';
 export {
   inputOfObject, join, settleAvailability

@@ -3,7 +3,7 @@
  * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
  * the rows of every node that is not healthy.
  */
-import { RULES, STATUS_ORDER, topFinding } from '../engine';
+import { leadFinding, RULES, STATUS_ORDER } from '../engine';
 import type {
   ClusterInfo, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
 } from '../engine';
@@ -156,7 +156,7 @@ export function machineHealth(report: DiagnosisReport): Map<string, MachineHealt
     if (!r.objects.machine || !r.machineName) {
       continue;
     }
-    const top = topFinding(r);
+    const top = leadFinding(r);
 
     out.set(`${ r.machineNamespace ?? '' }/${ r.machineName }`, {
       status:          r.status,

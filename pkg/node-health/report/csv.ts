@@ -3,6 +3,7 @@
  * read as a formula (=, +, -, @, or a leading tab or carriage return) gets a leading apostrophe.
  */
 import { unparse } from 'papaparse';
+import { leadFinding } from '../engine';
 import type { DiagnosisReport } from '../engine';
 import { sortRecords } from './render';
 import type { Translate } from './translate';
@@ -32,7 +33,7 @@ export function csvRows(report: DiagnosisReport, translate: Translate): (string 
   const t = withLocalArgs(translate);
 
   return sortRecords(report.records).map((r) => {
-    const top = r.findings[0];
+    const top = leadFinding(r);
     const row: Record<CsvColumn, string | number | null> = {
       cluster:         r.cluster?.name ?? null,
       machine:         r.objects.machine ? r.machineName : null,

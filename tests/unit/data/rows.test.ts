@@ -28,6 +28,8 @@ describe('rows', () => {
   it('come worst first, keyed by the record key, with the most important finding', async() => {
     const rows = await rowsOf(ghostEtcd());
 
+    // The ghost holds back the whole cluster (its worst finding, an error) because its agent never checked in:
+    // the row names the cause its plan leads with, and keeps the worst finding's status.
     expect(rows.map((r) => r.status).slice(0, 2)).toEqual(['error', 'warning']);
     expect(rows[0]).toMatchObject({
       key:             `machine:fleet-default/${ GHOST_MACHINE }`,
@@ -36,7 +38,7 @@ describe('rows', () => {
       roles:           'etcd',
       os:              'linux',
       phase:           'Deleting',
-      findingTitleKey: 'nodeHealth.rules.blockingClusterOperation.title',
+      findingTitleKey: 'nodeHealth.rules.agentNeverCheckedIn.title',
       findingSeverity: 'error',
       findingCount:    3,
       since:           '2026-01-13T08:10:00Z',

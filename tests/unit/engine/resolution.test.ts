@@ -5,6 +5,7 @@
  */
 import { buildScenario, GHOST_MACHINE, SCENARIO_NAMES, WINDOWS_NO_PROVIDER_ID_MACHINE } from '../../../scenarios/catalog';
 import { rootCauseOf } from '@pkg/node-health/engine/resolution';
+import { leadFinding, topFinding } from '@pkg/node-health/engine';
 import type { Finding } from '@pkg/node-health/engine';
 import { RULES } from '@pkg/node-health/engine/rules';
 import { diagnoseScenario, recordName } from './helpers';
@@ -65,9 +66,38 @@ describe('every scenario', () => {
           expect(plan.steps[0].rule).toBe(plan.rootCause);
         }
         expect(plan.consequences).not.toContain(plan.rootCause);
+        // The row names what the plan leads with; the status stays the worst finding's.
+        expect(leadFinding(r)?.rule).toBe(plan.rootCause);
+        const worst = topFinding(r);
+
+        if (worst && worst.severity !== 'info') {
+          expect(r.status).toBe(worst.severity);
+        }
       }
     });
   }
+});
+
+describe('leadFinding', () => {
+  it('is the root cause where a finding explains a worse one, the worst finding without a plan, and none without findings', () => {
+    const cause = finding('agent-never-checked-in', 'warning', ['blocking-cluster-operation']);
+    const worse = finding('blocking-cluster-operation', 'error');
+    const rootCause = {
+      rootCause: cause.rule, consequences: [worse.rule], steps: []
+    };
+
+    expect(leadFinding({ findings: [worse, cause], resolution: rootCause })).toBe(cause);
+    expect(topFinding({ findings: [worse, cause] })).toBe(worse);
+    expect(leadFinding({ findings: [worse, cause] })).toBe(worse);
+    // A plan naming a rule the record no longer has (a stale plan) does not hide the worst finding.
+    expect(leadFinding({ findings: [worse], resolution: rootCause })).toBe(worse);
+    expect(leadFinding({
+      findings:   [],
+      resolution: {
+        rootCause: null, consequences: [], steps: []
+      }
+    })).toBeNull();
+  });
 });
 
 describe('the ghost etcd machine (dev-k3s)', () => {

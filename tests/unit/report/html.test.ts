@@ -12,7 +12,7 @@ import {
 } from '@pkg/node-health/report/html';
 import type { HtmlReportSource } from '@pkg/node-health/report/html';
 import { cliTranslator } from '../../../cli/l10n';
-import { large, XSS_PAYLOAD } from '../../../scenarios/catalog';
+import { GHOST_MACHINE, large, XSS_PAYLOAD } from '../../../scenarios/catalog';
 import { canaryFixture, kubectlObjects, leaks, scenario } from '../export/fixtures';
 import { runCli } from '../cli/run-cli';
 
@@ -228,6 +228,18 @@ describe('the report file', () => {
     const [, events] = story('health-check-blocked', kubectlObjects(hcb), hcb.now, machine);
 
     expect(events).toContain(`DetectedUnhealthy: Machine fleet-default/${ machine } has unhealthy Node`);
+  });
+
+  it('names in each row the root cause the record\'s plan leads with, as the tab does', () => {
+    const s = scenario('ghost-etcd');
+    const { document, window } = open(html(kubectlObjects(s), s.now));
+    const row = [...document.querySelectorAll('[data-testid="nh-r-row"]')].find((r) => (r.textContent ?? '').includes(GHOST_MACHINE)) as HTMLElement;
+
+    // Its worst finding is that it holds back the whole cluster; that is because its agent never checked in.
+    expect(row.classList.contains('status-error')).toBe(true);
+    expect(row.textContent).toContain('Agent never checked in');
+    expect(row.textContent).not.toContain('Holds back the whole cluster');
+    window.close();
   });
 
   it('shows the counts, filters by status and role, searches, sorts and pages', async() => {

@@ -76,7 +76,15 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
     return r.machine || r.node || r.key;
   }
 
+  /** As the engine's leadFinding: the root cause the record's plan leads with, else its worst finding. */
   function topFinding(r: any): any {
+    const root = r.resolution ? r.resolution.rootCause : null;
+
+    for (let i = 0; i < r.findings.length; i++) {
+      if (root && r.findings[i].rule === root) {
+        return r.findings[i];
+      }
+    }
     for (let i = 0; i < r.findings.length; i++) {
       if (r.findings[i].severity !== 'info') {
         return r.findings[i];
