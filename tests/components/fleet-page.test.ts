@@ -11,6 +11,7 @@ import { clusterTabLocation, RECORD_QUERY } from '@pkg/node-health/fleet/links';
 import { fleetSourceFor } from '@pkg/node-health/fleet/source';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { fleet } from '../../scenarios/fleet';
+import { large } from '../../scenarios/catalog';
 import { seedFleet } from '../unit/fleet/fixtures';
 import { fleetContext, mountFleetView, settle } from './fleet-harness';
 import { mountTab } from './tab-harness';
@@ -60,6 +61,16 @@ describe('the fleet page', () => {
     expect(rowKeys(wrapper).length).toBeGreaterThan(20);
     expect(rules.props('options')).toContainEqual({ label: 'Part of another record\'s problem', value: 'related-record' });
     expect(wrapper.find('[data-testid="node-health-fleet-tab-only"]').text()).toContain('Node is gone');
+    wrapper.unmount();
+  });
+
+  it('opens the tab of a cluster several machines hold back, where its banner names them all', async() => {
+    const ctx = fleetContext(large(300));
+    const { wrapper, router } = await mountFleetView(FleetHealthPage, ctx);
+    const big = wrapper.find('[data-testid="node-health-fleet-blocked-fleet-default/big-rke2"]');
+
+    await big.find('a').trigger('click');
+    expect(router.push).toHaveBeenCalledWith(clusterTabLocation('fleet-default', 'big-rke2'));
     wrapper.unmount();
   });
 

@@ -175,8 +175,9 @@ export interface BlockedCluster {
   clusterKey: string;
   clusterName: string;
   clusterNamespace: string;
-  machine: string;
-  /** the record of the machine in the fleet's rows, when it has one */
+  /** the machines the cluster waits for, as its condition names them */
+  machines: string[];
+  /** the record of the one machine it waits for in the fleet's rows, when it has one (several open the cluster's tab) */
   recordKey: string | null;
   message: string | null;
   since: string | null;
@@ -202,7 +203,7 @@ export interface FleetSummary {
   /** clusters with a node that is not healthy or a finding of their own */
   clustersAffected: number;
   counts: Record<Exclude<RecordStatus, 'healthy'>, number>;
-  /** clusters the planner holds back for exactly one machine */
+  /** clusters the planner holds back for named machines */
   blocked: BlockedCluster[];
   /** cluster-level findings of every cluster the user can open, errors first */
   clusterFindings: ClusterFindingItem[];
@@ -244,17 +245,17 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     }
   }
   for (const c of report.clusters) {
-    if (c.blockingMachines.length !== 1) {
+    if (!c.blockingMachines.length) {
       continue;
     }
-    const machine = c.blockingMachines[0];
-    const record = report.records.find((r) => r.cluster === c && r.machineName === machine && r.objects.machine);
+    const [machine] = c.blockingMachines;
+    const record = c.blockingMachines.length === 1 ? report.records.find((r) => r.cluster === c && r.machineName === machine && r.objects.machine) : undefined;
 
     blocked.push({
       clusterKey:       clusterKeyOf(c.namespace, c.name),
       clusterName:      c.name,
       clusterNamespace: c.namespace ?? '',
-      machine,
+      machines:         c.blockingMachines,
       recordKey:        record && record.status !== 'healthy' ? record.key : null,
       message:          c.blockingMessage,
       since:            c.blockingSince,

@@ -5,6 +5,7 @@ import {
 } from '@pkg/node-health/fleet/diagnosis';
 import { COPIED_FROM_ANNOTATION } from '@pkg/node-health/fleet/node-copies';
 import { fleet } from '../../../scenarios/fleet';
+import { large } from '../../../scenarios/catalog';
 import { fakeSteve } from '../../components/tab-steve';
 import { steveIncludePaths } from '@pkg/node-health/engine';
 import { seedFleet } from './fixtures';
@@ -179,11 +180,27 @@ describe('fleet load', () => {
       ['cpl-rke2', 'control-plane-unavailable'], ['pz-rke2', 'reconciliation-paused'], ['tls-rke2', 'cluster-agent-disconnected'],
     ]));
     expect(summary.clustersAffected).toBe(new Set([...rowClusters, ...summary.clusterFindings.map((c) => c.clusterName)]).size);
-    expect(summary.blocked.map((b) => [b.clusterName, b.machine])).toEqual(expect.arrayContaining([['dev-k3s', 'custom-2d74d4c9a104']]));
+    expect(summary.blocked.map((b) => [b.clusterName, b.machines])).toEqual(expect.arrayContaining([['dev-k3s', ['custom-2d74d4c9a104']]]));
     const ghost = summary.blocked.find((b) => b.clusterName === 'dev-k3s')!;
 
     expect(ghost.recordKey).toBe('machine:fleet-default/custom-2d74d4c9a104');
     expect(machineHealth(report).get('fleet-default/custom-2d74d4c9a104')!.status).toBe('error');
+  });
+
+  it('names a cluster several machines hold back too, with every machine its condition names and no one row to open', async() => {
+    const s = large(300);
+    const load = await loadFleetData(fakeSteve(s).dispatch, { now: at(s.now) });
+    const report = diagnoseFleet(load);
+    const big = fleetSummary(report, clusterHealth(report)).blocked.find((b) => b.clusterName === 'big-rke2');
+    const cluster = report.clusters.find((c) => c.name === 'big-rke2')!;
+
+    expect(cluster.blockingMachines.length).toBeGreaterThan(1);
+    expect(big).toMatchObject({
+      clusterKey: 'fleet-default/big-rke2', machines: cluster.blockingMachines, recordKey: null, message: cluster.blockingMessage
+    });
+    for (const machine of cluster.blockingMachines) {
+      expect(cluster.blockingMessage).toContain(machine);
+    }
   });
 
   it('shows a user only the clusters they may list', async() => {
