@@ -77,7 +77,7 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
   }
 
   /** As the engine's leadFinding: the root cause the record's plan leads with, else its worst finding. */
-  function topFinding(r: any): any {
+  function leadFinding(r: any): any {
     const root = r.resolution ? r.resolution.rootCause : null;
 
     for (let i = 0; i < r.findings.length; i++) {
@@ -126,7 +126,7 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
       return r.roles.join(', ');
     }
     if (id === 'finding') {
-      const top = topFinding(r);
+      const top = leadFinding(r);
 
       return top ? top.title : '';
     }
