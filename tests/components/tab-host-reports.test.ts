@@ -52,6 +52,11 @@ describe('host reports in the tab', () => {
     expect(tab.steve.actions.length).toBe(requests);
     expect(tab.wrapper.find('[data-testid="node-health-host-report-joined"]').exists()).toBe(true);
     expect((tab.wrapper.findComponent(HostReports).vm as any).rows.map((r: any) => r.joined)).toEqual([GHOST_MACHINE]);
+    // The host, when its report was made (as the timeline says times), then what it joined, with no space before the colon.
+    const report = ghostHostReport(ghost);
+
+    expect(tab.wrapper.find('[data-testid="node-health-host-report-0"]').text().replace(/\s+/g, ' '))
+      .toMatch(new RegExp(`^${ report.hostname } \\(${ report.collectedAt.slice(0, 10) } ${ report.collectedAt.slice(11, 19) } UTC\\)%nodeHealth.colon%`));
     const detail = await openRow(tab, GHOST_KEY);
     const finding = detail.find('[data-testid="node-health-finding-agent-never-checked-in"]');
 
