@@ -75,7 +75,7 @@ export const DURATION_ARGS: readonly string[] = ['duration', 'age', 'median'];
  * Message arguments that hold a point in time, as Kubernetes writes it (RFC 3339 in UTC). The engine leaves them as
  * written; each renderer says them as the timeline does ("2026-06-02 07:40:00 UTC"), not as a field's raw value.
  */
-export const TIME_ARGS: readonly string[] = ['since', 'time', 'first', 'last', 'at'];
+export const TIME_ARGS: readonly string[] = ['since', 'time', 'first', 'last', 'at', 'madeAt'];
 
 /** Renders a translation key with its arguments in the reader's language. */
 export type Translate = (key: string, args?: MessageArgs) => string;

@@ -71,6 +71,11 @@ describe('durations', () => {
     // The blocking banner's sentence, as the tab and the reports say it.
     expect(withLocalArgs(en)('nodeHealth.tab.blocking.since', { duration: 2 * DAY, time: '2026-12-04T14:11:37Z' }))
       .toBe('Waiting for 2d (since 2026-12-04 14:11:37 UTC).');
+    // A bundle's banner, as the tab and the bundle view say it.
+    expect(withLocalArgs(en)('nodeHealth.bundleView.banner', {
+      cluster: 'dev-k3s', madeAt: '2026-01-15T08:10:00.000Z', madeBy: 'Node Health 0.1.0'
+    }))
+      .toBe('Bundle of cluster dev-k3s, made at 2026-01-15 08:10:00 UTC by Node Health 0.1.0; read-only.');
   });
 });
 
