@@ -10,6 +10,7 @@ import { createBundle } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
 import { main as cli } from '../../cli/main';
 import { cliTranslator } from '../../cli/l10n';
+import { sayTime } from '../../pkg/node-health/report/durations';
 import { buildScenario, GHOST_MACHINE, XSS_PAYLOAD } from '../../scenarios/catalog';
 import { OUTPUT_DIR } from './harness';
 import { gotoCluster, gotoHome, openNodeHealthTab, routerPush } from './dashboard';
@@ -118,7 +119,7 @@ export const REPORT_FILE_TESTS: E2eTest[] = [
         // The bundle's own header.
         const source = await page.locator('[data-testid="nh-r-source"]').innerText();
 
-        assert(source.includes('v2.10.1') && source.includes(bundle.createdAt) && source.includes(EVERY), `the bundle's header is not shown: ${ source }`);
+        assert(source.includes('v2.10.1') && source.includes(sayTime(bundle.createdAt)) && source.includes(EVERY), `the bundle's header is not shown: ${ source }`);
         // The counts are the bundle's.
         const counts = await countsShown(page);
 

@@ -4,6 +4,7 @@
  */
 import type { HostReport, HostReportMatch, HostService } from '../engine';
 import type { Translate } from './translate';
+import { sayTime } from './durations';
 
 export interface HostFact {
   key: string;
@@ -17,7 +18,7 @@ function service(s: HostService): string {
   const parts = [
     s.loaded === false ? 'not installed' : [s.state, s.subState].filter(Boolean).join('/') || '?',
     s.restarts !== null ? `restarts ${ s.restarts }` : null,
-    s.since ? `since ${ s.since }` : null,
+    s.since ? `since ${ sayTime(s.since) }` : null,
   ];
 
   return `${ s.name }: ${ parts.filter(Boolean).join(', ') }`;
@@ -70,13 +71,13 @@ export function hostFacts(h: HostReport, t: Translate): HostFact[] {
     ['hostname', h.hostname],
     ['nodeName', h.nodeName.value ? `${ h.nodeName.value }${ h.nodeName.source ? ` (${ h.nodeName.source })` : '' }` : null],
     ['machineId', h.machineId],
-    ['collectedAt', h.collectedAt],
+    ['collectedAt', h.collectedAt === null ? null : sayTime(h.collectedAt)],
     ['agent', h.agent ? service(h.agent) : null],
     ['distro', h.distroServices.length ? h.distroServices.map(service).join('; ') : h.distro],
     ['connectionInfo', connectionInfo(h)],
     ['logs', `agent ${ h.logs.agent.read ? `${ h.logs.agent.lines ?? '?' } lines` : 'not read' }, ${ h.distro ?? 'distro' } ${ h.logs.distro.read ? `${ h.logs.distro.lines ?? '?' } lines` : 'not read' }`],
-    ...h.signatures.map((s): [string, string] => ['signature', `${ s.id } ×${ s.count } (${ s.first ?? '?' } … ${ s.last ?? '?' })${ s.sample ? `: ${ s.sample }` : '' }`]),
-    ...h.certificates.map((c): [string, string] => ['certificate', `${ c.name }: ${ c.notAfter ?? '?' }`]),
+    ...h.signatures.map((s): [string, string] => ['signature', `${ s.id } ×${ s.count } (${ s.first ? sayTime(s.first) : '?' } … ${ s.last ? sayTime(s.last) : '?' })${ s.sample ? `: ${ s.sample }` : '' }`]),
+    ...h.certificates.map((c): [string, string] => ['certificate', `${ c.name }: ${ c.notAfter ? sayTime(c.notAfter) : '?' }`]),
     ['clock', clock(h)],
     ['disk', disk(h)],
     ['missingTools', h.missingTools.length ? h.missingTools.join(', ') : null],

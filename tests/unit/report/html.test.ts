@@ -11,6 +11,7 @@ import {
   cspHash, renderHtmlReport, scriptSafeJson, sha256, viewerScript
 } from '@pkg/node-health/report/html';
 import type { HtmlReportSource } from '@pkg/node-health/report/html';
+import { sayTime } from '@pkg/node-health/report/durations';
 import { cliTranslator } from '../../../cli/l10n';
 import { GHOST_MACHINE, large, XSS_PAYLOAD } from '../../../scenarios/catalog';
 import { canaryFixture, kubectlObjects, leaks, scenario } from '../export/fixtures';
@@ -378,7 +379,8 @@ describe('node-health report', () => {
     expect(facts.get('Made from')).toBe('a diagnostics bundle');
     expect(facts.get('Rancher version')).toBe('v2.10.1');
     expect(facts.get('Node Health version')).toBe('0.0.9-test');
-    expect(facts.get('Made at')).toBe(bundle.createdAt);
+    // As the line above the facts says the diagnosis time: as the timeline says times.
+    expect(facts.get('Made at')).toBe(sayTime(bundle.createdAt));
     expect(facts.get('Cluster')).toBe(bundle.cluster?.name);
     expect(data[0].report.now).toBe(bundle.createdAt);
     expect(data[0].report.counts).toEqual(bundle.counts);

@@ -165,7 +165,7 @@ function sourceFacts(source: HtmlReportSource, t: Translate): HtmlLocaleData['so
   const facts: [string, string][] = [
     [t('nodeHealth.htmlReport.source.from'), t(`nodeHealth.htmlReport.source.fromKind.${ source.from }`)],
     [t('nodeHealth.htmlReport.source.cluster'), source.cluster ?? '-'],
-    [t('nodeHealth.htmlReport.source.createdAt'), source.createdAt],
+    [t('nodeHealth.htmlReport.source.createdAt'), sayTime(source.createdAt)],
     [t('nodeHealth.htmlReport.source.rancherVersion'), source.rancherVersion ?? t('nodeHealth.htmlReport.none')],
     [t('nodeHealth.htmlReport.source.extensionVersion'), source.extensionVersion ?? t('nodeHealth.htmlReport.none')],
   ];
