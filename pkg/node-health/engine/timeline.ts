@@ -1,10 +1,11 @@
 /**
  * What happened to one record, in order: every condition transition its objects record, the plan Secret's own
- * times (plan written, applied, failing), when its objects were created and asked to be deleted, the Kubernetes
+ * times (plan written, applied, failing), when its objects were created and asked to be deleted, when its Node was
+ * given a taint that carries its time (timeAdded: NoExecute taints such as out-of-service), the Kubernetes
  * Events about them (core/v1 and events.k8s.io/v1, with count and first and last seen), the logs of Rancher's
  * provisioning jobs for a node-driver machine, and the actions taken from the tab (the Events they record).
  *
- * The record's own objects give the first four; Events and job logs are read when a row is opened (they are not
+ * The record's own objects give the first five; Events and job logs are read when a row is opened (they are not
  * part of the table's load) and passed in as TimelineInputs. Entries are oldest first, each once.
  */
 import type { Finding, KubeObject, NodeRecord } from './types';
@@ -16,7 +17,7 @@ import {
 import { JOB_LOG_FIELD, LABELS } from './vocabulary';
 import { objectLabel } from './rules/rule';
 
-export type TimelineSource = 'lifecycle' | 'condition' | 'plan' | 'event' | 'log' | 'action';
+export type TimelineSource = 'lifecycle' | 'condition' | 'taint' | 'plan' | 'event' | 'log' | 'action';
 
 export interface TimelineEntry {
   /** RFC3339 */
@@ -101,6 +102,29 @@ function conditionEntries(obj: KubeObject, label: string): TimelineEntry[] {
       } as MessageArgs : { type: c.type, status: c.status },
     };
   });
+}
+
+/**
+ * A Node's taints that say when they were added. Kubernetes keeps timeAdded only on NoExecute taints (the node
+ * lifecycle controller's not-ready and unreachable, an out-of-service taint an admin adds); the others have none.
+ */
+function taintEntries(node: KubeObject, label: string): TimelineEntry[] {
+  const out: TimelineEntry[] = [];
+
+  for (const taint of asArray(asObject(asObject(node).spec).taints).map(asObject)) {
+    const at = validTime(taint.timeAdded);
+    const key = asString(taint.key);
+
+    if (at && key) {
+      const value = asString(taint.value);
+
+      out.push({
+        at, source: 'taint', object: label, key: 'nodeHealth.timeline.taintAdded', args: { taint: `${ key }${ value ? `=${ value }` : '' }:${ asString(taint.effect) ?? '?' }` }
+      });
+    }
+  }
+
+  return out;
 }
 
 function planEntries(r: NodeRecord, label: string): TimelineEntry[] {
@@ -290,6 +314,9 @@ export function timelineOf(r: NodeRecord, inputs: TimelineInputs = {}): Timeline
     if (kind !== 'planSecret') {
       entries.push(...conditionEntries(obj, label));
     }
+    if (kind === 'node') {
+      entries.push(...taintEntries(obj, label));
+    }
   }
   if (r.objects.planSecret) {
     entries.push(...planEntries(r, labels.get(r.objects.planSecret) as string));
@@ -356,11 +383,12 @@ export function eventsIndex(events: KubeObject[]): (r: NodeRecord) => KubeObject
 
 /**
  * Which entry of a moment tells best why a finding started: what was recorded about it (a job's log, an Event, the
- * plan, a condition the evidence names) before the object's own creation or deletion, and those before a condition
- * the finding does not read (a Node registers with all its conditions at once).
+ * plan, a condition the evidence names, then a taint: the node controller taints a Node unreachable in the second
+ * its Ready goes Unknown, as its consequence) before the object's own creation or deletion, and those before a
+ * condition the finding does not read (a Node registers with all its conditions at once).
  */
 const EXPLAINING_RANK: Record<TimelineSource | 'namedCondition', number> = {
-  log: 0, event: 1, plan: 2, namedCondition: 3, action: 4, lifecycle: 5, condition: 6
+  log: 0, event: 1, plan: 2, namedCondition: 3, taint: 4, action: 5, lifecycle: 6, condition: 7
 };
 
 /** Seconds: Kubernetes writes times with and without fractions, and a fraction never puts an entry after its moment. */

@@ -66,7 +66,23 @@ describe('a record\'s timeline', () => {
         }
       }
       expect(entries.filter((e) => e.source === 'event' || e.source === 'action')).toHaveLength(about(r).filter((e) => !!(e.lastTimestamp ?? e.eventTime)).length);
+      // Each taint of its Node that says when it was added.
+      const taints = ((r.objects.node as any)?.spec?.taints ?? []).filter((t: any) => t.timeAdded);
+
+      expect(entries.filter((e) => e.source === 'taint').map((e) => e.at).sort()).toEqual(taints.map((t: any) => t.timeAdded).sort());
     }
+  });
+
+  it('a Node an admin marked out of service: the taint, with when it was added, explains the finding', () => {
+    const { record } = recordOf('every-failure', 'custom-39b7e3f1ca09');
+    const taint = (record.objects.node as any).spec.taints.find((t: any) => t.key === 'node.kubernetes.io/out-of-service');
+    const entries = timelineOf(record);
+    const entry = {
+      at: taint.timeAdded, source: 'taint', key: 'nodeHealth.timeline.taintAdded', args: { taint: 'node.kubernetes.io/out-of-service=nodeshutdown:NoExecute' }
+    };
+
+    expect(entries).toContainEqual(expect.objectContaining(entry));
+    expect(entryExplaining(record.findings.find((f) => f.rule === 'node-taint')!, entries)).toMatchObject(entry);
   });
 
   it('the ghost: created, its plan written and never applied, its conditions, its deletion', () => {
