@@ -2,8 +2,9 @@
  * The one translator of the extension's components. The shell's `t(key, args)` returns HTML-escaped text, and
  * Vue escapes `{{ }}` and bound attributes again: "machine's" would show as "machine&#39;s". Here the shell's
  * translation is taken raw, so the text is escaped once, by Vue, where it is shown; and the durations the engine
- * writes (milliseconds) are said in the reader's language, its times as the timeline shows them. A message the shell cannot format (an argument it names
- * is missing) throws there; here it reads as its key and the console says why, rather than leave a page blank.
+ * writes (milliseconds) are said in the reader's language, its times as the timeline shows them. A message the
+ * shell cannot format (an argument it names is missing) throws there; here it reads as its key and the console says
+ * why, rather than leave a page blank.
  *
  *   setup() { return useTranslator(); }      then   {{ tr('nodeHealth.…', args) }}   or   this.tr(…)
  */

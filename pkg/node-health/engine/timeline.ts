@@ -1,7 +1,8 @@
 /**
  * What happened to one record, in order: every condition transition its objects record, the plan Secret's own
  * times (plan written, applied, failing), when its objects were created and asked to be deleted, when its Node was
- * given a taint that carries its time (timeAdded: NoExecute taints such as out-of-service), the Kubernetes
+ * given a taint that carries its time (timeAdded: the node controller's unreachable and not-ready taints, an
+ * out-of-service taint), the Kubernetes
  * Events about them (core/v1 and events.k8s.io/v1, with count and first and last seen), the logs of Rancher's
  * provisioning jobs for a node-driver machine, and the actions taken from the tab (the Events they record).
  *
@@ -105,8 +106,9 @@ function conditionEntries(obj: KubeObject, label: string): TimelineEntry[] {
 }
 
 /**
- * A Node's taints that say when they were added. Kubernetes keeps timeAdded only on NoExecute taints (the node
- * lifecycle controller's not-ready and unreachable, an out-of-service taint an admin adds); the others have none.
+ * A Node's taints that say when they were added (timeAdded): the node lifecycle controller writes it on the
+ * unreachable and not-ready taints it adds, NoSchedule and NoExecute alike, and NoExecute taints an admin adds
+ * (out-of-service) carry it too. A taint without it is not on the timeline.
  */
 function taintEntries(node: KubeObject, label: string): TimelineEntry[] {
   const out: TimelineEntry[] = [];

@@ -183,7 +183,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
   const jobs = jobsIndex(report.jobs ?? []);
-  // Durations in the record's story and its pool's sentence, said in the file's language.
+  // Durations and times in the record's story and its pool's sentence, said in the file's language.
   const said = withLocalArgs(t);
   // Each record's story, told once for its findings and its timeline.
   const stories = new Map<NodeRecord, TimelineEntry[]>();
