@@ -5,7 +5,7 @@
 import type {
   DiagnosisReport, Finding, MessageArgs, Resolution, TimelineEntry
 } from '../engine';
-import { eventsIndex, jobsIndex, timelineOf } from '../engine';
+import { eventsIndex, jobsIndex, leadFinding, timelineOf } from '../engine';
 import { sayTime, withLocalArgs } from './durations';
 import type { Translate } from './translate';
 import { hostFacts } from './host-facts';
@@ -114,7 +114,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   out.push(`| ${ [t('nodeHealth.report.columns.status'), t('nodeHealth.report.columns.machine'), t('nodeHealth.report.columns.node'), t('nodeHealth.report.columns.roles'), t('nodeHealth.report.columns.finding')].join(' | ') } |`);
   out.push('|---|---|---|---|---|');
   for (const r of sorted) {
-    const top = r.findings[0];
+    const top = leadFinding(r);
 
     out.push(`| ${ [
       t(`nodeHealth.status.${ r.status }`),

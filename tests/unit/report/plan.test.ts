@@ -56,4 +56,10 @@ describe('text and Markdown', () => {
   it('in zh-hans too', () => {
     expect(renderText(report, zh)).toContain('根本原因：');
   });
+
+  it('Markdown\'s table names the root cause in the row, as the tab does, and the worst finding\'s status', () => {
+    const row = renderMarkdown(report, en).split('\n').find((l) => l.startsWith('| ') && l.includes(GHOST_MACHINE));
+
+    expect(row).toBe(`| Error | ${ GHOST_MACHINE } | - | etcd | Agent never checked in |`);
+  });
 });
