@@ -72,6 +72,9 @@ describe('the shell words of a command', () => {
     expect(kubectl('delete', 'node', ['--all'])).toBe("kubectl delete node -- '--all'");
     expect(kubectl('get', 'machines.cluster.x-k8s.io', ['m'], { namespace: '-A', flags: ['-o yaml'] }))
       .toBe("kubectl --namespace='-A' get machines.cluster.x-k8s.io -o yaml -- m");
+    // A list names no object: no "--" left dangling at its end.
+    expect(kubectl('get', 'machinehealthchecks.cluster.x-k8s.io', [], { namespace: 'fleet-default', flags: ['-o', 'wide'] }))
+      .toBe('kubectl -n fleet-default get machinehealthchecks.cluster.x-k8s.io -o wide');
   });
 });
 

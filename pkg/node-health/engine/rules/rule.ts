@@ -195,7 +195,8 @@ export interface KubectlOptions {
 /**
  * A kubectl command on named objects. Names come from the cluster (or from a bundle someone sent) and are
  * untrusted: each is one quoted word after "--", so that a name such as `--all` or `-A` is read as a name
- * and never as an option. A namespace that looks like an option is given as --namespace=<word>.
+ * and never as an option. A namespace that looks like an option is given as --namespace=<word>. A command on no
+ * named object (a list) ends with its flags: a "--" with nothing after it only puzzles whoever reads it.
  */
 export function kubectl(verb: string, resource: string, names: (string | null | undefined)[], options: KubectlOptions = {}): string {
   const ns = options.namespace;
@@ -205,7 +206,10 @@ export function kubectl(verb: string, resource: string, names: (string | null | 
   if (ns) {
     words.push(!ns.startsWith('-') ? `-n ${ sh(ns) }` : `--namespace=${ sh(ns) }`);
   }
-  words.push(verb, resource, ...(options.flags ?? []), '--', ...names.map((n) => sh(n)), ...(options.after ?? []));
+  words.push(verb, resource, ...(options.flags ?? []));
+  if (names.length || options.after?.length) {
+    words.push('--', ...names.map((n) => sh(n)), ...(options.after ?? []));
+  }
 
   return words.join(' ');
 }
