@@ -43,9 +43,10 @@ export function localizeArgs(args: MessageArgs | undefined, t: Translate): Messa
   }
   for (const key of TIME_ARGS) {
     const at = args?.[key];
+    const said = typeof at === 'string' ? sayTime(at) : at;
 
-    if (typeof at === 'string' && sayTime(at) !== at) {
-      out = { ...out, [key]: sayTime(at) };
+    if (said !== at) {
+      out = { ...out, [key]: said as string };
     }
   }
 
