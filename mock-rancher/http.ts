@@ -137,8 +137,7 @@ function acceptsGzip(req: IncomingMessage): boolean {
 export function sendRawJson(ctx: RequestContext, status: number, text: string | Buffer, headers: Record<string, string | string[]> = {}): void {
   const body = typeof text === 'string' ? Buffer.from(text) : text;
   const compress = body.length >= GZIP_MIN_BYTES && acceptsGzip(ctx.req);
-
-  ctx.traffic?.record('http', ctx.req.url || ctx.path, body.length);
+  const path = ctx.req.url || ctx.path;
 
   ctx.status = status;
   ctx.res.writeHead(status, {
@@ -149,6 +148,7 @@ export function sendRawJson(ctx: RequestContext, status: number, text: string | 
     ...headers,
   });
   if (!compress) {
+    ctx.traffic?.record('http', path, body.length);
     ctx.res.end(body);
 
     return;
@@ -159,6 +159,7 @@ export function sendRawJson(ctx: RequestContext, status: number, text: string | 
       if (err || !zipped) {
         ctx.res.destroy(err ?? undefined);
       } else {
+        ctx.traffic?.record('http', path, body.length, zipped.length);
         ctx.res.end(zipped);
       }
     }

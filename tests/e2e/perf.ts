@@ -7,19 +7,20 @@
  * median of each is reported. Then, on the open Node Health tab, five refreshes with nothing changed and one
  * after a Machine changed. Lines on stdout (the mode only where it is not the default, sql-cache):
  *   ui-perf [mode=no-sql-cache] nodes=<n> node_health_ms=<median> machines_tab_ms=<median> ratio=<node_health/machines_tab> bytes=<first load>
- *     verdicts_ms=<median> [heap_after_tries_mb=<the page's JS heap after all the tries>]
+ *     bytes_sent=<the same as sent> verdicts_ms=<median> [heap_after_tries_mb=<the page's JS heap after all the tries>]
  *   ui-open [mode=no-sql-cache] nodes=<n> first_rows_ms=<median> machines_tab_ms=<median> ratio=… blocked_open_ms=<median long-task time from
  *     the page having drawn its tabs until a second after the verdicts> blocked_open_machines_tab_ms=<the same from the page
  *     having drawn its tabs until a second after the Machines tab's rows: what the cluster page blocks there itself>
  *     heap_mb=<page JS heap after one visit of the Node Health tab>
  *     heap_machines_tab_mb=<after one visit of Rancher's Machines tab> heap_after_tries_mb=<after all the tries> bytes=<first load>
- *     verdicts_ms=<median>
+ *     bytes_sent=<the same as sent> verdicts_ms=<median>
  * The tab's first rows may be the Machines the page holds, each still checking; `verdicts_ms` is the time to the
  * diagnosed rows (the counts strip on screen), and the first load's bytes and blocked time run until then.
  *   ui-refresh [mode=no-sql-cache] nodes=<n> blocked_ms=<median long-task time of a refresh with nothing changed>
  *     blocked_changed_ms=<the refresh after one Machine changed> spikes_max_ms=<the worst unchanged refresh>
- *     bytes_changed=<after one Machine changed> bytes_unchanged=<nothing changed>
- * Bytes are what the embedded API sent, uncompressed: the bodies of the tab's list requests (they alone ask
+ *     bytes_changed=<after one Machine changed> bytes_changed_sent=<the same as sent> bytes_unchanged=<nothing changed>
+ * Bytes are what the embedded API sent, uncompressed (`bytes…`) and as sent (`…sent`: gzip-compressed, as Rancher's
+ * API writer compresses every answer for a browser, which always accepts gzip): the bodies of the tab's list requests (they alone ask
  * for `include` fields) and every websocket frame in the window (the dashboard's own socket too: an upper bound).
  * The heap (after a garbage collection) is in ui-open at every size, and in ui-perf at 10,000 nodes as before. Rancher's
  * cluster page leaves 60-140 MB behind on every visit, so the tries' page holds several visits' worth: `heap_mb` and
@@ -137,16 +138,25 @@ async function timeNavigation(page: Page, path: string, selector: string, doneSe
   })`) as Promise<Navigation>;
 }
 
+interface Bytes {
+  /** uncompressed */
+  bytes: number;
+  /** as sent (gzip, as Steve sends a browser its answers) */
+  sent: number;
+}
+
 /** Bytes of the tab's own requests (its lists ask for `include` fields) and of every websocket frame. */
-function tabBytes(entries: TrafficEntry[]): number {
-  return entries.filter((e) => e.kind === 'ws' || e.path.includes('include=')).reduce((sum, e) => sum + e.bytes, 0);
+function tabBytes(entries: TrafficEntry[]): Bytes {
+  const tab = entries.filter((e) => e.kind === 'ws' || e.path.includes('include='));
+
+  return { bytes: tab.reduce((sum, e) => sum + e.bytes, 0), sent: tab.reduce((sum, e) => sum + e.sentBytes, 0) };
 }
 
 /**
  * One refresh by the tab's button: the long-task time on the page's main thread from the click until the tab
  * is idle again (plus half a second for what the update draws), and the bytes the API sent meanwhile.
  */
-async function timeRefresh(page: Page, mock: MockRancher): Promise<{ blockedMs: number, bytes: number }> {
+async function timeRefresh(page: Page, mock: MockRancher): Promise<{ blockedMs: number, bytes: Bytes }> {
   mock.traffic.take();
   await page.evaluate(`(() => {
     window.__nhLongTasks = [];
@@ -245,7 +255,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
     // The same window on Rancher's Machines tab (from its page being drawn until a second after its rows): what
     // the cluster page itself blocks there, for comparison.
     const blockedOpenMachines: number[] = [];
-    let firstLoadBytes = 0;
+    let firstLoad: Bytes = { bytes: 0, sent: 0 };
 
     await page.goto(`${ devUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 300000 });
     await waitForShell(page, 300000);
@@ -261,7 +271,9 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
         });
 
         if (tab === 'node-health') {
-          firstLoadBytes = Math.max(firstLoadBytes, tabBytes(mock.traffic.take()));
+          const load = tabBytes(mock.traffic.take());
+
+          firstLoad = load.bytes > firstLoad.bytes ? load : firstLoad;
         }
         times[tab].push(timed.rows);
         if (tab === 'node-health') {
@@ -294,9 +306,9 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
     const ratio = (nodeHealth / machines).toFixed(2);
 
     process.stdout.write(`ui-perf ${ modeField }nodes=${ run.nodes } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ` +
-      `ratio=${ ratio } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_after_tries_mb=${ heapAfterTries }` : '' }\n`);
+      `ratio=${ ratio } bytes=${ firstLoad.bytes } bytes_sent=${ firstLoad.sent } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_after_tries_mb=${ heapAfterTries }` : '' }\n`);
     process.stdout.write(`ui-open ${ modeField }nodes=${ run.nodes } first_rows_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ ratio } ` +
-      `blocked_open_ms=${ Math.round(median(blockedOpen)) } blocked_open_machines_tab_ms=${ Math.round(median(blockedOpenMachines)) } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoadBytes } verdicts_ms=${ nhVerdicts }\n`);
+      `blocked_open_ms=${ Math.round(median(blockedOpen)) } blocked_open_machines_tab_ms=${ Math.round(median(blockedOpenMachines)) } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoad.bytes } bytes_sent=${ firstLoad.sent } verdicts_ms=${ nhVerdicts }\n`);
 
     // Refreshes: the tab has loaded; let the dashboard settle first.
     await page.waitForTimeout(2000);
@@ -307,17 +319,17 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
       const timed = await timeRefresh(page, mock);
 
       blocked.push(timed.blockedMs);
-      unchanged.push(timed.bytes);
-      log(`${ label } refresh ${ i + 1 }/${ REFRESHES }: blocked ${ Math.round(timed.blockedMs) } ms, ${ timed.bytes } bytes`);
+      unchanged.push(timed.bytes.bytes);
+      log(`${ label } refresh ${ i + 1 }/${ REFRESHES }: blocked ${ Math.round(timed.blockedMs) } ms, ${ timed.bytes.bytes } bytes`);
     }
     changeOneMachine(mock, cluster);
     await page.waitForTimeout(1500);
     const changed = await timeRefresh(page, mock);
 
-    log(`${ label } refresh after one Machine changed: blocked ${ Math.round(changed.blockedMs) } ms, ${ changed.bytes } bytes`);
+    log(`${ label } refresh after one Machine changed: blocked ${ Math.round(changed.blockedMs) } ms, ${ changed.bytes.bytes } bytes (${ changed.bytes.sent } sent)`);
     process.stdout.write(`ui-refresh ${ modeField }nodes=${ run.nodes } blocked_ms=${ Math.round(median(blocked)) } ` +
       `blocked_changed_ms=${ Math.round(changed.blockedMs) } spikes_max_ms=${ Math.round(Math.max(...blocked)) } ` +
-      `bytes_changed=${ changed.bytes } bytes_unchanged=${ Math.round(median(unchanged)) }\n`);
+      `bytes_changed=${ changed.bytes.bytes } bytes_changed_sent=${ changed.bytes.sent } bytes_unchanged=${ Math.round(median(unchanged)) }\n`);
   } finally {
     await page.context().close().catch(() => undefined);
   }

@@ -108,7 +108,8 @@ describe('what the dashboard reads at start', () => {
     expect((await call('GET', '/k8s/clusters/c-m-nope/v1/nodes')).status).toBe(404);
   });
 
-  it('compresses an answer with gzip when the client accepts it, as Rancher does', async() => {
+  it('compresses an answer with gzip when the client accepts it, as Rancher does, and counts both sizes', async() => {
+    mock.traffic.take();
     const raw = await new Promise<{ encoding?: string, bytes: Buffer }>((resolve, reject) => {
       httpRequest(`${ mock.url }${ MACHINES }`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
         const chunks: Buffer[] = [];
@@ -121,7 +122,18 @@ describe('what the dashboard reads at start', () => {
 
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(raw.encoding).toBe('gzip');
-    expect(JSON.parse(gunzipSync(raw.bytes).toString('utf8'))).toStrictEqual(plain.body);
+    const text = gunzipSync(raw.bytes);
+
+    expect(JSON.parse(text.toString('utf8'))).toStrictEqual(plain.body);
+    const [zipped, unzipped] = mock.traffic.take().filter((e) => e.path === MACHINES);
+
+    expect(zipped).toStrictEqual({
+      kind: 'http', path: MACHINES, bytes: text.length, sentBytes: raw.bytes.length
+    });
+    expect(zipped.sentBytes).toBeLessThan(zipped.bytes / 2);
+    expect(unzipped).toStrictEqual({
+      kind: 'http', path: MACHINES, bytes: text.length, sentBytes: text.length
+    });
   });
 
   it('never answers a compressed list from before a write', async() => {
