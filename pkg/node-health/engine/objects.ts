@@ -277,6 +277,13 @@ export function operatingSystem(...objs: (KubeObject | undefined)[]): OperatingS
   return 'unknown';
 }
 
+/** A Node's taint as kubectl writes it, `key=value:effect` (`key:effect` without a value). */
+export function taintText(taint: Record<string, unknown>): string {
+  const value = asString(taint.value);
+
+  return `${ asString(taint.key) ?? '?' }${ value ? `=${ value }` : '' }:${ asString(taint.effect) ?? '?' }`;
+}
+
 export function deletionTimestamp(obj: KubeObject): string | null {
   return asString(metadata(obj).deletionTimestamp);
 }

@@ -16,6 +16,7 @@ import {
   asArray, asNumber, asObject, asString, label, metadata, nameOf, namespaceOf
 } from './fields';
 import { JOB_LOG_FIELD, LABELS } from './vocabulary';
+import { taintText } from './objects';
 import { objectLabel } from './rules/rule';
 
 export type TimelineSource = 'lifecycle' | 'condition' | 'taint' | 'plan' | 'event' | 'log' | 'action';
@@ -118,10 +119,8 @@ function taintEntries(node: KubeObject, label: string): TimelineEntry[] {
     const key = asString(taint.key);
 
     if (at && key) {
-      const value = asString(taint.value);
-
       out.push({
-        at, source: 'taint', object: label, key: 'nodeHealth.timeline.taintAdded', args: { taint: `${ key }${ value ? `=${ value }` : '' }:${ asString(taint.effect) ?? '?' }` }
+        at, source: 'taint', object: label, key: 'nodeHealth.timeline.taintAdded', args: { taint: taintText(taint) }
       });
     }
   }

@@ -91,7 +91,7 @@ describe('cloud-provider-uninitialized', () => {
   it('fires while the Node keeps the uninitialized taint, with the taint as evidence', () => {
     const f = finding(run(s, objects), machine, 'cloud-provider-uninitialized')!;
 
-    expect(f.evidence[0]).toMatchObject({ path: 'spec.taints[node.cloudprovider.kubernetes.io/uninitialized]', value: 'true:NoSchedule' });
+    expect(f.evidence[0]).toMatchObject({ path: 'spec.taints[node.cloudprovider.kubernetes.io/uninitialized]', value: 'node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule' });
   });
 
   it('waits the threshold from when the taint was added, and fires exactly at it', () => {

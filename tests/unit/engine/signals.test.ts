@@ -7,6 +7,7 @@ import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '@pk
 import { DELETION_STAGES, MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '@pkg/node-health/engine/signals/machine';
 import type { SignalEntry } from '@pkg/node-health/engine/signals';
 import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
+import { timelineOf } from '@pkg/node-health/engine/timeline';
 import { buildScenario } from '../../../scenarios/catalog';
 import { ago } from '../../../scenarios/time';
 import { clusterObjects, recordName } from './helpers';
@@ -117,6 +118,21 @@ describe('signal tables', () => {
       key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute', timeAdded: ago(scenario.now, '1m')
     }];
     expect(statuses(objects).get(TARGET)).toBe('healthy');
+  });
+
+  it('cite a taint as kubectl writes it, with or without a value, as the timeline says it', () => {
+    const objects = fresh();
+    const { node } = target(objects);
+    const since = ago(scenario.now, '2h');
+
+    node.spec.taints = [{
+      key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute', timeAdded: since
+    }];
+    const record = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET);
+    const f = record?.findings.find((x) => x.rule === 'node-taint');
+
+    expect(f?.evidence[0]).toMatchObject({ path: 'spec.taints[node.kubernetes.io/out-of-service]', value: 'node.kubernetes.io/out-of-service:NoExecute' });
+    expect(timelineOf(record!).map((e) => e.args?.taint)).toContain(f?.evidence[0].value);
   });
 
   it('name the first deletion stage that has not finished, in the order Cluster API runs them', () => {

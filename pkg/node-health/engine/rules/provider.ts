@@ -9,7 +9,7 @@ import { nodeReadyCondition } from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, metadata, nameOf, specOf
 } from '../fields';
-import { nodeRefName } from '../objects';
+import { nodeRefName, taintText } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { expectedNodeName } from '../expected-name';
 import {
@@ -151,7 +151,7 @@ export const cloudProviderUninitialized: Rule = {
     return {
       args:     { node: nameOf(n) ?? '?', duration: duration(waited) },
       evidence: [
-        evidence(nodeLabel, `spec.taints[${ UNINITIALIZED_TAINT }]`, `${ asString(taint.value) ?? '' }:${ asString(taint.effect) ?? '' }`),
+        evidence(nodeLabel, `spec.taints[${ UNINITIALIZED_TAINT }]`, taintText(taint)),
         evidence(nodeLabel, 'spec.providerID', asString(specOf(n).providerID)),
         evidence(nodeLabel, 'metadata.creationTimestamp', asString(metadata(n).creationTimestamp)),
       ],

@@ -12,6 +12,7 @@ import {
   NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, PROBLEM_CONDITION_NAME, TAINT_CONDITIONS, TAINT_SIGNALS
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
+import { taintText } from '../objects';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
 } from './rule';
@@ -145,7 +146,7 @@ export const nodeTaint: Rule = {
           node: nameOf(n) ?? '?', key: entry.taintKey, effect: asString(taint.effect) ?? '-', duration: duration(age(ctx, since)),
         },
         evidence: [
-          evidence(nodeLabel, `spec.taints[${ entry.taintKey }]`, `${ asString(taint.value) ?? '' }:${ asString(taint.effect) ?? '' }`),
+          evidence(nodeLabel, `spec.taints[${ entry.taintKey }]`, taintText(taint)),
           ...(since ? [evidence(nodeLabel, `spec.taints[${ entry.taintKey }].timeAdded`, since)] : []),
           ...(c ? conditionEvidence(nodeLabel, c) : []),
         ],
