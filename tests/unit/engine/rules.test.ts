@@ -7,6 +7,10 @@ import {
   diagnose, linkChain, RULES, RULE_IDS, DEFAULT_CONFIG
 } from '@pkg/node-health/engine';
 import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import { clusterObjects, diagnoseScenario, findingsByName } from './helpers';
 
 const every = buildScenario('every-failure');
@@ -271,5 +275,41 @@ describe('unreadable inputs', () => {
 
     expect(rules).toContain('node-not-ready');
     expect(rules.filter((r) => ['orphan-node', 'machine-missing', 'waiting-for-node-ref'].includes(r))).toStrictEqual([]);
+  });
+});
+
+describe('the kubelet step says what its log is read for', () => {
+  const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+  const said = (f: { fix: { key: string, args?: Record<string, unknown> }[] }) => f.fix.map((s) => en(s.key, s.args));
+
+  it('for a Node that stopped reporting: why it is not Ready, and whether the host is up, since no pressure condition tells', () => {
+    const quorum = buildScenario('etcd-quorum');
+    const report = diagnose(clusterObjects(quorum, quorum.clusters[0].mgmtId), { now: quorum.now, defaultCluster: quorum.clusters[0].mgmtId });
+    const finding = report.records.flatMap((r) => r.findings).find((f) => f.rule === 'node-not-ready')!;
+
+    expect(finding.evidence.map((e) => e.value)).toContain('NodeStatusUnknown');
+    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-server, rke2-agent, k3s or k3s-agent) is running, and read its log for why kubelet does not report the Node Ready.');
+    expect(said(finding)).toContain('Check that the host is up and reaches the cluster\'s servers, then its disk, memory and network.');
+  });
+
+  it('for a Node under pressure: the pressure conditions in the evidence', () => {
+    const objects = clone(everyObjects) as any[];
+    const nodeName = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-c2a0d6e4b3f2')?.nodeName;
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === nodeName);
+
+    node.status.conditions.push({
+      type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure', lastTransitionTime: '2026-01-01T00:00:00Z'
+    });
+    const finding = diagnose(objects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-c2a0d6e4b3f2')!
+      .findings.find((f) => f.rule === 'node-not-ready')!;
+
+    expect(said(finding)).toContain('Check the host\'s disk, memory and network; the pressure conditions in the evidence tell which one.');
+  });
+
+  it('for a machine whose Node never registered: why kubelet did not register', () => {
+    const finding = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.flatMap((r) => r.findings)
+      .find((f) => f.rule === 'waiting-for-node-ref' && f.fix.some((s) => s.key === 'nodeHealth.fix.kubeletLinux'))!;
+
+    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-server, rke2-agent, k3s or k3s-agent) is running, and read its log for why kubelet did not register.');
   });
 });

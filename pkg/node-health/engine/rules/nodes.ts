@@ -19,8 +19,9 @@ import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from '
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 
-function kubeletStep(r: NodeRecord) {
-  return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', {}, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
+/** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
+function kubeletStep(r: NodeRecord, why: 'register' | 'ready') {
+  return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', { why }, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
 }
 
 function downstreamNodesStep(r: NodeRecord) {
@@ -72,7 +73,7 @@ export const waitingForNodeRef: Rule = {
         downstreamNodesStep(r),
         ...(family === 'infrastructure' ? [step(this.id, 'seeInfrastructure')] : []),
         ...(family === 'agent' ? [step(this.id, 'seeAgent')] : []),
-        kubeletStep(r),
+        kubeletStep(r, 'register'),
         step(this.id, 'machineLabel', { uid: asString(asObject(m.metadata).uid) ?? '?' }, `kubectl get nodes -l ${ sh(`rke.cattle.io/machine=${ asString(asObject(m.metadata).uid) ?? '' }`) }`),
         ...(r.os === 'windows' ? [step(this.id, 'windowsChecks')] : []),
       ],
@@ -318,7 +319,7 @@ export const nodeMissing: Rule = {
       ],
       fix: [
         ...findHostSteps(r).slice(0, 1),
-        kubeletStep(r),
+        kubeletStep(r, 'register'),
         acting('delete-machine', step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         autoCleanup,
       ],
@@ -356,8 +357,8 @@ export const nodeNotReady: Rule = {
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
       fix:      [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
-        kubeletStep(r),
-        step(this.id, 'resources'),
+        kubeletStep(r, 'ready'),
+        step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' }),
       ],
       since:   ready.lastTransitionTime,
       actions: [],
