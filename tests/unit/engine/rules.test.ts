@@ -11,6 +11,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
 import { createTranslator } from '@pkg/node-health/report/translate';
+import type { Finding } from '@pkg/node-health/engine';
 import { clusterObjects, diagnoseScenario, findingsByName } from './helpers';
 
 const every = buildScenario('every-failure');
@@ -280,7 +281,7 @@ describe('unreadable inputs', () => {
 
 describe('the kubelet step says what its log is read for', () => {
   const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
-  const said = (f: { fix: { key: string, args?: Record<string, unknown> }[] }) => f.fix.map((s) => en(s.key, s.args));
+  const said = (f: Finding) => f.fix.map((s) => en(s.key, s.args));
 
   it('for a Node that stopped reporting: why it is not Ready, and whether the host is up, since no pressure condition tells', () => {
     const quorum = buildScenario('etcd-quorum');

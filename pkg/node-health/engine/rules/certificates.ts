@@ -9,17 +9,17 @@ import {
   asNumber, asObject, asString, metadata, specOf
 } from '../fields';
 import { planEvidence } from './plan';
+import { crictl, distributionOf } from './host-commands';
+import type { Distribution } from './host-commands';
 import {
   Rule, age, duration, evidence, objectLabel, sh, step
 } from './rule';
 
 export const SELF_SIGNED_PROBES = ['kube-controller-manager', 'kube-scheduler'];
 
-/** The distribution's data directory, for the certificate paths: rke2 unless the cluster runs k3s. */
-function distro(r: NodeRecord): 'rke2' | 'k3s' {
-  const version = r.objects.cluster ? asString(specOf(r.objects.cluster).kubernetesVersion) : null;
-
-  return version && version.includes('k3s') ? 'k3s' : 'rke2';
+/** The distribution's data directory, for the certificate paths: rke2 unless the host runs k3s. */
+function distro(r: NodeRecord): Distribution {
+  return distributionOf(r) ?? 'rke2';
 }
 
 /** When the node was first started, as far as the objects tell: its Node's creation, else its machine's. */
@@ -61,7 +61,7 @@ export const servingCertsExpired: Rule = {
         step(this.id, 'rotate', { cluster: cluster?.name ?? '?' }, cluster?.namespace ? rotateCommand(cluster.namespace, cluster.name, rotationGeneration(r) + 1) : undefined),
         step(this.id, 'checkExpiry', {}, `sudo openssl x509 -enddate -noout -in /var/lib/rancher/${ data }/server/tls/kube-scheduler/kube-scheduler.crt`),
         step(this.id, 'byHand', {}, `sudo rm -f /var/lib/rancher/${ data }/server/tls/kube-controller-manager/kube-controller-manager.{crt,key} /var/lib/rancher/${ data }/server/tls/kube-scheduler/kube-scheduler.{crt,key}`),
-        step(this.id, 'restartComponents', {}, data === 'rke2' ? 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock rm -f $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps -q --name "kube-controller-manager|kube-scheduler")' : 'sudo systemctl restart k3s'),
+        step(this.id, 'restartComponents', {}, data === 'rke2' ? crictl('rke2', `rm -f $(${ crictl('rke2', 'ps -q --name "kube-controller-manager|kube-scheduler"') })`) : 'sudo systemctl restart k3s'),
       ],
       since:   r.plan.since,
       actions: [],

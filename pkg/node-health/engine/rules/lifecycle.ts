@@ -16,6 +16,7 @@ import { DELETION_STAGES } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
 import { signalSteps } from './signals';
+import { distributionOf, etcdMemberList } from './host-commands';
 
 /** The annotation Rancher's Force Delete sets on the infrastructure machine (rancher/dashboard's Machine model). */
 export const FORCE_MACHINE_REMOVE = 'provisioning.cattle.io/force-machine-remove';
@@ -293,7 +294,7 @@ export const etcdRemovalHookBlocked: Rule = {
         evidence(bootstrapName, `metadata.annotations[${ ANNOTATIONS.etcdForceRemove }]`, forced),
       ],
       fix: [
-        step(this.id, 'memberList', {}, 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock exec $(sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps --label io.kubernetes.container.name=etcd -q) etcdctl --cacert /var/lib/rancher/rke2/server/tls/etcd/server-ca.crt --cert /var/lib/rancher/rke2/server/tls/etcd/server-client.crt --key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list'),
+        step(this.id, 'memberList', {}, etcdMemberList(distributionOf(r))),
         ...(joined.length > 0 ? [step(this.id, 'joinedNodes', { joined: joined.join(', ') })] : []),
         step(this.id, 'forceRemove', {}, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrap ? nameOf(bootstrap) : r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.etcdForceRemove }=true`] })),
         acting('remove-finalizers', step(this.id, 'finalizersAfter')),

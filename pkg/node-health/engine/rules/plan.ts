@@ -12,6 +12,7 @@ import {
   findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, relatedHostArgs
 } from './shared';
 import { sameHostWith, withSharedEvidence } from '../hosts';
+import { crictl, distributionOf } from './host-commands';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, acting, step
 } from './rule';
@@ -171,7 +172,7 @@ export const probesFailing: Rule = {
       evidence: planEvidence(r),
       fix:      [
         ...findHostSteps(r).slice(0, 1),
-        step(this.id, 'components', {}, r.os === 'windows' ? undefined : 'sudo crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock ps -a'),
+        step(this.id, 'components', {}, r.os === 'windows' ? undefined : crictl(distributionOf(r), 'ps -a')),
         step(this.id, 'distroLog', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -30min --no-pager | tail -n 100'),
       ],
       since:   start,

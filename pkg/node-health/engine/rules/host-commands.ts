@@ -1,0 +1,83 @@
+/**
+ * Commands an admin runs on a node's host, as its distribution has them. RKE2 ships crictl and kubectl under
+ * /var/lib/rancher/rke2/bin, off root's PATH, and runs kube-apiserver and etcd as containers; K3s has crictl and
+ * kubectl as subcommands of its one binary and runs kube-apiserver and etcd inside its own process, so there is no
+ * container of either to list. Any other distribution (an imported cluster) gets the commands in their usual form.
+ */
+import type { KubeObject, NodeRecord } from '../types';
+import { asObject, asString, specOf, statusOf } from '../fields';
+
+export type Distribution = 'rke2' | 'k3s';
+
+/** RKE2 and K3s tell themselves in their Kubernetes version: v1.30.4+rke2r1, v1.30.4+k3s1. */
+export function distributionOfVersion(version: string | null | undefined): Distribution | null {
+  if (!version) {
+    return null;
+  }
+
+  return /\+rke2/.test(version) ? 'rke2' : (/\+k3s/.test(version) ? 'k3s' : null);
+}
+
+function kubeletVersion(node: KubeObject | undefined, inStatus: 'nodeInfo' | 'internalNodeStatus'): string | null {
+  if (!node) {
+    return null;
+  }
+  const status = statusOf(node);
+  const info = inStatus === 'nodeInfo' ? status.nodeInfo : asObject(status.internalNodeStatus).nodeInfo;
+
+  return asString(asObject(info).kubeletVersion);
+}
+
+/** The distribution a record's host runs: its cluster's Kubernetes version, else what its kubelet reports. */
+export function distributionOf(r: NodeRecord): Distribution | null {
+  return distributionOfVersion(r.objects.cluster ? asString(specOf(r.objects.cluster).kubernetesVersion) : null) ??
+    distributionOfVersion(kubeletVersion(r.objects.node, 'nodeInfo')) ??
+    distributionOfVersion(kubeletVersion(r.objects.mgmtNode, 'internalNodeStatus'));
+}
+
+/** The distribution of several hosts of one cluster: the first that tells. */
+export function distributionOfAny(records: readonly NodeRecord[]): Distribution | null {
+  for (const r of records) {
+    const d = distributionOf(r);
+
+    if (d) {
+      return d;
+    }
+  }
+
+  return null;
+}
+
+const RKE2_CRICTL = 'sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock';
+
+/** crictl with `args`, as the distribution ships it. */
+export function crictl(d: Distribution | null, args: string): string {
+  if (d === 'rke2') {
+    return `${ RKE2_CRICTL } ${ args }`;
+  }
+
+  return d === 'k3s' ? `sudo k3s crictl ${ args }` : `sudo crictl ${ args }`;
+}
+
+/**
+ * Whether kube-apiserver runs on this host: RKE2's container (running, or restarting and why), K3s's own readiness
+ * endpoint, since its API server is part of the k3s process.
+ */
+export function apiserverCheck(d: Distribution | null): string {
+  return d === 'k3s' ? 'sudo k3s kubectl get --raw=\'/readyz?verbose\'' : crictl(d, 'ps -a --name kube-apiserver');
+}
+
+/**
+ * The etcd members as etcd itself lists them, from an etcd host. RKE2 runs etcdctl in its etcd container; K3s
+ * embeds etcd and ships no etcdctl, so the command needs one installed on the host, with K3s's client certificate.
+ */
+export function etcdMemberList(d: Distribution | null): string {
+  if (d === 'k3s') {
+    return 'sudo etcdctl --endpoints https://127.0.0.1:2379 --cacert /var/lib/rancher/k3s/server/tls/etcd/server-ca.crt ' +
+      '--cert /var/lib/rancher/k3s/server/tls/etcd/client.crt --key /var/lib/rancher/k3s/server/tls/etcd/client.key member list';
+  }
+  const tls = '/var/lib/rancher/rke2/server/tls/etcd';
+
+  return `${ crictl('rke2', `exec $(${ crictl('rke2', 'ps --label io.kubernetes.container.name=etcd -q') }) etcdctl`) } ` +
+    `--cacert ${ tls }/server-ca.crt --cert ${ tls }/server-client.crt --key ${ tls }/server-client.key member list`;
+}
