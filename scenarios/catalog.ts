@@ -122,7 +122,7 @@ export function ghostEtcd(o: ScenarioOptions = {}): Scenario {
       ...workers,
     ],
     looseNodes:         [orphan],
-    rotateCertificates: { generation: 3, applied: 2 },
+    rotateCertificates: { generation: 3 },
     waitingSince:       '2d',
   }, now, o));
 
@@ -130,7 +130,7 @@ export function ghostEtcd(o: ScenarioOptions = {}): Scenario {
     name:        'ghost-etcd',
     title:       'Ghost etcd machine blocks the cluster',
     description: 'k3s custom cluster of 16 machines. Etcd machine custom-2d74d4c9a104 never applied its plan (its agent\'s ' +
-      'credentials are invalid), holds certificate rotation back, and hangs in deletion on its finalizer. Node ' +
+      'credentials are invalid), holds the whole cluster back, and hangs in deletion on its finalizer. Node ' +
       'dev-k8s-node01 still points at machine custom-f489526f114a, which no longer exists.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
@@ -987,7 +987,7 @@ export function certRotationBlocked(o: ScenarioOptions = {}): Scenario {
         hostname: 'rot-node01', machineId: agentId('3c8b5e1a4d92'), roles: { worker: true }, address: '10.21.1.31', createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
       },
     ],
-    rotateCertificates: { generation: 3, applied: 2 },
+    rotateCertificates: { generation: 3 },
     waitingMessage:     `waiting for [${ ROTATION_MACHINE }] certificate rotation`,
     waitingSince:       '2h',
     capiCluster:        { paused: true, pausedAgo: '2h' },
@@ -1000,6 +1000,50 @@ export function certRotationBlocked(o: ScenarioOptions = {}): Scenario {
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { [ROTATION_MACHINE]: ['agent-never-checked-in', 'blocking-cluster-operation'] }, { 'rot-k3s': ['reconciliation-paused'] });
+}
+
+export const FAILED_ROTATION_MACHINE = customMachineName(agentId('8f32d5ca1be4'));
+
+/**
+ * The same rotation when the machine's agent did apply its rotation plan and it failed: the planner says
+ * "operation [<machine>] certificate rotation failed" (store.go assignAndCheckPlan, a failure threshold of 0) as an
+ * error on the cluster's conditions, and keeps the CAPI cluster paused (certificaterotation.go) until it succeeds.
+ */
+export function certRotationFailed(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-01-13T08:10:00Z';
+  const master = (host: string, id: string, address: string): NodeSpec => ({
+    hostname: host, machineId: agentId(id), roles: { etcd: true, controlPlane: true }, address, createdAgo: '410d', planUpdatedAgo: '2h', agentCredentials: true,
+  });
+  const built = buildCluster(clusterBuild({
+    name:              'rotf-k3s',
+    mgmtId:            'c-m-f4r7t2kq',
+    kind:              'custom',
+    kubernetesVersion: 'v1.27.10+k3s2',
+    createdAgo:        '410d',
+    nodes:             [
+      master('rotf-master01', '4d9e6b2a7c15', '10.22.1.11'),
+      master('rotf-master02', '5e0f7c3b8d26', '10.22.1.12'),
+      {
+        hostname: 'rotf-etcd01', machineId: agentId('8f32d5ca1be4'), roles: { etcd: true }, address: '10.22.1.21', createdAgo: '95d', planUpdatedAgo: '2h', agent: 'plan-failed', agentCredentials: true,
+      },
+      {
+        hostname: 'rotf-node01', machineId: agentId('9a43e6db2cf5'), roles: { worker: true }, address: '10.22.1.31', createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
+      },
+    ],
+    rotateCertificates: { generation: 3 },
+    waitingMessage:     `operation [${ FAILED_ROTATION_MACHINE }] certificate rotation failed`,
+    waitingFailed:      true,
+    waitingSince:       '1h',
+    capiCluster:        { paused: true, pausedAgo: '2h' },
+  }, now, o));
+
+  return scenarioFrom({
+    name:         'cert-rotation-failed',
+    title:        'Certificate rotation failed on a machine',
+    description:  `k3s custom cluster where the certificate rotation plan failed on ${ FAILED_ROTATION_MACHINE }: the planner reports the failure and keeps the CAPI cluster paused until that machine's rotation succeeds.`,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [FAILED_ROTATION_MACHINE]: ['plan-apply-failed', 'blocking-cluster-operation'] }, { 'rotf-k3s': ['reconciliation-paused'] });
 }
 
 export const CLUSTER_HEALTH_MACHINES = {
@@ -2089,6 +2133,7 @@ export const SCENARIOS = {
   'reconciliation-paused':   reconciliationPaused,
   'health-check-blocked':    healthCheckBlocked,
   'signal-catalogue':        signalCatalogue,
+  'cert-rotation-failed':    certRotationFailed,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -15,9 +15,10 @@ export interface ProvisioningClusterOptions {
   kubernetesVersion?: string;
   /** the planner's message: goes into Updated and Provisioned (Unknown/Waiting) */
   waitingMessage?: string;
+  /** the message is a hard error (False/Error, wrangler's SetError), not progress (Unknown/Waiting) */
+  waitingFailed?: boolean;
   waitingSince?: string;
   rotateCertificatesGeneration?: number;
-  appliedRotateCertificatesGeneration?: number;
   machinePools?: {
     name: string; quantity: number; roles: Roles; os?: OperatingSystem; unhealthyNodeTimeout?: string; maxUnhealthy?: string; unhealthyRange?: string;
   }[];
@@ -60,12 +61,14 @@ export function provisioningCluster(o: ProvisioningClusterOptions): KubeObject {
   const since = o.waitingSince ?? o.createdAt;
 
   if (o.waitingMessage) {
+    const [status, reason] = o.waitingFailed ? ['False' as const, 'Error'] : ['Unknown' as const, 'Waiting'];
+
     conditions.push(
       {
-        type: 'Updated', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since
+        type: 'Updated', status, reason, message: o.waitingMessage, lastUpdateTime: since
       },
       {
-        type: 'Provisioned', status: 'Unknown', reason: 'Waiting', message: o.waitingMessage, lastUpdateTime: since
+        type: 'Provisioned', status, reason, message: o.waitingMessage, lastUpdateTime: since
       },
     );
   } else {
@@ -141,10 +144,6 @@ export function provisioningCluster(o: ProvisioningClusterOptions): KubeObject {
     agentDeployed:      true,
     clientSecretName:   `${ o.name }-kubeconfig`,
   };
-
-  if (o.appliedRotateCertificatesGeneration !== undefined) {
-    status.certificateRotationGeneration = o.appliedRotateCertificatesGeneration;
-  }
 
   return {
     apiVersion: 'provisioning.cattle.io/v1',

@@ -661,8 +661,11 @@ export interface ClusterBuild {
   looseNodes?: LooseNodeSpec[];
   /** overrides the planner-derived Updated/Provisioned message */
   waitingMessage?: string;
+  /** the message is the planner's error (False/Error), not a wait */
+  waitingFailed?: boolean;
   waitingSince?: Duration;
-  rotateCertificates?: { generation: number; applied: number };
+  /** spec.rkeConfig.rotateCertificates.generation (whether it is done is the RKEControlPlane's status, and the planner's message) */
+  rotateCertificates?: { generation: number };
   planStateKeys?: boolean;
   machinePools?: MachinePoolSpec[];
   clusterAnnotations?: Labels;
@@ -777,9 +780,9 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
       createdAt,
       kubernetesVersion:                   b.kind === 'imported' ? undefined : b.kubernetesVersion,
       waitingMessage:                      waitingMessage || undefined,
+      waitingFailed:                       b.waitingFailed,
       waitingSince:                        b.waitingSince !== undefined ? ago(b.now, b.waitingSince) : undefined,
       rotateCertificatesGeneration:        b.rotateCertificates?.generation,
-      appliedRotateCertificatesGeneration: b.rotateCertificates?.applied,
       machinePools:                        b.machinePools,
       annotations:                         b.clusterAnnotations,
     }),

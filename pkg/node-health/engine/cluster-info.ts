@@ -5,9 +5,9 @@
  */
 import type { ClusterIdentity, ClusterInfo, KubeObject, NodeRecord } from './types';
 import { getCondition } from './conditions';
-import { AGENT_WAITING, CERTIFICATE_ROTATION, PLANNER_MESSAGES } from './signals/planner';
+import { AGENT_WAITING, CERTIFICATE_ROTATION_FAILED, CERTIFICATE_ROTATION_WAITING, PLANNER_MESSAGES } from './signals/planner';
 import {
-  asNumber, asObject, asString, nameOf, namespaceOf, specOf, statusOf
+  asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 
 const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
@@ -37,8 +37,6 @@ export function clusterIdentityOf(cluster: KubeObject): ClusterIdentity {
 
 /** What a cluster object says about its state (what holds it back), under the identity given for it or read from it. */
 export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity = clusterIdentityOf(cluster)): ClusterInfo {
-  const spec = specOf(cluster);
-  const status = statusOf(cluster);
   const info = clusterWithNothingKnown(identity.name, identity.namespace || null, identity.mgmtId, identity.machineManaged ? 'provisioned' : 'imported');
 
   for (const type of BLOCKING_CONDITIONS) {
@@ -52,11 +50,11 @@ export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity =
     }
   }
 
-  const requested = asNumber(asObject(asObject(spec.rkeConfig).rotateCertificates).generation);
-  const done = asNumber(status.certificateRotationGeneration);
+  // Whether a rotation is done is kept on the RKEControlPlane (status.certificateRotationGeneration), not on the
+  // provisioning cluster; while one runs, the planner says so before anything else, and names the machine.
+  const message = info.blockingMessage ?? '';
 
-  info.certificateRotationPending = (requested !== null && requested > (done ?? 0)) ||
-    CERTIFICATE_ROTATION.test(info.blockingMessage ?? '');
+  info.certificateRotation = CERTIFICATE_ROTATION_FAILED.test(message) ? 'failed' : (CERTIFICATE_ROTATION_WAITING.test(message) ? 'waiting' : null);
 
   return info;
 }
@@ -93,7 +91,7 @@ function clusterWithNothingKnown(name: string, namespace: string | null, mgmtId:
     blockingCondition:          null,
     blockingSince:              null,
     blockingMachines:           [],
-    certificateRotationPending: false,
+    certificateRotation:        null,
     findings:                   [],
   };
 }

@@ -165,7 +165,8 @@ export interface ClusterInfo {
   blockingSince: string | null;
   /** Machine names the blocking message names */
   blockingMachines: string[];
-  certificateRotationPending: boolean;
+  /** A certificate rotation the planner waits for (a machine's rotation plan), or one that failed on a machine */
+  certificateRotation: 'waiting' | 'failed' | null;
   /** Findings about the whole cluster rather than one node (init node lost, cluster agent disconnected) */
   findings: Finding[];
   /** Why a check of the whole cluster could not judge it (it threw): the cluster is not known to be fine */

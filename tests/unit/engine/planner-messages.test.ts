@@ -35,7 +35,7 @@ describe("the planner's messages", () => {
     expect(unseen.filter((id) => !BUILT_BY_RULE_TESTS.includes(id))).toStrictEqual([]);
   });
 
-  it('certificate rotation in the cluster\'s words makes the rotation pending; the agent not connected yet is the agent finding', () => {
+  it('certificate rotation in the planner\'s words makes it waiting or failed, never its end; the agent not connected yet is the agent finding', () => {
     const s = buildScenario('healthy');
     const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
     const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
@@ -48,7 +48,14 @@ describe("the planner's messages", () => {
       return diagnose(objects, { now: s.now }).clusters[0];
     };
 
-    expect(say('rotating certificates').certificateRotationPending).toBe(true);
+    expect(say('waiting for [custom-2d74d4c9a104] certificate rotation').certificateRotation).toBe('waiting');
+    expect(say('waiting for [custom-2d74d4c9a104] certificate rotation probes').certificateRotation).toBe('waiting');
+    expect(say('starting [custom-2d74d4c9a104] certificate rotation').certificateRotation).toBe('waiting');
+    expect(say('operation [custom-2d74d4c9a104] certificate rotation failed').certificateRotation).toBe('failed');
+    expect(say('certificate rotation done').certificateRotation).toBeNull();
+    // Whether a requested rotation is done is the RKEControlPlane's status: the request alone says nothing.
+    cluster.spec.rkeConfig = { ...cluster.spec.rkeConfig, rotateCertificates: { generation: 4 } };
+    expect(say('configuring worker node(s) custom-2d74d4c9a104: waiting for plan to be applied').certificateRotation).toBeNull();
     expect(say('waiting for cluster agent to connect').findings.map((f) => f.rule)).toContain('cluster-agent-disconnected');
   });
 });

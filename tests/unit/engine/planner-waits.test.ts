@@ -4,7 +4,7 @@
  * Rancher's own: a remark, not a cause; the cluster's plan leads with the machine, and nothing says to resume.
  */
 import { preflightOf } from '@pkg/node-health/engine';
-import { AGENT_WAIT_MACHINE, buildScenario, ROTATION_MACHINE } from '../../../scenarios/catalog';
+import { AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, ROTATION_MACHINE } from '../../../scenarios/catalog';
 import { diagnoseScenario } from './helpers';
 
 describe('a certificate rotation that waits for a ghost machine', () => {
@@ -37,6 +37,11 @@ describe('a certificate rotation that waits for a ghost machine', () => {
     expect(preflightOf('resume-machine', ghost, now, report.records).checks.find((c) => c.id === 'notPaused')).toMatchObject({ ok: false, key: 'nodeHealth.preflight.notPaused.rotation' });
   });
 
+  it('says the rotation waits for the ghost, as the planner does', () => {
+    expect(cluster.certificateRotation).toBe('waiting');
+    expect(ghost.findings.find((f) => f.rule === 'blocking-cluster-operation')?.args.rotation).toBe('waiting');
+  });
+
   it('still asks to resume a pause nobody explains', () => {
     const paused = diagnoseScenario(buildScenario('reconciliation-paused')).clusters[0].findings.find((f) => f.rule === 'reconciliation-paused')!;
 
@@ -54,5 +59,25 @@ describe('the planner waiting for the cluster agent while it configures a contro
     expect(cluster.blockingMachines).toEqual([]);
     expect(cluster.resolution?.rootCause).toBe('cluster-agent-disconnected');
     expect(report.records.find((r) => r.machineName === AGENT_WAIT_MACHINE)?.findings).toEqual([]);
+  });
+});
+
+describe('a certificate rotation that failed on a machine', () => {
+  const report = diagnoseScenario(buildScenario('cert-rotation-failed'));
+  const cluster = report.clusters[0];
+  const failed = report.records.find((r) => r.machineName === FAILED_ROTATION_MACHINE)!;
+
+  it('is a failure of that machine, which holds the cluster back, not a rotation still under way', () => {
+    expect(cluster.certificateRotation).toBe('failed');
+    expect(cluster.blockingMachines).toStrictEqual([FAILED_ROTATION_MACHINE]);
+    expect(failed.findings.find((f) => f.rule === 'blocking-cluster-operation')).toMatchObject({ severity: 'error', args: { rotation: 'failed' } });
+    expect(failed.resolution?.rootCause).toBe('plan-apply-failed');
+  });
+
+  it('keeps Rancher\'s pause its own: the planner pauses again until the rotation succeeds, so nothing says to resume', () => {
+    const pause = cluster.findings.find((f) => f.rule === 'reconciliation-paused')!;
+
+    expect(pause).toMatchObject({ severity: 'info', args: { scope: 'rotation' } });
+    expect(pause.fix.map((s) => s.key)).not.toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
   });
 });

@@ -97,7 +97,7 @@ describe('seed case 1: the ghost etcd machine', () => {
     const cluster = report.clusters[0];
 
     expect(cluster.blockingMachines).toStrictEqual([GHOST_MACHINE]);
-    expect(cluster.certificateRotationPending).toBe(true);
+    expect(cluster.certificateRotation).toBeNull();
     const blocking = ghost.findings.find((f) => f.rule === 'blocking-cluster-operation')!;
 
     expect(blocking.evidence.map((e) => e.value)).toContain(cluster.blockingMessage);

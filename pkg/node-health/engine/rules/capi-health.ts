@@ -12,7 +12,7 @@ import {
   annotation, asArray, asNumber, asObject, asString, describeObject, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
-import { CERTIFICATE_ROTATION, RECONCILIATION_PAUSED } from '../signals/planner';
+import { RECONCILIATION_PAUSED } from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput } from './rule';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
@@ -122,11 +122,11 @@ export const reconciliationPaused: ClusterRule = {
     const objects = found.length ? found.map((p) => `${ CAPI_LABELS[p.kind] } ${ nameOf(p.obj) ?? '?' } (${ p.how === 'spec' ? 'spec.paused' : ANNOTATIONS.capiPaused })`).join(', ') : 'CAPI Cluster / RKEControlPlane';
     // A pause of a pool or a health check only holds back that pool; the cluster's holds back everything.
     const whole = !!said || found.some((p) => p.kind === 'capiCluster');
-    // The planner pauses the CAPI cluster while it rotates certificates and lifts the pause when done
-    // (pkg/capr/planner/certificaterotation.go): that pause is Rancher's own, and a machine the rotation
-    // waits for is what keeps it; resuming by hand would let Cluster API act in the middle of the rotation.
-    const rotating = input.cluster.certificateRotationPending && CERTIFICATE_ROTATION.test(input.cluster.blockingMessage ?? '') &&
-      found.every((p) => p.kind === 'capiCluster' && p.how === 'spec');
+    // The planner pauses the CAPI cluster while it rotates certificates, keeps it paused while a machine's rotation
+    // has failed, and lifts the pause when every machine's is done (pkg/capr/planner/certificaterotation.go): that
+    // pause is Rancher's own, and a machine the rotation waits for is what keeps it; resuming by hand would let
+    // Cluster API act in the middle of the rotation, and the planner pauses it again.
+    const rotating = input.cluster.certificateRotation !== null && found.every((p) => p.kind === 'capiCluster' && p.how === 'spec');
 
     if (rotating) {
       return {

@@ -40,12 +40,11 @@ export const blockingClusterOperation: Rule = {
         cluster:   c.name,
         condition: c.blockingCondition ?? '?',
         duration:  duration(age(ctx, c.blockingSince)),
-        rotation:  c.certificateRotationPending ? 'yes' : 'no',
+        rotation:  c.certificateRotation ?? 'no',
       },
       evidence: [
         evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].message`, c.blockingMessage),
         evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].lastTransitionTime`, c.blockingSince),
-        ...(c.certificateRotationPending ? [evidence(clusterLabel, 'spec.rkeConfig.rotateCertificates', 'pending')] : []),
       ],
       fix: [
         acting('defer', step(this.id, 'fixThisMachine')),

@@ -23,7 +23,12 @@ function message(id: string, pattern: RegExp, rule: string, severity: SignalEntr
 
 export const TIER_MACHINES = /\b(node|machine)\(s\) /i;
 export const WAITING = /waiting (for|to stop)\b/i;
-export const CERTIFICATE_ROTATION = /certificate rotation|rotating certificates/i;
+/**
+ * The rotation's own words for each machine (assignAndCheckPlan with "[<machine>] certificate rotation"): starting,
+ * waiting for it (or its probes), and failed. "certificate rotation done" is said once, as the pause is lifted.
+ */
+export const CERTIFICATE_ROTATION_WAITING = /\b(starting|waiting for) \[[^\]]+\] certificate rotation\b/i;
+export const CERTIFICATE_ROTATION_FAILED = /\boperation \[[^\]]+\] certificate rotation failed\b/i;
 export const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
 export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
 export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
@@ -39,8 +44,10 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'non-ready etcd machine(s) custom-2d74d4c9a104: Node condition Ready is False'),
   message('waiting', WAITING, 'blocking-cluster-operation', 'error', `${ PLANNER }/etcdrestore.go, store.go`,
     'waiting to stop rke2 services on machine [custom-2d74d4c9a104]'),
-  message('certificateRotation', CERTIFICATE_ROTATION, 'blocking-cluster-operation', 'error', `${ PLANNER }/certificaterotation.go`,
-    'rotating certificates'),
+  message('certificateRotation', CERTIFICATE_ROTATION_WAITING, 'blocking-cluster-operation', 'error', `${ PLANNER }/certificaterotation.go, store.go assignAndCheckPlan`,
+    'waiting for [custom-2d74d4c9a104] certificate rotation'),
+  message('certificateRotationFailed', CERTIFICATE_ROTATION_FAILED, 'blocking-cluster-operation', 'error', `${ PLANNER }/certificaterotation.go, store.go assignAndCheckPlan`,
+    'operation [custom-2d74d4c9a104] certificate rotation failed'),
   message('kubeletUpdate', WAITING_FOR_KUBELET, 'kubelet-version-skew', 'warning', `${ PLANNER }/planner.go (harvester#6041)`,
     'configuring control plane node(s) custom-4f0d2b9e6a13: waiting for kubelet to update'),
   message('drain', DRAIN_MESSAGE, 'drain-stuck', 'warning', `${ PLANNER }/drain.go (rancher#37503)`,
