@@ -3,9 +3,9 @@
  * "waiting for [<machine>] certificate rotation" and keeps the CAPI cluster paused while it rotates. That pause is
  * Rancher's own: a remark, not a cause; the cluster's plan leads with the machine, and nothing says to resume.
  */
-import { preflightOf } from '@pkg/node-health/engine';
+import { diagnose, preflightOf } from '@pkg/node-health/engine';
 import { AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, ROTATION_MACHINE } from '../../../scenarios/catalog';
-import { diagnoseScenario } from './helpers';
+import { clusterObjects, diagnoseScenario } from './helpers';
 
 describe('a certificate rotation that waits for a ghost machine', () => {
   const report = diagnoseScenario(buildScenario('cert-rotation-blocked'));
@@ -79,5 +79,51 @@ describe('a certificate rotation that failed on a machine', () => {
 
     expect(pause).toMatchObject({ severity: 'info', args: { scope: 'rotation' } });
     expect(pause.fix.map((s) => s.key)).not.toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
+  });
+});
+
+describe('an etcd restore or an encryption key rotation, which pause the CAPI cluster themselves', () => {
+  const s = buildScenario('cert-rotation-blocked');
+  const id = s.clusters[0].mgmtId;
+  const pauseSaying = (message: string, status = 'Unknown') => {
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => (['Updated', 'Provisioned'].includes(c.type) ? {
+      ...c, status, reason: status === 'False' ? 'Error' : 'Waiting', message
+    } : c));
+
+    return diagnose(objects, { now: s.now, defaultCluster: id }).clusters[0].findings.find((f) => f.rule === 'reconciliation-paused')!;
+  };
+
+  // The planner's own words (rancher pkg/capr/planner/etcdrestore.go, encryptionkeyrotation.go, store.go assignAndCheckPlan).
+  it.each([
+    ['shutting down cluster', 'restore'],
+    ['waiting to stop rke2 services on machine [custom-7e21c4b9a0d3]', 'restore'],
+    ['waiting for etcd restore probes', 'restore'],
+    ['waiting for encryption key rotation [prepare] for machine [custom-7e21c4b9a0d3]', 'encryption'],
+  ])('"%s": Rancher\'s pause, an info, with nothing to resume', (message, scope) => {
+    const pause = pauseSaying(message);
+
+    expect(pause).toMatchObject({ severity: 'info', args: { scope } });
+    expect(pause.fix.map((f) => f.key)).toStrictEqual([`nodeHealth.rules.reconciliationPaused.fix.${ scope }`]);
+    expect(pause.evidence.map((e) => e.value)).toContain(message);
+  });
+
+  it.each([
+    ['operation etcd restore failed', 'restoreFailed'],
+    ['encryption key rotation failed, please perform an etcd restore: operation encryption key rotation [prepare] for machine [custom-7e21c4b9a0d3] failed', 'encryptionFailed'],
+  ])('"%s": an error, with what Rancher says to do instead of a resume', (message, scope) => {
+    const pause = pauseSaying(message, 'False');
+
+    expect(pause).toMatchObject({ severity: 'error', args: { scope } });
+    expect(pause.fix.map((f) => f.key)).toStrictEqual([`nodeHealth.rules.reconciliationPaused.fix.${ scope }`]);
+  });
+
+  it('asks to resume when the cluster says only that it is paused', () => {
+    const pause = pauseSaying('CAPI cluster or RKEControlPlane is paused');
+
+    expect(pause.severity).toBe('warning');
+    expect(pause.fix.map((f) => f.key)).toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
   });
 });

@@ -12,7 +12,9 @@ import {
   annotation, asArray, asNumber, asObject, asString, describeObject, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
-import { RECONCILIATION_PAUSED } from '../signals/planner';
+import {
+  ENCRYPTION_KEY_ROTATION, ENCRYPTION_KEY_ROTATION_FAILED, ETCD_RESTORE, ETCD_RESTORE_FAILED, RECONCILIATION_PAUSED
+} from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput } from './rule';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
@@ -78,6 +80,29 @@ function pauseEvidence(p: Pause): Evidence {
   return p.how === 'spec' ? evidence(capiLabel(p.kind, p.obj), 'spec.paused', true) : evidence(capiLabel(p.kind, p.obj), `metadata.annotations[${ ANNOTATIONS.capiPaused }]`, annotation(p.obj, ANNOTATIONS.capiPaused));
 }
 
+/**
+ * The operation Rancher paused the cluster for, by what its provisioning cluster's conditions say (an etcd restore
+ * or an encryption key rotation, running or failed), or null when they say none.
+ */
+function pausingOperation(input: ClusterRuleInput): { op: 'restore' | 'encryption'; failed: boolean; said: Condition } | null {
+  for (const c of input.provisioning ? conditions(input.provisioning) : []) {
+    const message = c.status !== 'True' ? c.message ?? '' : '';
+
+    if (ENCRYPTION_KEY_ROTATION.test(message)) {
+      return {
+        op: 'encryption', failed: ENCRYPTION_KEY_ROTATION_FAILED.test(message), said: c
+      };
+    }
+    if (ETCD_RESTORE.test(message)) {
+      return {
+        op: 'restore', failed: ETCD_RESTORE_FAILED.test(message), said: c
+      };
+    }
+  }
+
+  return null;
+}
+
 function resumeStep(ruleId: string, p: Pause) {
   const ns = namespaceOf(p.obj);
   const name = nameOf(p.obj);
@@ -126,7 +151,26 @@ export const reconciliationPaused: ClusterRule = {
     // has failed, and lifts the pause when every machine's is done (pkg/capr/planner/certificaterotation.go): that
     // pause is Rancher's own, and a machine the rotation waits for is what keeps it; resuming by hand would let
     // Cluster API act in the middle of the rotation, and the planner pauses it again.
-    const rotating = input.cluster.certificateRotation !== null && found.every((p) => p.kind === 'capiCluster' && p.how === 'spec');
+    const rancherPause = found.every((p) => p.kind === 'capiCluster' && p.how === 'spec');
+    const rotating = input.cluster.certificateRotation !== null && rancherPause;
+    // An etcd restore and an encryption key rotation pause it the same way, and keep it paused when they fail: a
+    // resume by hand lets Cluster API replace machines in the middle of a restore. What to do is the operation's.
+    const operation = rancherPause ? pausingOperation(input) : null;
+
+    if (operation) {
+      const { op, failed, said: opSaid } = operation;
+
+      return {
+        severity: failed ? 'error' : 'info',
+        args:     {
+          cluster: name, duration: since ? duration(age(ctx, since)) : '?', timed: since ? 'yes' : 'no', objects, scope: failed ? `${ op }Failed` : op
+        },
+        evidence: [...found.map(pauseEvidence), ...(input.provisioning ? conditionEvidence(objectLabel('cluster', input.provisioning), opSaid) : [])],
+        fix:      [step(this.id, failed ? `${ op }Failed` : op, { cluster: name })],
+        since,
+        actions:  [],
+      };
+    }
 
     if (rotating) {
       return {

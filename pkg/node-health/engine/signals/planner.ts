@@ -29,6 +29,19 @@ export const WAITING = /waiting (for|to stop)\b/i;
  */
 export const CERTIFICATE_ROTATION_WAITING = /\b(starting|waiting for) \[[^\]]+\] certificate rotation\b/i;
 export const CERTIFICATE_ROTATION_FAILED = /\boperation \[[^\]]+\] certificate rotation failed\b/i;
+/**
+ * An etcd snapshot restore (pkg/capr/planner/etcdrestore.go) and an encryption key rotation
+ * (encryptionkeyrotation.go) pause the CAPI cluster while they run, as a certificate rotation does, and leave it
+ * paused when they fail: "operation etcd restore failed" (store.go assignAndCheckPlan), and "encryption key rotation
+ * failed, please perform an etcd restore: …". Their other words: "shutting down cluster", "stopping rke2 services on
+ * control plane and etcd machines/nodes", "waiting to stop rke2 services on machine [m]", "cluster shutdown complete,
+ * running etcd restore", "starting|waiting for etcd restore [probes]"; "starting|waiting for encryption key rotation
+ * [phase] for machine [m]", "elected m as control plane leader for encryption key rotation".
+ */
+export const ETCD_RESTORE = /\betcd restore\b|^shutting down cluster$|^stopping \S+ services on control plane and etcd machines|\bwaiting to stop \S+ services on (machine|node) \[/i;
+export const ETCD_RESTORE_FAILED = /\boperation etcd restore failed\b/i;
+export const ENCRYPTION_KEY_ROTATION = /\bencryption key rotation\b/i;
+export const ENCRYPTION_KEY_ROTATION_FAILED = /\bencryption key rotation failed\b/i;
 export const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
 export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
 export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
