@@ -15,9 +15,9 @@ const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
 /** The planner's messages that name machines or say what the cluster waits for (signals/planner.ts). */
 export const PLANNER_FORMS: readonly RegExp[] = [...new Set(PLANNER_MESSAGES.filter((e) => e.rule === 'blocking-cluster-operation').map((e) => e.pattern))];
 
-/** Tokens of a condition message that may be machine names. */
+/** Tokens of a condition message that may be machine names ("custom-x", "[custom-x]", "fleet-default/custom-x"). */
 export function messageTokens(message: string): Set<string> {
-  return new Set(message.split(/[\s,;:[\]()"']+/).filter(Boolean));
+  return new Set(message.split(/[\s,;:[\]()"'/]+/).filter(Boolean));
 }
 
 /**

@@ -166,10 +166,25 @@ export function planStateFromMessage(message: string | null): PlanStatus['state'
   return null;
 }
 
+/**
+ * The probes a "waiting for probes: a, b" message names. The planner joins the machine's messages with ", ", so
+ * what it adds after the list ("draining node", "drain completed", "error draining machine …") follows the names
+ * in the same way: the list ends at the first part that is not a probe's name.
+ */
 export function probesFromMessage(message: string | null): string[] {
   const m = message ? /waiting for probes:\s*(.+)$/i.exec(message) : null;
+  const names: string[] = [];
 
-  return m ? m[1].split(/,\s*/).map((s) => s.trim()).filter(Boolean) : [];
+  for (const part of m ? m[1].split(/,\s*/) : []) {
+    const name = part.trim();
+
+    if (!PROBE_NAME.test(name)) {
+      break;
+    }
+    names.push(name);
+  }
+
+  return names;
 }
 
 function secretData(secret: KubeObject | undefined): Record<string, any> {

@@ -189,6 +189,22 @@ describe('drain-stuck', () => {
     expect(rulesOf(s, objects, DRAINING_MACHINE, { config: { drainTimeoutMs: 5 * HOUR + 1 } })).not.toContain('drain-stuck');
   });
 
+  it('cites the machine\'s own words when its drain fails, whatever the cluster says first', () => {
+    const failing = JSON.parse(JSON.stringify(objects));
+    const message = `error draining machine ${ DRAINING_MACHINE }: [error when evicting pods/"web-0" -n "shop" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.]`;
+    const reconciled = machineNamed(failing, DRAINING_MACHINE).status.conditions.find((c: any) => c.type === 'Reconciled');
+
+    reconciled.status = 'Unknown';
+    reconciled.message = message;
+    const cluster = failing.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => (c.message ? { ...c, message: `configuring worker node(s) ${ DRAINING_MACHINE }: waiting for plan to be applied` } : c));
+    const f = finding(run(s, failing), DRAINING_MACHINE, 'drain-stuck')!;
+
+    expect(f.evidence.map((e) => e.value)).toContain(message);
+    expect(f.args.byRancher).toBe('yes');
+  });
+
   it('is silent once the node is uncordoned and Rancher moved on', () => {
     const done = JSON.parse(JSON.stringify(objects));
     const node = nodeNamed(done, 'dr-worker-02');

@@ -54,6 +54,14 @@ describe('plan status, as Rancher\'s planner words it', () => {
       .toStrictEqual(['kube-apiserver', 'kubelet']);
   });
 
+  it('ends the probe names where the planner\'s next message begins', () => {
+    const probes = (message: string) => derivePlanStatus(machine({ status: 'Unknown', message }), undefined).unhealthyProbes;
+
+    // pkg/capr/planner/planner.go joins a machine's messages with ", ": the drain's words follow the list.
+    expect(probes('waiting for probes: kube-apiserver, draining node')).toStrictEqual(['kube-apiserver']);
+    expect(probes('waiting for probes: calico, kubelet, error draining machine custom-9a6e3d0f2c71: timed out')).toStrictEqual(['calico', 'kubelet']);
+  });
+
   it('Reconciled True is in sync', () => {
     expect(derivePlanStatus(machine({ status: 'True' }), undefined).state).toBe('in-sync');
   });

@@ -3,7 +3,7 @@
  * a rule of the catalogue, and is seen in a scenario's cluster conditions unless a rule test builds it.
  */
 import { PLANNER_MESSAGES } from '@pkg/node-health/engine/signals/planner';
-import { PLANNER_FORMS } from '@pkg/node-health/engine/cluster-info';
+import { messageTokens, PLANNER_FORMS } from '@pkg/node-health/engine/cluster-info';
 import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
 import { clusterObjects } from './helpers';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
@@ -27,6 +27,14 @@ describe("the planner's messages", () => {
     expect(new Set(PLANNER_FORMS)).toEqual(new Set(blocking.map((e) => e.pattern)));
     // Not every waiting message names a machine: the pattern alone does not blame one.
     expect(PLANNER_FORMS.some((f) => f.test('CAPI cluster or RKEControlPlane is paused'))).toBe(false);
+  });
+
+  it('name a machine however the planner writes it: alone, in brackets, or after its namespace', () => {
+    expect(messageTokens('configuring worker node(s) custom-a,custom-b and 3 more')).toContain('custom-b');
+    expect(messageTokens('waiting for [custom-a] certificate rotation')).toContain('custom-a');
+    // pkg/capr/planner/config.go, etcdcreate.go: "machine %s/%s"
+    expect(messageTokens('waiting for machine fleet-default/custom-a driver config to be saved')).toContain('custom-a');
+    expect(messageTokens('waiting for etcd snapshot on machine fleet-default/custom-a')).toContain('custom-a');
   });
 
   it('each is seen in a scenario, or built by a rule test', () => {

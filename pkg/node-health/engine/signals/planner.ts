@@ -43,7 +43,8 @@ export const ETCD_RESTORE_FAILED = /\boperation etcd restore failed\b/i;
 export const ENCRYPTION_KEY_ROTATION = /\bencryption key rotation\b/i;
 export const ENCRYPTION_KEY_ROTATION_FAILED = /\bencryption key rotation failed\b/i;
 export const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
-export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish/i;
+/** The planner's drain words; a failing drain or uncordon is "error draining machine <m>: <error>" (drain.go checkForDrainError). */
+export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish|\berror (un)?draining machine\b/i;
 export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
 export const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
 export const AGENT_WAITING = /waiting for cluster agent to connect/i;
