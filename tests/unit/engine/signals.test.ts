@@ -156,6 +156,66 @@ describe('signal tables', () => {
     expect(f?.actions).toContain('remove-finalizers');
   });
 
+  // cluster-api internal/controllers/machine reconcileDelete (1.9–1.13): a drain past its timeout is skipped and
+  // DrainingSucceeded keeps its last words; Deleting says where the deletion is.
+  const deletingWith = (conditions: Record<string, string>[]) => {
+    const objects = fresh();
+    const { machine } = target(objects);
+    const since = ago(scenario.now, '1h');
+
+    machine.metadata.deletionTimestamp = since;
+    machine.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    conditions.forEach((c) => setCondition(machine, { lastTransitionTime: since, ...c }));
+
+    return diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)?.findings.find((x) => x.rule === 'stuck-deleting');
+  };
+  const staleDrain = {
+    type: 'DrainingSucceeded', status: 'False', reason: 'Draining', message: 'Drain not completed yet (started at 2026-05-08T06:40:00Z):\n* Pods shop/web-0: cannot evict pod as it would violate the pod\'s disruption budget.'
+  };
+
+  it('take the stage from Deleting where Cluster API writes it, not from a drain it skipped', () => {
+    const f = deletingWith([staleDrain, {
+      type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion', message: 'Waiting for VmwarevsphereMachine to be deleted'
+    }]);
+
+    expect(f?.signal).toBe('deletionStages/infrastructure');
+    expect(f?.args.message).toBe('Waiting for VmwarevsphereMachine to be deleted');
+    expect(f?.evidence.map((e) => e.path)).not.toContain('status.conditions[DrainingSucceeded].status');
+  });
+
+  it('read the hooks from Deleting, since v1beta1 leaves a hook\'s condition without words', () => {
+    const message = 'Waiting for pre-terminate hooks to succeed (hooks: pre-terminate.delete.hook.machine.cluster.x-k8s.io/backup)';
+    const f = deletingWith([
+      {
+        type: 'PreTerminateDeleteHookSucceeded', status: 'False', reason: 'WaitingExternalHook', message: ''
+      },
+      {
+        type: 'Deleting', status: 'True', reason: 'WaitingForPreTerminateHook', message
+      },
+    ]);
+
+    expect(f?.signal).toBe('deletionStages/preTerminateHook');
+    expect(f?.args.message).toBe(message);
+  });
+
+  it('without Deleting, count a later stage passed as every earlier one passed', () => {
+    const f = deletingWith([staleDrain, {
+      type: 'PreTerminateDeleteHookSucceeded', status: 'True', reason: '', message: ''
+    }]);
+
+    expect(f?.signal).toBeUndefined();
+    expect(f?.fix[0].key).toBe('nodeHealth.rules.stuckDeleting.fix.whatHolds');
+  });
+
+  it('name no stage once Cluster API is done and another finalizer holds the Machine, and cite its words', () => {
+    const f = deletingWith([{
+      type: 'Deleting', status: 'True', reason: 'DeletionCompleted', message: 'Deletion completed'
+    }]);
+
+    expect(f?.signal).toBeUndefined();
+    expect(f?.evidence).toContainEqual(expect.objectContaining({ path: 'status.conditions[Deleting].reason', value: 'DeletionCompleted' }));
+  });
+
   it('read a pressure taint that its condition explains as that condition, not a second finding', () => {
     const objects = fresh();
     const { node } = target(objects);

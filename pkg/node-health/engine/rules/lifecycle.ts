@@ -182,11 +182,15 @@ export const stuckDeleting: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const held = ['DrainingSucceeded', 'PreDrainDeleteHookSucceeded', ETCD_HOOK_CONDITION, 'VolumeDetachSucceeded']
-      .map((type) => getCondition(m, type))
-      .filter((c): c is Condition => !!c && c.status !== 'True');
     const deleting = getCondition(m, 'Deleting');
     const stage = deletionStage(r, deleting);
+    // The v1beta1 conditions of the stages not passed yet: a step Cluster API skipped (a drain past its timeout)
+    // keeps its last words, which say nothing about where the deletion is now.
+    const from = stage ? DELETION_STAGES.indexOf(stage) : 0;
+    const held = DELETION_STAGES.slice(from).map((e) => (e.conditionType ? getCondition(m, e.conditionType) : null))
+      .filter((c): c is Condition => !!c && c.status !== 'True');
+    // v1beta2's Deleting has the stage's own words (the hooks, the pods, the volumes); v1beta1 leaves hooks' empty.
+    const said = stage && deleting?.reason === stage.deletingReason && deleting.message ? deleting.message : (stage?.conditionType ? getCondition(m, stage.conditionType)?.message : null);
     const actions: ActionId[] = [];
 
     if (etcdHookHolds(r) && r.objects.bootstrap) {
@@ -199,13 +203,15 @@ export const stuckDeleting: Rule = {
         duration:   duration(age(ctx, r.deleting)),
         finalizers: r.finalizers.join(', '),
         // What the stage's own condition says ("Draining the node before deletion"), for the stage's words.
-        message:    (stage ? (stage.conditionType ? getCondition(m, stage.conditionType)?.message : deleting?.message) : null) ?? '-',
+        message:    said || '-',
       },
       evidence: [
         evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
         evidence(machineLabel, 'metadata.finalizers', r.finalizers.join(', ')),
         ...held.flatMap((c) => conditionEvidence(machineLabel, c)),
-        ...(deleting && deleting.reason && stage && !stage.conditionType ? conditionEvidence(machineLabel, deleting) : []),
+        // Deleting tells the stage, or, where no stage is known, what holds it (InternalError; DeletionCompleted:
+        // Cluster API's part is done and another finalizer holds the Machine).
+        ...(deleting && deleting.reason ? conditionEvidence(machineLabel, deleting) : []),
         ...(r.plan.state === 'waiting-for-agent' ? [evidence(machineLabel, 'plan', 'waiting for agent to check in and apply initial plan')] : []),
         ...(r.objects.node ? [] : [evidence(machineLabel, 'status.nodeRef', r.nodeName)]),
       ],
@@ -228,19 +234,31 @@ export const stuckDeleting: Rule = {
   },
 };
 
-/** The first stage of Cluster API's deletion that has not finished: a v1beta1 condition not True, or v1beta2's Deleting reason. */
+/**
+ * The stage of Cluster API's deletion that holds the Machine. v1beta2's Deleting (Cluster API 1.9 and later) names
+ * it; its other reasons (InternalError, DeletionCompleted) are no stage. Without it, the v1beta1 conditions: the
+ * first not True after the last True one, since a step the controller skipped (a drain past nodeDrainTimeout,
+ * volumes it was told not to wait for) stays False while the deletion goes on.
+ */
 function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStageSignal | null {
   const m = r.objects.machine;
+
+  if (deleting && deleting.status === 'True' && deleting.reason) {
+    return DELETION_STAGES.find((e) => e.deletingReason === deleting.reason) ?? null;
+  }
+  let stage: DeletionStageSignal | null = null;
 
   for (const entry of DELETION_STAGES) {
     const c = entry.conditionType && m ? getCondition(m, entry.conditionType) : null;
 
-    if ((c && c.status !== 'True') || (deleting && deleting.status === 'True' && deleting.reason === entry.deletingReason)) {
-      return entry;
+    if (c?.status === 'True') {
+      stage = null;
+    } else if (c && !stage) {
+      stage = entry;
     }
   }
 
-  return null;
+  return stage;
 }
 
 function stageCommands(r: NodeRecord): Record<string, string | undefined> {

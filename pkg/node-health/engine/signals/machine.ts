@@ -111,13 +111,16 @@ function stage(id: string, conditionType: string | null, deletingReason: string,
  * has not finished is the one that holds it. The etcd member's pre-terminate hook is etcd-removal-hook-blocked's.
  */
 export const DELETION_STAGES: readonly DeletionStageSignal[] = [
-  stage('preDrainHook', 'PreDrainDeleteHookSucceeded', 'WaitingForPreDrainHook', ['hooks'], { reason: 'WaitingExternalHook', message: 'Waiting for pre-drain hooks to succeed (hooks: pre-drain.delete.hook.machine.cluster.x-k8s.io/backup)' }),
+  // v1beta1 marks the hook conditions False without a message; only v1beta2's Deleting names the hooks
+  // ("Waiting for pre-drain hooks to succeed (hooks: …)").
+  stage('preDrainHook', 'PreDrainDeleteHookSucceeded', 'WaitingForPreDrainHook', ['hooks'], { reason: 'WaitingExternalHook', message: '' }),
   stage('draining', 'DrainingSucceeded', 'DrainingNode', ['pods', 'budgets'], { reason: 'Draining', message: 'Draining the node before deletion' }),
   stage('volumeDetach', 'VolumeDetachSucceeded', 'WaitingForVolumeDetach', ['volumes'], { reason: 'WaitingForVolumeDetach', message: 'Waiting for node volumes to be detached' }),
-  stage('preTerminateHook', 'PreTerminateDeleteHookSucceeded', 'WaitingForPreTerminateHook', ['hooks'], { reason: 'WaitingExternalHook', message: 'Waiting for pre-terminate hooks to succeed' }),
-  stage('infrastructure', null, 'WaitingForInfrastructureDeletion', ['infrastructure'], { reason: 'WaitingForInfrastructureDeletion', message: '* InfrastructureMachine is deleting' }),
-  stage('bootstrap', null, 'WaitingForBootstrapDeletion', ['bootstrap'], { reason: 'WaitingForBootstrapDeletion', message: '* BootstrapConfig is deleting' }),
-  stage('deletingNode', null, 'DeletingNode', ['node'], { reason: 'DeletingNode', message: 'Deleting Node' }),
+  stage('preTerminateHook', 'PreTerminateDeleteHookSucceeded', 'WaitingForPreTerminateHook', ['hooks'], { reason: 'WaitingExternalHook', message: '' }),
+  stage('infrastructure', null, 'WaitingForInfrastructureDeletion', ['infrastructure'], { reason: 'WaitingForInfrastructureDeletion', message: 'Waiting for VmwarevsphereMachine to be deleted' }),
+  stage('bootstrap', null, 'WaitingForBootstrapDeletion', ['bootstrap'], { reason: 'WaitingForBootstrapDeletion', message: 'Waiting for RKEBootstrap to be deleted' }),
+  // Set only when deleting the Node fails ("Deleting Node" is the controller's log line, not a condition).
+  stage('deletingNode', null, 'DeletingNode', ['node'], { reason: 'DeletingNode', message: 'Error deleting Node, please check controller logs for errors' }),
 ];
 
 export const DELETION_STAGE_TABLE: SignalTable = {
