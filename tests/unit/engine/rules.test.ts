@@ -307,6 +307,37 @@ describe('the kubelet step says what its log is read for', () => {
     expect(said(finding)).toContain('Check the host\'s disk, memory and network; the pressure conditions in the evidence tell which one.');
   });
 
+  // The kubelet's own words (pkg/kubelet/kubelet.go updateRuntimeUp, pkg/kubelet/nodestatus/setters.go ReadyCondition).
+  const notReadySaying = (message: string) => {
+    const objects = clone(everyObjects) as any[];
+    const nodeName = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-c2a0d6e4b3f2')?.nodeName;
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === nodeName);
+    const ready = node.status.conditions.find((c: any) => c.type === 'Ready');
+
+    Object.assign(ready, {
+      status: 'False', reason: 'KubeletNotReady', message
+    });
+
+    return diagnose(objects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-c2a0d6e4b3f2')!
+      .findings.find((f) => f.rule === 'node-not-ready')!;
+  };
+
+  it('for a Node whose pod network is not up: the network plugin\'s pods on it', () => {
+    const finding = notReadySaying('container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized');
+
+    expect(finding.args.kind).toBe('network');
+    expect(en(finding.causeKey, finding.args)).toContain('Its kubelet says the pod network is not ready');
+    expect(finding.fix.find((s) => s.key.endsWith('.network'))?.command).toMatch(/^kubectl get pods -A -o wide --field-selector spec\.nodeName=/);
+  });
+
+  it('for a Node whose container runtime hangs: whether containerd answers, with the distribution\'s crictl', () => {
+    const finding = notReadySaying('PLEG is not healthy: pleg was last seen active 3m2.1s ago; threshold is 3m0s');
+
+    expect(finding.args.kind).toBe('runtime');
+    expect(finding.fix.find((s) => s.key.endsWith('.runtime'))?.command).toMatch(/crictl .*info$/);
+    expect(notReadySaying('container runtime is down').args.kind).toBe('runtime');
+  });
+
   it('for a machine whose Node never registered: why kubelet did not register', () => {
     const finding = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.flatMap((r) => r.findings)
       .find((f) => f.rule === 'waiting-for-node-ref' && f.fix.some((s) => s.key === 'nodeHealth.fix.kubeletLinux'))!;

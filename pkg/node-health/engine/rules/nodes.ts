@@ -7,6 +7,7 @@ import type { Evidence, KubeObject, NodeRecord } from '../types';
 import {
   conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
 } from '../conditions';
+import type { Condition } from '../conditions';
 import {
   annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
@@ -18,6 +19,7 @@ import {
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
+import { crictl, distributionOf } from './host-commands';
 
 /** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready') {
@@ -329,6 +331,26 @@ export const nodeMissing: Rule = {
   },
 };
 
+/**
+ * Why a Node is not Ready, as its writers say it. The node lifecycle controller (kube-controller-manager) marks it
+ * Unknown with NodeStatusUnknown, "Kubelet stopped posting node status." (NodeStatusNeverUpdated when it never did);
+ * the kubelet marks it False with KubeletNotReady and its runtime's errors: "container runtime network not ready:
+ * NetworkReady=false reason:NetworkPluginNotReady message:... cni plugin not initialized" (the CNI is not up),
+ * "PLEG is not healthy: ...", "container runtime is down", "container runtime not ready: ..." (containerd).
+ */
+export function notReadyKind(ready: Condition): 'unreachable' | 'network' | 'runtime' | 'other' {
+  const text = `${ ready.reason ?? '' } ${ ready.message ?? '' }`;
+
+  if (ready.status === 'Unknown' || /\bNodeStatus(Unknown|NeverUpdated)\b/.test(text)) {
+    return 'unreachable';
+  }
+  if (/\bnetwork not ready\b|NetworkPluginNotReady|cni plugin not initialized/i.test(text)) {
+    return 'network';
+  }
+
+  return /PLEG is not healthy|container runtime is down|container runtime not ready|container runtime status check/i.test(text) ? 'runtime' : 'other';
+}
+
 export const nodeNotReady: Rule = {
   id:       'node-not-ready',
   severity: 'error',
@@ -351,12 +373,17 @@ export const nodeNotReady: Rule = {
     }
     const nodeLabel = objectLabel('node', n);
     const pressure = conditions(n).filter((c) => c.type !== 'Ready' && c.status === 'True');
+    const kind = notReadyKind(ready);
 
     return {
-      args:     { duration: duration(notReadyFor), reason: ready.reason ?? '?' },
+      args:     {
+        duration: duration(notReadyFor), reason: ready.reason ?? '?', kind
+      },
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
       fix:      [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
+        ...(kind === 'network' ? [step(this.id, 'network', {}, kubectl('get', 'pods', [], { flags: ['-A', '-o wide', `--field-selector spec.nodeName=${ sh(nameOf(n)) }`] }))] : []),
+        ...(kind === 'runtime' && r.os !== 'windows' ? [step(this.id, 'runtime', {}, crictl(distributionOf(r), 'info'))] : []),
         kubeletStep(r, 'ready'),
         step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' }),
       ],
