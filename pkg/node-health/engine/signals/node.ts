@@ -74,18 +74,18 @@ function taint(id: string, taintKey: string, severity: SignalEntry['severity'], 
 const K8S_TAINTS = 'k8s.io/api/core/v1 well_known_taints.go';
 
 /**
- * Taints the record's other findings do not explain. The kubelet's pressure taints and the node lifecycle
- * controller's not-ready taint come with a condition the condition table or `node-not-ready` reads; the
- * taint then adds nothing but evidence.
+ * Taints the record's other findings do not explain. The node lifecycle controller (kube-controller-manager)
+ * taints a Node from its conditions: not-ready and unreachable from Ready, the pressure taints from the kubelet's
+ * pressure conditions; a condition the condition table or `node-not-ready` reads makes the taint only evidence.
  */
 export const TAINT_SIGNALS: readonly TaintSignal[] = [
   taint('unreachable', 'node.kubernetes.io/unreachable', 'error', `${ K8S_TAINTS } (node lifecycle controller)`, { effect: 'NoExecute' }, ['describe', 'kubelet']),
   taint('notReady', 'node.kubernetes.io/not-ready', 'error', `${ K8S_TAINTS } (node lifecycle controller)`, { effect: 'NoExecute' }, ['describe', 'kubelet']),
   taint('outOfService', 'node.kubernetes.io/out-of-service', 'error', `${ K8S_TAINTS } (non-graceful node shutdown)`, { effect: 'NoExecute', value: 'nodeshutdown' }, ['describe', 'outOfService']),
-  taint('memoryPressure', 'node.kubernetes.io/memory-pressure', 'warning', `${ K8S_TAINTS } (kubelet)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
-  taint('diskPressure', 'node.kubernetes.io/disk-pressure', 'warning', `${ K8S_TAINTS } (kubelet)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
-  taint('pidPressure', 'node.kubernetes.io/pid-pressure', 'warning', `${ K8S_TAINTS } (kubelet)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
-  taint('networkUnavailable', 'node.kubernetes.io/network-unavailable', 'error', `${ K8S_TAINTS } (kubelet)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
+  taint('memoryPressure', 'node.kubernetes.io/memory-pressure', 'warning', `${ K8S_TAINTS } (node lifecycle controller, from the kubelet's condition)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
+  taint('diskPressure', 'node.kubernetes.io/disk-pressure', 'warning', `${ K8S_TAINTS } (node lifecycle controller, from the kubelet's condition)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
+  taint('pidPressure', 'node.kubernetes.io/pid-pressure', 'warning', `${ K8S_TAINTS } (node lifecycle controller, from the kubelet's condition)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
+  taint('networkUnavailable', 'node.kubernetes.io/network-unavailable', 'error', `${ K8S_TAINTS } (node lifecycle controller, from the kubelet's condition)`, { effect: 'NoSchedule' }, ['describe', 'pressure']),
   taint('cloudShutdown', 'node.cloudprovider.kubernetes.io/shutdown', 'error', 'k8s.io/cloud-provider node lifecycle controller', { effect: 'NoSchedule' }, ['describe', 'cloudShutdown']),
   taint('autoscalerDeleting', 'ToBeDeletedByClusterAutoscaler', 'warning', 'cluster-autoscaler utils/taints', { effect: 'NoSchedule', value: '1733300000' }, ['describe', 'autoscaler']),
 ];
