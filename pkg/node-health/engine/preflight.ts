@@ -180,12 +180,20 @@ function notPaused(r: NodeRecord, { machine = true, finalizers = false, deleting
   return check('notPaused', true, 'running');
 }
 
-/** A health check that marked the machine for remediation: its owner is about to replace it. */
+/**
+ * A health check that marked the machine for remediation: its owner replaces it, or holds the replacement back
+ * (RemediationDeferred: too many in flight, or its preflight checks, such as a control plane that is not stable),
+ * a limit a deletion by hand would go around.
+ */
 function noRemediation(r: NodeRecord): PreflightCheck {
   const m = r.objects.machine;
   const owner = m ? getCondition(m, 'OwnerRemediated') : null;
 
-  return owner && owner.status === 'False' ? check('noRemediation', false, 'pending', { reason: owner.reason ?? '?' }) : check('noRemediation', true, 'none');
+  if (!owner || owner.status !== 'False') {
+    return check('noRemediation', true, 'none');
+  }
+
+  return owner.reason === 'RemediationDeferred' ? check('noRemediation', false, 'deferred', { message: owner.message ?? '-' }) : check('noRemediation', false, 'pending', { reason: owner.reason ?? '?' });
 }
 
 function agentConnected(r: NodeRecord): PreflightCheck {

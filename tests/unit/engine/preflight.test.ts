@@ -133,6 +133,23 @@ describe('the finalizer removal\'s preflight', () => {
     expect(remediation(other)).toBe('true:none');
   });
 
+  it('says when the owner holds the replacement back, in its words, and still refuses', () => {
+    const s = buildScenario('node-signals');
+    const objects = JSON.parse(JSON.stringify(s.objects)) as any[];
+    const message = 'Waiting because there are already too many remediations in progress (spec.strategy.remediation.maxInFlight is 1)';
+    const machine = objects.find((o) => o.kind === 'Machine' && o.status?.conditions?.some((c: any) => c.type === 'OwnerRemediated' && c.status === 'False'));
+
+    // cluster-api MachineSet controller (v1beta2): OwnerRemediated False, reason RemediationDeferred.
+    Object.assign(machine.status.conditions.find((c: any) => c.type === 'OwnerRemediated'), { reason: 'RemediationDeferred', message });
+    const report = diagnose([...objects, ...Object.values(s.downstream).flat()], { now: s.now });
+    const r = report.records.find((x) => x.objects.machine?.metadata?.name === machine.metadata.name)!;
+    const c = preflightOf('remove-finalizers', r, Date.parse(report.now), report.records).checks.find((x) => x.id === 'noRemediation');
+
+    expect(c).toMatchObject({
+      ok: false, key: 'nodeHealth.preflight.noRemediation.deferred', args: { message }
+    });
+  });
+
   it('reads the user\'s permission from Steve\'s links: update allowed, update left out, none at all', () => {
     const { now, objects } = objectsOf('ghost-etcd', 'steve');
     const machine = objects.find((o) => o.type === 'cluster.x-k8s.io.machine' && o.metadata.name === GHOST_MACHINE);
