@@ -41,9 +41,9 @@ function conditionSignal(
 }
 
 export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
-  conditionSignal('healthCheckFailed', 'HealthCheckSucceeded', 'False', 'error', MHC, ['shared:healthChecks', 'node'], { reason: 'UnhealthyNode', message: 'Condition Ready on node is reporting status Unknown for more than 5m0s' }),
+  conditionSignal('healthCheckFailed', 'HealthCheckSucceeded', 'False', 'error', MHC, ['shared:healthChecks', 'node'], { reason: 'UnhealthyNode', message: 'Condition Ready on Node is reporting status Unknown with reason NodeStatusUnknown for more than 5m0s' }),
   conditionSignal('ownerRemediationPending', 'OwnerRemediated', 'False', 'error', MHC, ['shared:healthChecks', 'owner'], { reason: 'WaitingForRemediation', message: 'Waiting for remediation' }),
-  conditionSignal('externalRemediationPending', 'ExternallyRemediated', 'False', 'error', MHC, ['shared:healthChecks', 'external'], { reason: 'RemediationTemplateNotFound', message: 'Remediation template not found' }),
+  conditionSignal('externalRemediationPending', 'ExternallyRemediated', 'False', 'error', MHC, ['shared:healthChecks', 'external'], { reason: 'RemediationTemplateNotFound', message: 'Error retrieving remediation template Metal3RemediationTemplate fleet-default/worker-remediation' }),
   conditionSignal('pausedCondition', 'Paused', 'True', 'warning', 'cluster-api api/core/v1beta2 PausedCondition', ['whoPaused', 'resume'], { reason: 'Paused', message: 'Machine has the cluster.x-k8s.io/paused annotation' }),
 ];
 
