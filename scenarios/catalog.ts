@@ -1143,6 +1143,50 @@ export function noWorker(o: ScenarioOptions = {}): Scenario {
 }
 
 /**
+ * Every etcd host of a running cluster replaced: the new etcd machines never got a plan, and the planner stops with
+ * "rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has
+ * been entirely replaced. Restoration from etcd snapshot is required." (pkg/capr/planner/planner.go Process).
+ */
+export function etcdPlaneReplaced(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const newEtcd = (host: string, address: string): NodeSpec => clusterHealthNode(host, address, { etcd: true }, {
+    createdAgo: '6m', node: 'never-registered', agentCredentials: true
+  });
+  const built = clusterHealthCluster('ep-rke2', 'c-m-ep5r8l2c', [
+    newEtcd('ep-etcd-04', '10.66.0.14'),
+    newEtcd('ep-etcd-05', '10.66.0.15'),
+    newEtcd('ep-etcd-06', '10.66.0.16'),
+    clusterHealthNode('ep-cp-01', '10.66.0.21', { controlPlane: true }),
+    clusterHealthNode('ep-wk-01', '10.66.1.11', WORKER),
+  ], now, o);
+  const message = 'rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd snapshot is required.';
+
+  // The planner stops before it writes the new etcd machines a plan or a Reconciled condition: their plan secrets
+  // hold no data and no plan-last-updated.
+  for (const n of built.nodes.filter((b) => b.spec.roles.etcd)) {
+    if (n.planSecret) {
+      n.planSecret.data = {};
+      delete (n.planSecret.metadata.annotations as Record<string, string> | undefined)?.['rke.cattle.io/plan-last-updated'];
+    }
+    n.machine.status.conditions = (n.machine.status.conditions ?? []).filter((c) => c.type !== 'Reconciled' && c.type !== 'PlanApplied');
+  }
+
+  for (const type of ['Updated', 'Provisioned']) {
+    setRancherCondition(provisioningClusterOf(built), {
+      type, status: 'Unknown', reason: 'Waiting', message, lastUpdateTime: ago(now, '5m'), lastTransitionTime: ago(now, '5m')
+    });
+  }
+
+  return scenarioFrom({
+    name:         'etcd-plane-replaced',
+    title:        'The whole etcd plane replaced',
+    description:  'RKE2 custom cluster whose three etcd hosts were all replaced minutes ago: the new etcd machines get no plan, and the planner asks for an etcd snapshot restore.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'ep-rke2': ['init-node-missing'] });
+}
+
+/**
  * Reconciliation left paused ("CAPI cluster or RKEControlPlane is paused", pkg/capr/planner/planner.go): a worker
  * added two hours ago has no plan secret, and no rule on it alone can say why.
  */
@@ -2134,6 +2178,7 @@ export const SCENARIOS = {
   'health-check-blocked':    healthCheckBlocked,
   'signal-catalogue':        signalCatalogue,
   'cert-rotation-failed':    certRotationFailed,
+  'etcd-plane-replaced':     etcdPlaneReplaced,
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

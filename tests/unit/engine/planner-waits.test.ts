@@ -127,3 +127,24 @@ describe('an etcd restore or an encryption key rotation, which pause the CAPI cl
     expect(pause.fix.map((f) => f.key)).toContain('nodeHealth.rules.reconciliationPaused.fix.resume');
   });
 });
+
+describe('the whole etcd plane replaced', () => {
+  const report = diagnoseScenario(buildScenario('etcd-plane-replaced'));
+  const cluster = report.clusters[0];
+
+  it('is the init node lost for good: the one step is a restore, which the planner asks for', () => {
+    const lost = cluster.findings.find((f) => f.rule === 'init-node-missing')!;
+
+    expect(lost).toMatchObject({ severity: 'error', args: { said: 'replaced' } });
+    expect(lost.fix.map((s) => s.key)).toStrictEqual(['nodeHealth.rules.initNodeMissing.fix.restoreNow']);
+    expect(cluster.resolution?.rootCause).toBe('init-node-missing');
+  });
+
+  it('tells each new etcd machine that its plan waits for the restore', () => {
+    const etcd = report.records.filter((r) => r.roles.includes('etcd'));
+
+    expect(etcd).toHaveLength(3);
+    expect(etcd.every((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.initNodeMissing'))).toBe(true);
+    expect(report.records.filter((r) => !r.roles.includes('etcd')).some((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.initNodeMissing'))).toBe(false);
+  });
+});

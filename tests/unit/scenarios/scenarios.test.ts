@@ -123,6 +123,8 @@ describe('every named scenario', () => {
       expect(secret.metadata.ownerReferences?.[0]).toMatchObject({
         kind: 'RKEBootstrap', name: m.spec.bootstrap.configRef.name, uid: m.spec.bootstrap.configRef.uid
       });
+      // A secret the planner has written nothing to yet (etcd-plane-replaced) holds no data at all.
+      if (Object.keys(secret.data ?? {}).length === 0) continue;
       const plan = b64(secret.data.plan);
 
       expect(JSON.parse(plan).instructions[0].name).toBe('install');

@@ -11,7 +11,7 @@ import { describeObject, label } from '../fields';
 import { nodeRefName } from '../objects';
 import { recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
-import { AGENT_NOT_CONNECTED, AGENT_WAITING, INIT_NODE_LOST } from '../signals/planner';
+import { AGENT_NOT_CONNECTED, AGENT_WAITING, ETCD_PLANE_REPLACED, INIT_NODE_LOST } from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
@@ -37,8 +37,13 @@ function isInitNode(r: NodeRecord): boolean {
 export const initNodeMissing: ClusterRule = {
   id:       'init-node-missing',
   severity: 'error',
+  // With the etcd plane replaced, the planner gives the new etcd machines no plan: theirs is the cluster's state.
+  related(input) {
+    return saying(input.provisioning, ETCD_PLANE_REPLACED) ? input.records.filter((r) => r.roles.includes('etcd') && r.objects.machine && !r.deleting) : [];
+  },
   check(input, ctx) {
-    const said = saying(input.provisioning, INIT_NODE_LOST);
+    const replaced = saying(input.provisioning, ETCD_PLANE_REPLACED);
+    const said = replaced ?? saying(input.provisioning, INIT_NODE_LOST);
     const machines = input.records.filter((r) => r.objects.machine && !r.deleting);
     // Without a message, only a cluster that ran (an etcd machine with its Node) and whose plan secrets were all
     // read can be said to have lost its init node: a cluster still bootstrapping has not elected one yet.
@@ -57,9 +62,10 @@ export const initNodeMissing: ClusterRule = {
 
     return {
       severity: said ? 'error' : 'warning',
-      args:     { cluster: input.cluster.name, said: said ? 'yes' : 'no' },
+      args:     { cluster: input.cluster.name, said: replaced ? 'replaced' : (said ? 'yes' : 'no') },
       evidence: ev,
-      fix:      [
+      // With the whole etcd plane gone there is no init node to find or elect: a restore is the only way.
+      fix:      replaced ? [step(this.id, 'restoreNow', { cluster: input.cluster.name })] : [
         step(this.id, 'which', {}, `kubectl -n ${ sh(ns) } get secrets -l ${ LABELS.initNode }=true --field-selector type=rke.cattle.io/machine-plan`),
         step(this.id, 'designated', {}, `kubectl -n ${ sh(ns) } get clusters.provisioning.cattle.io ${ sh(input.cluster.name) } -o jsonpath='{.metadata.labels}'`),
         step(this.id, 'upgrade'),

@@ -47,6 +47,12 @@ export const WAITING_FOR_KUBELET = /waiting for kubelet to update/i;
 export const DRAIN_MESSAGE = /^(draining|uncordoning) |draining node|waiting for uncordon to finish|\berror (un)?draining machine\b/i;
 export const RECONCILIATION_PAUSED = /CAPI cluster or RKEControlPlane is paused/i;
 export const INIT_NODE_LOST = /init node not found|unable to find designated init node/i;
+/**
+ * planner.go Process, once the control plane was initialized: "rkecontrolplane was already initialized but no etcd
+ * machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd
+ * snapshot is required." Rancher elects no new init node then; only a restore brings the cluster back.
+ */
+export const ETCD_PLANE_REPLACED = /no etcd machines exist that have plans|etcd plane has been entirely replaced/i;
 export const AGENT_WAITING = /waiting for cluster agent to connect/i;
 export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
 export const ROLES_MISSING = /waiting for at least one control plane, etcd, and worker node to be registered/i;
@@ -70,6 +76,8 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'CAPI cluster or RKEControlPlane is paused'),
   message('rolesMissing', ROLES_MISSING, 'role-missing', 'error', `${ PLANNER }/planner.go clusterIsSane`,
     'waiting for at least one control plane, etcd, and worker node to be registered'),
+  message('etcdPlaneReplaced', ETCD_PLANE_REPLACED, 'init-node-missing', 'error', `${ PLANNER }/planner.go Process`,
+    'rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd snapshot is required.'),
   message('initNodeLost', INIT_NODE_LOST, 'init-node-missing', 'error', `${ PLANNER }/initnode.go (rancher#37133)`,
     'init node not found'),
   message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
