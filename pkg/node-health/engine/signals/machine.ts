@@ -70,6 +70,10 @@ export const MACHINE_ANNOTATION_SIGNALS: readonly MachineAnnotationSignal[] = [
   annotationSignal('deleteMachine', 'cluster.x-k8s.io/delete-machine', 'DeleteMachineAnnotation', 'info', ['unmarkDelete'], 'yes'),
   // Worth knowing before a deletion: the Node is not drained, its pods are killed rather than evicted.
   annotationSignal('excludeNodeDraining', 'machine.cluster.x-k8s.io/exclude-node-draining', 'ExcludeNodeDrainingAnnotation', 'info', ['drainAgain']),
+  // Worth knowing before a deletion: Cluster API does not wait for the Node's volumes to be detached.
+  annotationSignal('excludeVolumeDetach', 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach', 'ExcludeWaitForNodeVolumeDetachAnnotation', 'info', ['waitAgain']),
+  // The health check marks the machine unhealthy and never replaces it ("machine has \"cluster.x-k8s.io/skip-remediation\" annotation").
+  annotationSignal('skipRemediation', 'cluster.x-k8s.io/skip-remediation', 'MachineSkipRemediationAnnotation', 'warning', ['remediateAgain']),
 ];
 
 export const MACHINE_CONDITION_TABLE: SignalTable = {
