@@ -128,6 +128,22 @@ describe('Cluster API providers\' infrastructure machines', () => {
     expect(without.findings.map((f) => f.rule)).toContain('infrastructure-missing');
     expect(withIt.findings.map((f) => f.rule)).not.toContain('infrastructure-missing');
   });
+
+  it('takes Cluster API\'s word that it was deleted when infrastructure machines cannot be read', () => {
+    const said = clone(machine);
+    // cluster-api machine_controller_status.go setInfrastructureReadyCondition (v1beta2): reason ObjectDeleted.
+    const message = 'AWSMachine has been deleted while the Machine still exists';
+
+    said.status.conditions = [...said.status.conditions.filter((c: any) => c.type !== 'InfrastructureReady'), {
+      type: 'InfrastructureReady', status: 'False', reason: 'ObjectDeleted', message, lastTransitionTime: '2026-01-02T00:00:00Z'
+    }];
+    const forbidden = { infraMachines: 'forbidden' } as const;
+    const found = diagnose([cluster, said], { now: every.now, availability: forbidden }).records[0].findings.find((f) => f.rule === 'infrastructure-missing');
+
+    expect(found?.evidence.map((e) => e.value)).toContain(message);
+    // Without those words, an unreadable list says nothing either way.
+    expect(diagnose([cluster, machine], { now: every.now, availability: forbidden }).records[0].findings.map((f) => f.rule)).not.toContain('infrastructure-missing');
+  });
 });
 
 describe('a Node that never had a machine, in a provisioned cluster', () => {

@@ -145,13 +145,37 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
   return infrastructureFailureOf('infraMachine', r.objects.infraMachine) ?? infrastructureFailureOf('machine', r.objects.machine);
 }
 
-/** The infrastructure machine a Machine refers to is not there although infrastructure machines were read. */
+/**
+ * Cluster API's own words that the infrastructure machine went while the Machine lives: v1beta2 InfrastructureReady
+ * False with reason ObjectDeleted ("<Kind> has been deleted while the Machine still exists"), v1beta1's failure
+ * message "Machine infrastructure resource <kind> with name "<name>" has been deleted after being ready".
+ */
+const INFRASTRUCTURE_DELETED = /has been deleted (while the Machine still exists|after being ready)/;
+
+function infrastructureDeletedSaid(m: KubeObject): Evidence | null {
+  const c = getCondition(m, 'InfrastructureReady');
+
+  if (c && c.status === 'False' && (c.reason === 'ObjectDeleted' || INFRASTRUCTURE_DELETED.test(c.message ?? ''))) {
+    return evidence(objectLabel('machine', m), `${ conditionPath(c) }.message`, c.message ?? c.reason);
+  }
+  const failure = failureMessage(m);
+
+  return failure && INFRASTRUCTURE_DELETED.test(failure) ? evidence(objectLabel('machine', m), 'status.failureMessage', failure) : null;
+}
+
+/**
+ * The infrastructure machine a Machine refers to is not there: not among the infrastructure machines read, or,
+ * where they could not be read, Cluster API says it was deleted.
+ */
 export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, 'availability'>): Evidence | null {
   const m = r.objects.machine;
 
   // What nearly every record settles on before its reference is read: its infrastructure machine is there.
-  if (!m || r.objects.infraMachine || (r.inputs ?? ctx.availability).infraMachines !== 'ok' || r.deleting) {
+  if (!m || r.objects.infraMachine || r.deleting) {
     return null;
+  }
+  if ((r.inputs ?? ctx.availability).infraMachines !== 'ok') {
+    return infrastructureDeletedSaid(m);
   }
   const ref = infrastructureRef(m);
 
