@@ -12,6 +12,7 @@ import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '../
 import { DELETION_STAGES, MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../pkg/node-health/engine/signals/machine';
 import { createRng, stableHex } from './random';
 import { ago } from './time';
+import type { Duration } from './time';
 import {
   CapiCondition, ClusterFailureFamily, FailureFamily, KubeObject, NodeObject, RancherCondition, Scenario
 } from './types';
@@ -961,6 +962,42 @@ function withHistory(scenario: Scenario, parts: ({ objects: KubeObject[]; logs?:
 export const ROTATION_MACHINE = customMachineName(agentId('7e21c4b9a0d3'));
 
 /**
+ * A k3s custom cluster that Rotate Certificates walks: two etcd and control-plane masters, one etcd machine (`etcd`,
+ * the one the rotation stops at), one worker. The planner pauses the CAPI cluster while it rotates.
+ */
+function rotationCluster(o: ScenarioOptions, now: string, c: {
+  name: string; mgmtId: string; prefix: string; subnet: string; ids: [string, string, string, string]; etcd: Partial<NodeSpec>;
+  waitingMessage: string; waitingFailed?: boolean; waitingSince: Duration;
+}): BuiltCluster {
+  const master = (host: string, id: string, address: string): NodeSpec => ({
+    hostname: host, machineId: agentId(id), roles: { etcd: true, controlPlane: true }, address, createdAgo: '410d', planUpdatedAgo: '2h', agentCredentials: true,
+  });
+
+  return buildCluster(clusterBuild({
+    name:              c.name,
+    mgmtId:            c.mgmtId,
+    kind:              'custom',
+    kubernetesVersion: 'v1.27.10+k3s2',
+    createdAgo:        '410d',
+    nodes:             [
+      master(`${ c.prefix }-master01`, c.ids[0], `${ c.subnet }.11`),
+      master(`${ c.prefix }-master02`, c.ids[1], `${ c.subnet }.12`),
+      {
+        hostname: `${ c.prefix }-etcd01`, machineId: agentId(c.ids[2]), roles: { etcd: true }, address: `${ c.subnet }.21`, createdAgo: '95d', agentCredentials: true, ...c.etcd,
+      },
+      {
+        hostname: `${ c.prefix }-node01`, machineId: agentId(c.ids[3]), roles: { worker: true }, address: `${ c.subnet }.31`, createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
+      },
+    ],
+    rotateCertificates: { generation: 3 },
+    waitingMessage:     c.waitingMessage,
+    waitingFailed:      c.waitingFailed,
+    waitingSince:       c.waitingSince,
+    capiCluster:        { paused: true, pausedAgo: '2h' },
+  }, now, o));
+}
+
+/**
  * Seed 000 before the deletion: Rotate Certificates on a k3s custom cluster whose etcd machine's agent lost its
  * credentials. The planner walks the machines and waits for each one's rotation plan (assignAndCheckPlan in rancher
  * pkg/capr/planner/certificaterotation.go: "waiting for [<machine>] certificate rotation"), and pauses the CAPI
@@ -968,30 +1005,16 @@ export const ROTATION_MACHINE = customMachineName(agentId('7e21c4b9a0d3'));
  */
 export function certRotationBlocked(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-01-13T08:10:00Z';
-  const master = (host: string, id: string, address: string): NodeSpec => ({
-    hostname: host, machineId: agentId(id), roles: { etcd: true, controlPlane: true }, address, createdAgo: '410d', planUpdatedAgo: '2h', agentCredentials: true,
+  const built = rotationCluster(o, now, {
+    name:           'rot-k3s',
+    mgmtId:         'c-m-r8t2k6cq',
+    prefix:         'rot',
+    subnet:         '10.21.1',
+    ids:            ['1a6f3c9e2b70', '2b7a4d0f3c81', '7e21c4b9a0d3', '3c8b5e1a4d92'],
+    etcd:           { agent: 'never-checked-in', node: 'never-registered' },
+    waitingMessage: `waiting for [${ ROTATION_MACHINE }] certificate rotation`,
+    waitingSince:   '2h',
   });
-  const built = buildCluster(clusterBuild({
-    name:              'rot-k3s',
-    mgmtId:            'c-m-r8t2k6cq',
-    kind:              'custom',
-    kubernetesVersion: 'v1.27.10+k3s2',
-    createdAgo:        '410d',
-    nodes:             [
-      master('rot-master01', '1a6f3c9e2b70', '10.21.1.11'),
-      master('rot-master02', '2b7a4d0f3c81', '10.21.1.12'),
-      {
-        hostname: 'rot-etcd01', machineId: agentId('7e21c4b9a0d3'), roles: { etcd: true }, address: '10.21.1.21', createdAgo: '95d', agent: 'never-checked-in', node: 'never-registered', agentCredentials: true,
-      },
-      {
-        hostname: 'rot-node01', machineId: agentId('3c8b5e1a4d92'), roles: { worker: true }, address: '10.21.1.31', createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
-      },
-    ],
-    rotateCertificates: { generation: 3 },
-    waitingMessage:     `waiting for [${ ROTATION_MACHINE }] certificate rotation`,
-    waitingSince:       '2h',
-    capiCluster:        { paused: true, pausedAgo: '2h' },
-  }, now, o));
 
   return scenarioFrom({
     name:         'cert-rotation-blocked',
@@ -1011,31 +1034,17 @@ export const FAILED_ROTATION_MACHINE = customMachineName(agentId('8f32d5ca1be4')
  */
 export function certRotationFailed(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-01-13T08:10:00Z';
-  const master = (host: string, id: string, address: string): NodeSpec => ({
-    hostname: host, machineId: agentId(id), roles: { etcd: true, controlPlane: true }, address, createdAgo: '410d', planUpdatedAgo: '2h', agentCredentials: true,
+  const built = rotationCluster(o, now, {
+    name:           'rotf-k3s',
+    mgmtId:         'c-m-f4r7t2kq',
+    prefix:         'rotf',
+    subnet:         '10.22.1',
+    ids:            ['4d9e6b2a7c15', '5e0f7c3b8d26', '8f32d5ca1be4', '9a43e6db2cf5'],
+    etcd:           { planUpdatedAgo: '2h', agent: 'plan-failed' },
+    waitingMessage: `operation [${ FAILED_ROTATION_MACHINE }] certificate rotation failed`,
+    waitingFailed:  true,
+    waitingSince:   '1h',
   });
-  const built = buildCluster(clusterBuild({
-    name:              'rotf-k3s',
-    mgmtId:            'c-m-f4r7t2kq',
-    kind:              'custom',
-    kubernetesVersion: 'v1.27.10+k3s2',
-    createdAgo:        '410d',
-    nodes:             [
-      master('rotf-master01', '4d9e6b2a7c15', '10.22.1.11'),
-      master('rotf-master02', '5e0f7c3b8d26', '10.22.1.12'),
-      {
-        hostname: 'rotf-etcd01', machineId: agentId('8f32d5ca1be4'), roles: { etcd: true }, address: '10.22.1.21', createdAgo: '95d', planUpdatedAgo: '2h', agent: 'plan-failed', agentCredentials: true,
-      },
-      {
-        hostname: 'rotf-node01', machineId: agentId('9a43e6db2cf5'), roles: { worker: true }, address: '10.22.1.31', createdAgo: '400d', planUpdatedAgo: '2h', agentCredentials: true,
-      },
-    ],
-    rotateCertificates: { generation: 3 },
-    waitingMessage:     `operation [${ FAILED_ROTATION_MACHINE }] certificate rotation failed`,
-    waitingFailed:      true,
-    waitingSince:       '1h',
-    capiCluster:        { paused: true, pausedAgo: '2h' },
-  }, now, o));
 
   return scenarioFrom({
     name:         'cert-rotation-failed',
