@@ -153,7 +153,8 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
 const INFRASTRUCTURE_DELETED = /has been deleted (while the Machine still exists|after being ready)/;
 
 function infrastructureDeletedSaid(m: KubeObject): Evidence | null {
-  const c = getCondition(m, 'InfrastructureReady');
+  // Nearly always True: settled without making the condition.
+  const c = conditionStatus(m, 'InfrastructureReady') === 'False' ? getCondition(m, 'InfrastructureReady') : null;
 
   if (c && c.status === 'False' && (c.reason === 'ObjectDeleted' || INFRASTRUCTURE_DELETED.test(c.message ?? ''))) {
     return evidence(objectLabel('machine', m), `${ conditionPath(c) }.message`, c.message ?? c.reason);
