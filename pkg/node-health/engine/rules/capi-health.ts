@@ -5,7 +5,7 @@
  * RemediationAllowed condition, reason TooManyUnhealthy; the limit is maxUnhealthy or unhealthyRange in v1beta1,
  * remediation.triggerIf in v1beta2; Rancher writes it from a machine pool's Auto Replace settings).
  */
-import type { Evidence, KubeObject, NodeRecord } from '../types';
+import type { Evidence, KubeObject, NodeRecord, Severity } from '../types';
 import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
 import {
@@ -81,21 +81,35 @@ function pauseEvidence(p: Pause): Evidence {
 }
 
 /**
- * The operation Rancher paused the cluster for, by what its provisioning cluster's conditions say (an etcd restore
- * or an encryption key rotation, running or failed), or null when they say none.
+ * The operation Rancher paused the CAPI cluster for itself, by what its provisioning cluster's conditions say: a
+ * certificate rotation, an etcd snapshot restore or an encryption key rotation, running or failed. The planner keeps
+ * that pause until the operation is done, and pauses again after a resume by hand; a failed rotation is its machine's
+ * error (blocking-cluster-operation), a failed restore or key rotation the cluster's.
  */
-function pausingOperation(input: ClusterRuleInput): { op: 'restore' | 'encryption'; failed: boolean; said: Condition } | null {
+function rancherOperation(input: ClusterRuleInput): { scope: string; severity: Severity; said: Condition } | null {
+  const { certificateRotation, blockingCondition } = input.cluster;
+  const rotation = certificateRotation && blockingCondition && input.provisioning ? getCondition(input.provisioning, blockingCondition) : null;
+
+  if (rotation) {
+    return {
+      scope: 'rotation', severity: 'info', said: rotation
+    };
+  }
   for (const c of input.provisioning ? conditions(input.provisioning) : []) {
     const message = c.status !== 'True' ? c.message ?? '' : '';
 
     if (ENCRYPTION_KEY_ROTATION.test(message)) {
-      return {
-        op: 'encryption', failed: ENCRYPTION_KEY_ROTATION_FAILED.test(message), said: c
+      return ENCRYPTION_KEY_ROTATION_FAILED.test(message) ? {
+        scope: 'encryptionFailed', severity: 'error', said: c
+      } : {
+        scope: 'encryption', severity: 'info', said: c
       };
     }
     if (ETCD_RESTORE.test(message)) {
-      return {
-        op: 'restore', failed: ETCD_RESTORE_FAILED.test(message), said: c
+      return ETCD_RESTORE_FAILED.test(message) ? {
+        scope: 'restoreFailed', severity: 'error', said: c
+      } : {
+        scope: 'restore', severity: 'info', said: c
       };
     }
   }
@@ -147,39 +161,18 @@ export const reconciliationPaused: ClusterRule = {
     const objects = found.length ? found.map((p) => `${ CAPI_LABELS[p.kind] } ${ nameOf(p.obj) ?? '?' } (${ p.how === 'spec' ? 'spec.paused' : ANNOTATIONS.capiPaused })`).join(', ') : 'CAPI Cluster / RKEControlPlane';
     // A pause of a pool or a health check only holds back that pool; the cluster's holds back everything.
     const whole = !!said || found.some((p) => p.kind === 'capiCluster');
-    // The planner pauses the CAPI cluster while it rotates certificates, keeps it paused while a machine's rotation
-    // has failed, and lifts the pause when every machine's is done (pkg/capr/planner/certificaterotation.go): that
-    // pause is Rancher's own, and a machine the rotation waits for is what keeps it; resuming by hand would let
-    // Cluster API act in the middle of the rotation, and the planner pauses it again.
-    const rancherPause = found.every((p) => p.kind === 'capiCluster' && p.how === 'spec');
-    const rotating = input.cluster.certificateRotation !== null && rancherPause;
-    // An etcd restore and an encryption key rotation pause it the same way, and keep it paused when they fail: a
-    // resume by hand lets Cluster API replace machines in the middle of a restore. What to do is the operation's.
-    const operation = rancherPause ? pausingOperation(input) : null;
+    // Rancher's own pause (a rotation, a restore) is the CAPI Cluster's spec.paused alone; resuming it by hand would let
+    // Cluster API act in the middle of the operation: what to do is the operation's.
+    const operation = found.every((p) => p.kind === 'capiCluster' && p.how === 'spec') ? rancherOperation(input) : null;
 
     if (operation) {
-      const { op, failed, said: opSaid } = operation;
-
       return {
-        severity: failed ? 'error' : 'info',
+        severity: operation.severity,
         args:     {
-          cluster: name, duration: since ? duration(age(ctx, since)) : '?', timed: since ? 'yes' : 'no', objects, scope: failed ? `${ op }Failed` : op
+          cluster: name, duration: since ? duration(age(ctx, since)) : '?', timed: since ? 'yes' : 'no', objects, scope: operation.scope
         },
-        evidence: [...found.map(pauseEvidence), ...(input.provisioning ? conditionEvidence(objectLabel('cluster', input.provisioning), opSaid) : [])],
-        fix:      [step(this.id, failed ? `${ op }Failed` : op, { cluster: name })],
-        since,
-        actions:  [],
-      };
-    }
-
-    if (rotating) {
-      return {
-        severity: 'info',
-        args:     {
-          cluster: name, duration: since ? duration(age(ctx, since)) : '?', timed: since ? 'yes' : 'no', objects, scope: 'rotation'
-        },
-        evidence: [...found.map(pauseEvidence), evidence(objectLabel('cluster', input.provisioning as KubeObject), `status.conditions[${ input.cluster.blockingCondition ?? 'Updated' }].message`, input.cluster.blockingMessage)],
-        fix:      [step(this.id, 'rotation')],
+        evidence: [...found.map(pauseEvidence), ...conditionEvidence(objectLabel('cluster', input.provisioning as KubeObject), operation.said)],
+        fix:      [step(this.id, operation.scope, { cluster: name })],
         since,
         actions:  [],
       };

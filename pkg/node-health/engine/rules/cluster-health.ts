@@ -9,11 +9,9 @@ import type { Evidence, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
 import { conditions, nodeReadyCondition } from '../conditions';
 import { nodeRefName } from '../objects';
-import { asString, specOf } from '../fields';
 import type { ClusterRule, ClusterRuleInput } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
-import { apiserverCheck, distributionOfAny, distributionOfVersion } from './host-commands';
-import type { Distribution } from './host-commands';
+import { apiserverCheck, distributionOfAny } from './host-commands';
 import {
   conditionEvidence, evidence, objectLabel, sh, step
 } from './rule';
@@ -88,11 +86,6 @@ function names(list: Member[]): string {
   }).join(', ');
 }
 
-/** The distribution of the cluster's hosts: its provisioning cluster's Kubernetes version, else its members'. */
-function clusterDistribution(input: ClusterRuleInput, records: NodeRecord[]): Distribution | null {
-  return distributionOfVersion(input.provisioning ? asString(specOf(input.provisioning).kubernetesVersion) : null) ?? distributionOfAny(records);
-}
-
 /** The earliest moment a member stopped being healthy, when its Ready condition says it. */
 function since(list: Member[]): string | null {
   const times = list.map((m) => (m.record.objects.node ? nodeReadyCondition(m.record.objects.node)?.lastTransitionTime ?? null : null))
@@ -165,7 +158,7 @@ export const controlPlaneUnavailable: ClusterRule = {
       evidence: cp.flatMap((m) => m.evidence),
       fix:      [
         step(this.id, 'hosts', { down: names(cp) }),
-        step(this.id, 'apiserver', {}, apiserverCheck(clusterDistribution(input, cp.map((m) => m.record)))),
+        step(this.id, 'apiserver', {}, apiserverCheck(distributionOfAny(cp.map((m) => m.record)))),
         step(this.id, 'serverLog', {}, 'sudo journalctl -u rke2-server -u k3s --since -1h --no-pager | tail -n 100'),
       ],
       since:   since(cp),
