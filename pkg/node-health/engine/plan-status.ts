@@ -370,6 +370,10 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
         fromSecret = 'probes-failing';
       } else if (applied && status.source === 'none') {
         fromSecret = 'in-sync';
+      } else if (status.source === 'none' && !status.planLastUpdated && !lastApply && !agentEverActed(secret) && !base64Number(data['success-count'])) {
+        // Nothing written yet, by Rancher or the agent: the planner has given this machine no plan (it stops before
+        // it writes one while it waits for something of the cluster's, pkg/capr/planner/planner.go Process).
+        fromSecret = 'no-plan';
       }
       if (fromSecret && (status.source === 'none' || fromSecret !== 'in-sync')) {
         status.state = fromSecret;

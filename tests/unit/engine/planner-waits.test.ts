@@ -147,4 +147,19 @@ describe('the whole etcd plane replaced', () => {
     expect(etcd.every((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.initNodeMissing'))).toBe(true);
     expect(report.records.filter((r) => !r.roles.includes('etcd')).some((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.initNodeMissing'))).toBe(false);
   });
+
+  it('hours later, sends no one to the hosts of machines the planner wrote no plan: their wait is the cluster\'s', () => {
+    const s = buildScenario('etcd-plane-replaced');
+    const later = diagnose([...s.objects, ...Object.values(s.downstream).flat()], { now: Date.parse(s.now) + 2 * 3600e3 });
+    const etcd = later.records.filter((r) => r.roles.includes('etcd'));
+
+    expect(etcd.map((r) => r.plan.state)).toStrictEqual(['no-plan', 'no-plan', 'no-plan']);
+    for (const r of etcd) {
+      const wait = r.findings.find((f) => f.rule === 'waiting-for-node-ref')!;
+
+      expect(wait.args.family).toBe('noPlan');
+      expect(wait.fix.map((f) => f.key)).toStrictEqual(['nodeHealth.rules.waitingForNodeRef.fix.seeCluster']);
+      expect(r.findings.flatMap((f) => f.actions)).not.toContain('re-register');
+    }
+  });
 });

@@ -58,7 +58,25 @@ export const waitingForNodeRef: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.objects.node ? 'unlinked' : 'kubelet'));
+    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')));
+
+    // Without a plan nothing on the host was asked to start kubelet: the cluster's wait comes first, not the host.
+    if (family === 'noPlan') {
+      return {
+        args:     {
+          duration: duration(waited), family, node: '-'
+        },
+        evidence: [
+          evidence(machineLabel, 'status.nodeRef', null),
+          ...(r.objects.planSecret ? [evidence(objectLabel('planSecret', r.objects.planSecret), `metadata.annotations[${ ANNOTATIONS.planLastUpdated }]`, null)] : []),
+          ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
+          evidence(machineLabel, 'metadata.creationTimestamp', r.created),
+        ],
+        fix:     [step(this.id, 'seeCluster', { cluster: r.cluster?.name ?? '?' })],
+        since:   start,
+        actions: [],
+      };
+    }
 
     return {
       args:     {
