@@ -26,6 +26,45 @@ describe('the blocking banner', () => {
     expect(b.text()).not.toContain('%nodeHealth.tab.blocking.rotation%');
   });
 
+  it('is an info while the planner is still in time with the machine, and says what it does', async() => {
+    const s = ghostEtcd();
+    const cluster = s.objects.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning')) as any;
+    const minuteAgo = new Date(Date.parse(s.now) - 60000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+    for (const c of cluster.status.conditions.filter((x: any) => ['Updated', 'Provisioned'].includes(x.type))) {
+      Object.assign(c, { lastUpdateTime: minuteAgo, lastTransitionTime: minuteAgo });
+    }
+    tab = mountTab(s);
+    await tab.show();
+    const b = banner(tab);
+
+    expect(b.classes()).toContain('info');
+    expect(b.text()).toContain('%nodeHealth.tab.blocking.progressTitle%');
+    expect(b.text()).not.toContain('%nodeHealth.tab.blocking.title%');
+  });
+
+  it('says the planner stopped on an error about the machine when its condition is False', async() => {
+    const s = ghostEtcd();
+    const cluster = s.objects.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning')) as any;
+
+    for (const c of cluster.status.conditions.filter((x: any) => ['Updated', 'Provisioned'].includes(x.type))) {
+      Object.assign(c, { status: 'False', reason: 'Error' });
+    }
+    const translated: string[] = [];
+
+    tab = mountTab(s, {
+      t: (key, args) => {
+        translated.push(`${ key } ${ JSON.stringify(args ?? {}) }`);
+
+        return `%${ key }%`;
+      }
+    });
+    await tab.show();
+
+    expect(banner(tab).classes()).toContain('warning');
+    expect(translated.filter((k) => k.startsWith('nodeHealth.tab.blocking.condition ')).map((k) => JSON.parse(k.slice(k.indexOf('{'))).state)).toContain('failed');
+  });
+
   it('says a certificate rotation waits for the machine when the planner says it does', async() => {
     tab = mountTab(certRotationBlocked());
     await tab.show();

@@ -46,6 +46,7 @@ export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity =
       info.blockingMessage = c.message;
       info.blockingCondition = type;
       info.blockingSince = c.lastTransitionTime;
+      info.blockingStatus = c.status;
       break;
     }
   }
@@ -90,6 +91,7 @@ function clusterWithNothingKnown(name: string, namespace: string | null, mgmtId:
     blockingMessage:            null,
     blockingCondition:          null,
     blockingSince:              null,
+    blockingStatus:             null,
     blockingMachines:           [],
     certificateRotation:        null,
     findings:                   [],

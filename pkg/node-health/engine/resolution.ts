@@ -151,7 +151,8 @@ export function resolveRecord(record: NodeRecord): Resolution {
  */
 export function resolveCluster(cluster: ClusterInfo, records: NodeRecord[]): Resolution {
   const { root, ordered, consequences } = orderFindings(cluster.findings);
-  const blocking = records.filter((r) => r.findings.some((f) => f.rule === 'blocking-cluster-operation'));
+  // A machine the planner is still configuring in time is progress, not one to settle first.
+  const blocking = records.filter((r) => r.findings.some((f) => f.rule === 'blocking-cluster-operation' && f.severity !== 'info'));
   const own = planSteps(ordered, root, null, consequences);
   const settle: PlanStep[] = blocking.map((r) => ({
     key:  'nodeHealth.plan.settleFirst',

@@ -163,6 +163,11 @@ export interface ClusterInfo {
   blockingMessage: string | null;
   blockingCondition: string | null;
   blockingSince: string | null;
+  /**
+   * The blocking condition's status: the planner's controller writes a hard error as False (reason Error) and its
+   * progress as Unknown (reason Waiting) (pkg/controllers/capr/planner OnChange); the cluster's conditions copy it
+   */
+  blockingStatus: string | null;
   /** Machine names the blocking message names */
   blockingMachines: string[];
   /** A certificate rotation the planner waits for (a machine's rotation plan), or one that failed on a machine */

@@ -89,7 +89,53 @@ describe('time thresholds at their boundary', () => {
     const waiting = RULES.filter((rule) => /config\.\w+Ms\b/.test(rule.check.toString())).map((rule) => rule.id);
 
     expect(waiting.length).toBeGreaterThanOrEqual(6);
-    expect(waiting.filter((id) => !(id in BOUNDARIES))).toStrictEqual([]);
+    expect(waiting.filter((id) => !(id in BOUNDARIES) && !SEVERITY_BOUNDARIES.includes(id))).toStrictEqual([]);
+  });
+
+  // Rules that say what goes on before their threshold, as an info, and call it a problem from the threshold on.
+  const SEVERITY_BOUNDARIES = ['blocking-cluster-operation'];
+
+  it('blocking-cluster-operation: the planner still waiting on a machine is progress until a plan apply takes longer', () => {
+    const name = 'custom-e4c2f8a6d5b4';
+    const at = (now: number, config?: Partial<EngineConfig>) => rulesAt(everyObjects, name, now, config).record.findings.find((f) => f.rule === 'blocking-cluster-operation');
+    const first = at(Date.parse(every.now));
+    const start = Date.parse(first?.since ?? '');
+
+    expect(Number.isNaN(start)).toBe(false);
+    const threshold = start + DEFAULT_CONFIG.planApplyTimeoutMs;
+
+    expect(at(threshold)?.severity).toBe('error');
+    expect(at(threshold)?.args.progress).toBe('no');
+    expect(at(threshold - 1000)?.severity).toBe('info');
+    expect(at(threshold - 1000)?.args.progress).toBe('yes');
+    // While it is progress, the only step is to watch: nothing is deferred to this machine and no deletion is offered.
+    expect(at(threshold - 1000)?.fix.map((s) => s.key)).toStrictEqual(['nodeHealth.rules.blockingClusterOperation.fix.watchCluster']);
+    expect(at(threshold, { planApplyTimeoutMs: DEFAULT_CONFIG.planApplyTimeoutMs + 60000 })?.severity).toBe('info');
+  });
+
+  it('blocking-cluster-operation: the cluster\'s plan asks to settle a machine only once it holds the cluster back', () => {
+    const plan = (now: number) => diagnose(everyObjects, { now }).clusters[0].resolution!;
+    const since = rulesAt(everyObjects, 'custom-e4c2f8a6d5b4', Date.parse(every.now)).record.findings.find((f) => f.rule === 'blocking-cluster-operation')!.since!;
+    const threshold = Date.parse(since) + DEFAULT_CONFIG.planApplyTimeoutMs;
+    const settles = (now: number) => plan(now).steps.filter((s) => s.key === 'nodeHealth.plan.settleFirst').map((s) => s.args?.machine);
+
+    expect(settles(threshold)).toContain('custom-e4c2f8a6d5b4');
+    expect(settles(threshold - 1000)).not.toContain('custom-e4c2f8a6d5b4');
+  });
+
+  it('blocking-cluster-operation: an error the planner stopped on (False) holds the cluster back at once', () => {
+    const objects = JSON.parse(JSON.stringify(everyObjects)) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+    const updated = cluster.status.conditions.find((c: any) => c.type === 'Updated');
+    const since = Date.parse(updated.lastTransitionTime ?? updated.lastUpdateTime);
+
+    for (const c of cluster.status.conditions.filter((x: any) => ['Updated', 'Provisioned'].includes(x.type))) {
+      Object.assign(c, { status: 'False', reason: 'Error' });
+    }
+    const found = rulesAt(objects, 'custom-e4c2f8a6d5b4', since + 1000).record.findings.find((f) => f.rule === 'blocking-cluster-operation');
+
+    expect(found).toMatchObject({ severity: 'error', args: { progress: 'no', failed: 'yes' } });
+    expect(found?.evidence.find((e) => e.path.endsWith('].status'))?.value).toBe('False');
   });
 
   it.each(Object.entries(BOUNDARIES))('%s fires at exactly the threshold, not one second before', (id, b) => {

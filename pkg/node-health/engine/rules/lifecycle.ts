@@ -34,22 +34,33 @@ export const blockingClusterOperation: Rule = {
       return null;
     }
     const clusterLabel = r.objects.cluster ? objectLabel('cluster', r.objects.cluster) : `Cluster ${ c.name }`;
+    const waited = age(ctx, c.blockingSince);
+    // Every provision and upgrade names its machines one tier at a time while the planner waits (Unknown/Waiting):
+    // a machine named for less time than a plan takes to apply is being configured, not holding the cluster back.
+    // A hard error (False) holds it at once, and a time that cannot be read is not taken as young.
+    const progress = c.blockingStatus !== 'False' && waited !== null && waited < ctx.config.planApplyTimeoutMs;
+    const watch = step(this.id, 'watchCluster', { cluster: c.name }, kubectl('get', 'clusters.provisioning.cattle.io', [c.name], { namespace: c.namespace, flags: [`-o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`] }));
 
     return {
-      args: {
+      severity: progress ? 'info' : undefined,
+      args:     {
         cluster:   c.name,
         condition: c.blockingCondition ?? '?',
-        duration:  duration(age(ctx, c.blockingSince)),
+        duration:  duration(waited),
         rotation:  c.certificateRotation ?? 'no',
+        progress:  progress ? 'yes' : 'no',
+        failed:    c.blockingStatus === 'False' ? 'yes' : 'no',
+        threshold: duration(ctx.config.planApplyTimeoutMs),
       },
       evidence: [
+        evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].status`, c.blockingStatus),
         evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].message`, c.blockingMessage),
         evidence(clusterLabel, `status.conditions[${ c.blockingCondition }].lastTransitionTime`, c.blockingSince),
       ],
-      fix: [
+      fix: progress ? [watch] : [
         acting('defer', step(this.id, 'fixThisMachine')),
         acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
-        step(this.id, 'watchCluster', { cluster: c.name }, kubectl('get', 'clusters.provisioning.cattle.io', [c.name], { namespace: c.namespace, flags: [`-o jsonpath='{.status.conditions[?(@.type=="Updated")].message}'`] })),
+        watch,
       ],
       since:   c.blockingSince,
       actions: [],
