@@ -1195,6 +1195,98 @@ export function etcdPlaneReplaced(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'ep-rke2': ['init-node-missing'] });
 }
 
+/** The planner's words for what it stopped on (pkg/capr/planner), as each cluster's Updated and Provisioned carry them. */
+export const PLANNER_STOPS = {
+  kdm:       'fleet-default/ps-kdm: KDM release data is empty for v1.31.5+rke2r1',
+  files:     'error rendering files: cluster fleet-default/ps-files was not authorized to access secret fleet-default/registry-ca',
+  initNodes: 'multiple init nodes found',
+  joinUrl:   'no suitable join URL found to join machine fleet-default/ps-join-wk-01 in rkecluster fleet-default/ps-join to',
+} as const;
+
+type PlannerStop = keyof typeof PLANNER_STOPS;
+
+const PLANNER_STOP_CLUSTERS: Record<PlannerStop, { name: string; mgmtId: string; subnet: string; failed: boolean; since: Duration; title: string; description: string }> = {
+  kdm: {
+    name:        'ps-kdm',
+    mgmtId:      'c-m-ps1k4m9a',
+    subnet:      '10.71.0',
+    failed:      false,
+    since:       '2h',
+    title:       'No release data for the cluster\'s Kubernetes version',
+    description: 'RKE2 custom cluster whose planner has waited 2 h for release data Rancher does not have: rke-metadata-config points at another release\'s metadata (rancher#46046).',
+  },
+  files: {
+    name:        'ps-files',
+    mgmtId:      'c-m-ps2f6l3b',
+    subnet:      '10.71.1',
+    failed:      true,
+    since:       '40m',
+    title:       'A file secret the cluster may not read',
+    description: 'RKE2 custom cluster whose machineSelectorFiles take a file from a Secret that does not authorize the cluster: the planner stopped on the error 40 min ago.',
+  },
+  initNodes: {
+    name:        'ps-init',
+    mgmtId:      'c-m-ps3n1t7d',
+    subnet:      '10.71.2',
+    failed:      true,
+    since:       '25m',
+    title:       'Two machines marked as the init node',
+    description: 'RKE2 custom cluster whose two etcd machines\' plan secrets both carry the init-node mark: the planner stopped on "multiple init nodes found" 25 min ago.',
+  },
+  joinUrl: {
+    name:        'ps-join',
+    mgmtId:      'c-m-ps4j8n2e',
+    subnet:      '10.71.3',
+    failed:      true,
+    since:       '15m',
+    title:       'A worker with no control-plane node to join',
+    description: 'RKE2 custom cluster where no control-plane machine has a join URL: the planner stopped 15 min ago on the worker it cannot join.',
+  },
+};
+
+/**
+ * A cluster whose planner stopped on one of its own errors, which its controller writes to the RKEControlPlane's Ready
+ * as False/Error (pkg/controllers/capr/planner OnChange) and the provisioning cluster copies to Updated and Provisioned;
+ * release data missing it writes as a wait (planner.go Process) that no pass of its own ends. The errors: a
+ * machineSelectorFiles secret without the cluster's authorization (config.go), two plan secrets marked as the init
+ * node (initnode.go), a worker with no control-plane node to join (planner.go determineJoinURL).
+ */
+function plannerStopped(stop: PlannerStop, o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-06-02T10:20:00Z';
+  const c = PLANNER_STOP_CLUSTERS[stop];
+  const built = clusterHealthCluster(c.name, c.mgmtId, [
+    ...Array.from({ length: stop === 'initNodes' ? 2 : 1 }, (_, i) => clusterHealthNode(`${ c.name }-cp-0${ i + 1 }`, `${ c.subnet }.1${ i + 1 }`, ETCD_CP)),
+    clusterHealthNode(`${ c.name }-wk-01`, `${ c.subnet }.21`, WORKER),
+  ], now, o);
+
+  for (const type of ['Updated', 'Provisioned']) {
+    setRancherCondition(provisioningClusterOf(built), {
+      type, status: c.failed ? 'False' : 'Unknown', reason: c.failed ? 'Error' : 'Waiting', message: PLANNER_STOPS[stop], lastUpdateTime: ago(now, c.since), lastTransitionTime: ago(now, c.since)
+    });
+  }
+  for (const n of built.nodes) {
+    const labels = n.planSecret?.metadata.labels as Record<string, string> | undefined;
+    const annotations = n.planSecret?.metadata.annotations as Record<string, string> | undefined;
+
+    // Both etcd machines' plan secrets carry the init-node mark the planner counts (initnode.go).
+    if (stop === 'initNodes' && n.spec.roles.etcd && labels) {
+      labels['rke.cattle.io/init-node'] = 'true';
+    }
+    // No control-plane machine has the join URL a worker would join through (store.go setMachineJoinURL).
+    if (stop === 'joinUrl' && n.spec.roles.controlPlane) {
+      delete annotations?.['rke.cattle.io/join-url'];
+    }
+  }
+
+  return scenarioFrom({
+    name:         `planner-${ stop === 'initNodes' ? 'init-nodes' : (stop === 'joinUrl' ? 'join-url' : stop) }`,
+    title:        c.title,
+    description:  c.description,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { [c.name]: ['planner-error'] });
+}
+
 /**
  * Reconciliation left paused ("CAPI cluster or RKEControlPlane is paused", pkg/capr/planner/planner.go): a worker
  * added two hours ago has no plan secret, and no rule on it alone can say why.
@@ -2188,6 +2280,10 @@ export const SCENARIOS = {
   'signal-catalogue':        signalCatalogue,
   'cert-rotation-failed':    certRotationFailed,
   'etcd-plane-replaced':     etcdPlaneReplaced,
+  'planner-kdm':             (o?: ScenarioOptions) => plannerStopped('kdm', o),
+  'planner-files':           (o?: ScenarioOptions) => plannerStopped('files', o),
+  'planner-init-nodes':      (o?: ScenarioOptions) => plannerStopped('initNodes', o),
+  'planner-join-url':        (o?: ScenarioOptions) => plannerStopped('joinUrl', o),
 } as const;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -238,6 +238,7 @@ export type FailureFamily =
 /** What is wrong with a whole cluster, as the diagnosis is expected to name it. */
 export type ClusterFailureFamily =
   | 'init-node-missing'
+  | 'planner-error'
   | 'cluster-agent-disconnected'
   | 'etcd-quorum'
   | 'control-plane-unavailable'

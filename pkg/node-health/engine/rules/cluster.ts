@@ -7,14 +7,16 @@
 import type { ClusterInfo, Evidence, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
-import { describeObject, label } from '../fields';
+import { asString, describeObject, label, specOf } from '../fields';
 import { nodeRefName } from '../objects';
 import { recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
-import { AGENT_NOT_CONNECTED, AGENT_WAITING, ETCD_PLANE_REPLACED, INIT_NODE_LOST } from '../signals/planner';
+import {
+  AGENT_NOT_CONNECTED, AGENT_WAITING, CONFLICT, ENCRYPTION_KEY_ROTATION, ETCD_PLANE_REPLACED, ETCD_RESTORE, INIT_NODE_LOST, PLANNER_MESSAGES
+} from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
-  age, conditionEvidence, duration, evidence, findingOf, ruleKey, sh, step
+  age, conditionEvidence, duration, evidence, findingOf, kubectl, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, roleMissing } from './cluster-health';
 import { healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
@@ -134,8 +136,105 @@ export const clusterAgentDisconnected: ClusterRule = {
   },
 };
 
+/** The planner's errors with words of their own, by kind (signals/planner.ts); the other rules' messages are theirs. */
+const PLANNER_ERRORS = PLANNER_MESSAGES.filter((e) => e.rule === 'planner-error');
+// reconciliation-paused reads a restore's and an encryption key rotation's own words, failures included.
+const OTHER_RULES_MESSAGES = [...PLANNER_MESSAGES.filter((e) => e.rule !== 'planner-error').map((e) => e.pattern), ETCD_RESTORE, ENCRYPTION_KEY_ROTATION];
+const PLANNER_ERROR_KINDS: Record<string, string> = {
+  kdmMissing: 'kdm', filesUnusable: 'files', initNodesMany: 'initNodes', noJoinUrl: 'joinUrl'
+};
+
+/**
+ * What the planner stopped on, from the cluster's Updated condition (Provisioned and Ready carry the same copy of the
+ * RKEControlPlane's Ready). Its controller writes an error it cannot get past as False with reason Error; the one wait
+ * no pass of its own ends, release data missing, is still Unknown/Waiting. A conflict is a write lost to another
+ * controller, gone on the next pass; a message another rule reads is that rule's.
+ */
+function plannerStop(input: ClusterRuleInput): { condition: Condition; kind: string } | null {
+  // Only a cluster Rancher provisions has a planner; an imported cluster's conditions are others' words.
+  const updated = input.provisioning && input.cluster.kind !== 'imported' ? getCondition(input.provisioning, 'Updated') : null;
+  const message = updated?.message ?? '';
+
+  if (!updated || updated.status === 'True' || !message || CONFLICT.test(message)) {
+    return null;
+  }
+  const known = PLANNER_ERRORS.find((e) => e.pattern.test(message));
+  const kind = known ? PLANNER_ERROR_KINDS[known.id] ?? 'other' : 'other';
+
+  if (kind === 'kdm' || (updated.status === 'False' && updated.reason === 'Error' && !OTHER_RULES_MESSAGES.some((p) => p.test(message)))) {
+    return { condition: updated, kind };
+  }
+
+  return null;
+}
+
+/** "access secret fleet-default/registry-ca": the object a file of the cluster's configuration is taken from. */
+function fileObjectOf(message: string): { kind: string; namespace: string; name: string } | null {
+  const m = /\baccess (secret|configmap) ([^\s/]+)\/(\S+)/i.exec(message);
+
+  return m ? {
+    kind: m[1].toLowerCase(), namespace: m[2], name: m[3]
+  } : null;
+}
+
+export const plannerError: ClusterRule = {
+  id:       'planner-error',
+  severity: 'error',
+  check(input, ctx) {
+    const stop = plannerStop(input);
+
+    if (!stop) {
+      return null;
+    }
+    const since = stop.condition.lastTransitionTime;
+    const waited = age(ctx, since);
+
+    // The planner retries at once; an error it gets past within the time a plan takes to apply was a passing one.
+    if (waited !== null && waited < ctx.config.planApplyTimeoutMs) {
+      return null;
+    }
+    const ns = input.cluster.namespace;
+    const name = input.cluster.name;
+    const message = stop.condition.message ?? '';
+    const version = asString(specOf(input.provisioning as KubeObject).kubernetesVersion) ?? '';
+    const file = stop.kind === 'files' ? fileObjectOf(message) : null;
+    const own = {
+      kdm: [
+        step(this.id, 'kdmSetting', {}, `kubectl get settings.management.cattle.io rke-metadata-config -o jsonpath='{.value}'`),
+        step(this.id, 'kdmVersion', { version }),
+      ],
+      files: [
+        step(this.id, 'filesFix', { object: file ? `${ file.kind } ${ file.namespace }/${ file.name }` : 'none' }, file ? kubectl('get', file.kind, [file.name], { namespace: file.namespace, flags: [`-o jsonpath='{.metadata.annotations}'`] }) : undefined),
+        step(this.id, 'filesAuthorize', { cluster: name }),
+      ],
+      initNodes: [
+        step(this.id, 'initNodes', {}, `kubectl -n ${ sh(ns) } get secrets -l ${ LABELS.initNode }=true --field-selector type=rke.cattle.io/machine-plan`),
+        step(this.id, 'initNodesSupport'),
+      ],
+      joinUrl: [
+        step(this.id, 'joinUrl', {}, `kubectl -n ${ sh(ns) } get secrets -l ${ LABELS.controlPlaneRole }=true --field-selector type=rke.cattle.io/machine-plan -o custom-columns='NAME:.metadata.name,JOIN-URL:.metadata.annotations.rke\\.cattle\\.io/join-url'`),
+      ],
+      other: [step(this.id, 'readMessage')],
+    }[stop.kind] ?? [];
+
+    return {
+      args:     {
+        cluster: name, kind: stop.kind, duration: duration(waited), version
+      },
+      evidence: conditionEvidence(provisioningLabel(input), stop.condition),
+      fix:      [
+        ...own,
+        step(this.id, 'rancherLog', {}, `kubectl -n cattle-system logs -l app=rancher --since=1h | grep -F ${ sh(`[planner] rkecluster ${ ns ?? '' }/${ name }:`) }`),
+        step(this.id, 'retries'),
+      ],
+      since,
+      actions: [],
+    };
+  },
+};
+
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
+  clusterAgentDisconnected, plannerError, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
 ];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
