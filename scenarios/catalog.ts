@@ -1195,6 +1195,47 @@ export function etcdPlaneReplaced(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'ep-rke2': ['init-node-missing'] });
 }
 
+/**
+ * Cluster API reaches a Rancher cluster through Rancher (its `<cluster>-kubeconfig` points at Rancher's
+ * /k8s/clusters/<id>, pkg/provisioningv2/kubeconfig), so when the cluster agent's tunnel is down it cannot reach it
+ * either: past its grace period the CAPI Cluster's RemoteConnectionProbe is False ProbeFailed, and every Machine's
+ * NodeHealthy and NodeReady Unknown ConnectionDown (cluster-api core/reconcilers, as 1.10 writes them under
+ * status.v1beta2 for Rancher 2.12 and 2.13). Its Nodes, which the tab reads itself, are fine.
+ */
+export function capiConnectionDown(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-03-11T16:40:00Z';
+  const built = clusterHealthCluster('cd-rke2', 'c-m-cd7n2w4q', [
+    clusterHealthNode('cd-cp-01', '10.74.0.11', ETCD_CP),
+    clusterHealthNode('cd-cp-02', '10.74.0.12', ETCD_CP),
+    clusterHealthNode('cd-cp-03', '10.74.0.13', ETCD_CP),
+    clusterHealthNode('cd-wk-01', '10.74.1.11', WORKER),
+    clusterHealthNode('cd-wk-02', '10.74.1.12', WORKER),
+  ], now, o);
+  const lastProbe = ago(now, '50m');
+  const capi = built.local.find((x) => x.kind === 'Cluster' && String(x.apiVersion).startsWith('cluster.x-k8s.io')) as Record<string, any>;
+
+  agentLost(built, lastProbe);
+  capi.status.v1beta2.conditions = capi.status.v1beta2.conditions.map((c: Record<string, unknown>) => (c.type === 'RemoteConnectionProbe' ? {
+    ...c, status: 'False', reason: 'ProbeFailed', message: `Remote connection probe failed, probe last succeeded at ${ lastProbe }`, lastTransitionTime: ago(now, '45m')
+  } : c));
+  for (const n of built.nodes) {
+    const status = n.machine.status as Record<string, any>;
+    const down = (type: string) => ({
+      type, status: 'Unknown', reason: 'ConnectionDown', message: `Last successful probe at ${ lastProbe }`, lastTransitionTime: ago(now, '45m'), observedGeneration: n.machine.metadata.generation ?? 1
+    });
+
+    status.v1beta2 = { ...(status.v1beta2 ?? {}), conditions: [...(status.v1beta2?.conditions ?? []).filter((c: any) => c.type !== 'NodeHealthy' && c.type !== 'NodeReady'), down('NodeHealthy'), down('NodeReady')] };
+  }
+
+  return scenarioFrom({
+    name:         'capi-connection-down',
+    title:        'Cluster API cannot reach the cluster',
+    description:  'RKE2 custom cluster whose cluster agent lost its connection 50 min ago: Cluster API, which reaches the cluster through Rancher, says ConnectionDown on every machine; the Nodes themselves are fine.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'cd-rke2': ['cluster-agent-disconnected', 'capi-connection-down'] });
+}
+
 /** The planner's words for what it stopped on (pkg/capr/planner), as each cluster's Updated and Provisioned carry them. */
 export const PLANNER_STOPS = {
   kdm:       'fleet-default/ps-kdm: KDM release data is empty for v1.31.5+rke2r1',
@@ -2280,6 +2321,7 @@ export const SCENARIOS = {
   'signal-catalogue':        signalCatalogue,
   'cert-rotation-failed':    certRotationFailed,
   'etcd-plane-replaced':     etcdPlaneReplaced,
+  'capi-connection-down':    capiConnectionDown,
   'planner-kdm':             (o?: ScenarioOptions) => plannerStopped('kdm', o),
   'planner-files':           (o?: ScenarioOptions) => plannerStopped('files', o),
   'planner-init-nodes':      (o?: ScenarioOptions) => plannerStopped('initNodes', o),

@@ -240,6 +240,7 @@ export type ClusterFailureFamily =
   | 'init-node-missing'
   | 'planner-error'
   | 'cluster-agent-disconnected'
+  | 'capi-connection-down'
   | 'etcd-quorum'
   | 'control-plane-unavailable'
   | 'role-missing'

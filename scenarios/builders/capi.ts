@@ -21,6 +21,8 @@ export interface CapiClusterOptions {
   /** when the pause began: the v1beta2 Paused condition's transition */
   pausedAt?: string;
   annotations?: Record<string, string>;
+  /** when Cluster API's probe of the workload cluster last succeeded, for a cluster it can no longer reach */
+  probeLastSucceededAt?: string;
 }
 
 export function capiCluster(o: CapiClusterOptions): KubeObject {
@@ -75,6 +77,12 @@ export function capiCluster(o: CapiClusterOptions): KubeObject {
             type: 'Paused', status: 'True', reason: 'Paused', message: o.paused ? 'Cluster spec.paused is set to true' : 'Cluster has the cluster.x-k8s.io/paused annotation', lastTransitionTime: at, observedGeneration: 3
           } : {
             type: 'Paused', status: 'False', reason: 'NotPaused', lastTransitionTime: o.createdAt, observedGeneration: 2
+          },
+          // cluster-api core/reconcilers/cluster setRemoteConnectionProbeCondition, past its grace period
+          o.probeLastSucceededAt ? {
+            type: 'RemoteConnectionProbe', status: 'False', reason: 'ProbeFailed', message: `Remote connection probe failed, probe last succeeded at ${ o.probeLastSucceededAt }`, lastTransitionTime: o.probeLastSucceededAt, observedGeneration: 2
+          } : {
+            type: 'RemoteConnectionProbe', status: 'True', reason: 'ProbeSucceeded', lastTransitionTime: o.createdAt, observedGeneration: 2
           },
         ],
       },

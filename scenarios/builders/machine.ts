@@ -212,6 +212,16 @@ function pausedOf(machine: MachineV1beta1): MetaCondition | undefined {
   return list.find((c) => c.type === 'Paused' && c.status === 'True');
 }
 
+/**
+ * A v1beta1 Machine's own v1beta2 NodeHealthy or NodeReady that says the connection to the workload cluster is down
+ * (ConnectionDown): Cluster API writes it from its cluster cache, not from the v1beta1 condition, and keeps it.
+ */
+function connectionDownOf(machine: MachineV1beta1, type: string): MetaCondition | undefined {
+  const list = ((machine.status as Record<string, any>).v1beta2?.conditions ?? []) as MetaCondition[];
+
+  return list.find((c) => c.type === type && c.reason === 'ConnectionDown');
+}
+
 export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
   const old = machine.status.conditions;
   const byType = new Map(old.map((c) => [c.type, c]));
@@ -302,8 +312,8 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
     cond('UpToDate', 'True', 'UpToDate', undefined),
     bootstrap,
     infrastructure,
-    nodeHealthy,
-    nodeReady,
+    connectionDownOf(machine, 'NodeHealthy') ?? nodeHealthy,
+    connectionDownOf(machine, 'NodeReady') ?? nodeReady,
     deletingCond,
     pausedOf(machine) ?? cond('Paused', 'False', 'NotPaused', undefined),
     ...rancherConditions,

@@ -76,14 +76,30 @@ export function rancherSaysNotReady(r: NodeRecord, nowMs: number, config: Engine
   return null;
 }
 
-/** Records Rancher calls not ready that the diagnosis calls healthy or leaves without a finding. */
+/**
+ * Whether Cluster API says it cannot see the machine's Node because it cannot reach the cluster (NodeHealthy or
+ * NodeReady Unknown ConnectionDown, in any list): an unknown of the connection, which the cluster's finding carries.
+ */
+function connectionDown(r: NodeRecord): boolean {
+  const status = obj(r.objects.machine?.status);
+  const lists = [status.conditions, obj(obj(status.deprecated).v1beta1).conditions, obj(status.v1beta2).conditions];
+
+  return lists.some((l) => list(l).some((c) => obj(c).reason === 'ConnectionDown' && ['NodeHealthy', 'NodeReady'].includes(obj(c).type)));
+}
+
+/**
+ * Records Rancher calls not ready that the diagnosis calls healthy or leaves without a finding. A machine Cluster API
+ * cannot see for a lost connection is not silent when its cluster says so and the record points there.
+ */
 export function silentNotReady(report: DiagnosisReport, config: EngineConfig): string[] {
   const nowMs = Date.parse(report.now);
 
   return report.records.flatMap((r) => {
     const why = rancherSaysNotReady(r, nowMs, config);
+    const pointed = connectionDown(r) && !!r.cluster?.findings.some((f) => f.rule === 'capi-connection-down') &&
+      r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.capiConnectionDown');
 
-    return why && (r.findings.length === 0 || r.status === 'healthy') ? [`${ r.key }: ${ why }, but ${ r.status } [${ r.findings.map((f) => f.rule).join(', ') }]`] : [];
+    return why && !pointed && (r.findings.length === 0 || r.status === 'healthy') ? [`${ r.key }: ${ why }, but ${ r.status } [${ r.findings.map((f) => f.rule).join(', ') }]`] : [];
   });
 }
 

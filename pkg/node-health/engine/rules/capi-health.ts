@@ -378,3 +378,100 @@ export const healthCheckCannotRemediate: ClusterRule = {
     };
   },
 };
+
+/**
+ * Cluster API's words for a cluster it cannot reach (cluster-api core/reconcilers): the CAPI Cluster's
+ * RemoteConnectionProbe False ProbeFailed ("Remote connection probe failed, probe last succeeded at …"), and every
+ * Machine's NodeHealthy and NodeReady Unknown ConnectionDown ("Last successful probe at …") once the grace period
+ * passed. They say nothing of the machines: one cluster finding carries them.
+ */
+export const CONNECTION_DOWN = 'ConnectionDown';
+const NODE_CONDITIONS = ['NodeHealthy', 'NodeReady'];
+const CONDITION_LISTS: ((status: Record<string, any>) => unknown)[] = [
+  (s) => s.conditions, (s) => s.deprecated?.v1beta1?.conditions, (s) => s.v1beta2?.conditions,
+];
+
+/** Whether any of the Machine's condition lists says its Node cannot be seen because the connection is down. */
+export function nodeConnectionDown(m: KubeObject): boolean {
+  const status = statusOf(m);
+
+  for (const list of CONDITION_LISTS) {
+    for (const c of asArray(list(status))) {
+      if (c !== null && typeof c === 'object' && c.reason === CONNECTION_DOWN && c.status !== 'True' && NODE_CONDITIONS.includes(c.type)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+}
+
+function connectionDownMachines(input: ClusterRuleInput): NodeRecord[] {
+  return input.records.filter((r) => !!r.objects.machine && !r.deleting && nodeConnectionDown(r.objects.machine));
+}
+
+function connectionDownCondition(m: KubeObject): Condition | null {
+  return conditions(m).find((c) => c.reason === CONNECTION_DOWN && c.status !== 'True' && NODE_CONDITIONS.includes(c.type)) ?? null;
+}
+
+export const capiConnectionDown: ClusterRule = {
+  id:       'capi-connection-down',
+  severity: 'warning',
+  related(input) {
+    return connectionDownMachines(input);
+  },
+  check(input, ctx) {
+    const capiCluster = input.capi.cluster;
+    const probe = capiCluster ? getCondition(capiCluster, 'RemoteConnectionProbe') : null;
+    const probeFailed = probe && probe.status === 'False' ? probe : null;
+    // A probe that succeeds settles it for every machine: their conditions are read only when it does not say so.
+    const machines = probe?.status === 'True' ? [] : connectionDownMachines(input);
+
+    if (!probeFailed && machines.length === 0) {
+      return null;
+    }
+    const machineConditions = machines.slice(0, 1).map((r) => [r, connectionDownCondition(r.objects.machine as KubeObject)] as const);
+    // Since the earliest of what says so: the probe, else the first machines' conditions.
+    let since: string | null = null;
+    let waited: number | null = null;
+
+    for (const t of [probeFailed?.lastTransitionTime, ...machineConditions.map(([, c]) => c?.lastTransitionTime)]) {
+      const a = age(ctx, t ?? null);
+
+      if (a !== null && (waited === null || a > waited)) {
+        since = t ?? null;
+        waited = a;
+      }
+    }
+
+    // Cluster API waits out its own grace period before it says so; a connection back within the agent's threshold was a blip.
+    if (waited !== null && waited < ctx.config.clusterAgentTimeoutMs) {
+      return null;
+    }
+    const ns = input.cluster.namespace;
+    const secret = `${ input.cluster.name }-kubeconfig`;
+    const ev: Evidence[] = [
+      ...(probeFailed && capiCluster ? conditionEvidence(capiLabel('capiCluster', capiCluster), probeFailed) : []),
+      ...machineConditions.flatMap(([r, c]) => (c ? conditionEvidence(objectLabel('machine', r.objects.machine as KubeObject), c) : [])),
+    ];
+
+    if (machines.length > machineConditions.length) {
+      ev.push(evidence(`Cluster ${ input.cluster.name }`, `machines with ${ CONNECTION_DOWN }`, String(machines.length)));
+    }
+
+    return {
+      args:     {
+        cluster: input.cluster.name, machines: machines.length, duration: duration(waited), mgmtId: input.cluster.mgmtId ?? '?'
+      },
+      evidence: ev,
+      fix:      [
+        step(this.id, 'stale'),
+        step(this.id, 'throughRancher', { secret, mgmtId: input.cluster.mgmtId ?? '?' }),
+        step(this.id, 'kubeconfig', { secret }, `kubectl -n ${ sh(ns) } get secret ${ sh(secret) }`),
+        step(this.id, 'capiLog'),
+      ],
+      since,
+      actions: [],
+    };
+  },
+};

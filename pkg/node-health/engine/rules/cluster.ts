@@ -19,7 +19,7 @@ import {
   age, conditionEvidence, duration, evidence, findingOf, kubectl, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, roleMissing } from './cluster-health';
-import { healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
+import { capiConnectionDown, healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
 
 export type { ClusterRule, ClusterRuleInput } from './rule';
 
@@ -131,7 +131,9 @@ export const clusterAgentDisconnected: ClusterRule = {
         step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i "cluster accessor\\|cluster agent"'),
       ],
       since,
-      actions: [],
+      actions:  [],
+      // Cluster API reaches the cluster through Rancher, as the agent connects it: its lost connection is this one.
+      explains: ['capi-connection-down'],
     };
   },
 };
@@ -234,7 +236,7 @@ export const plannerError: ClusterRule = {
 };
 
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, plannerError, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
+  clusterAgentDisconnected, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
 ];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */

@@ -8,6 +8,7 @@ import type { Condition } from '../conditions';
 import { getCondition, hasUnhealthyConditionOf, nodeReadyCondition } from '../conditions';
 import { asArray, hasFields, parseTime, statusOf } from '../fields';
 import { machinePhase, nodeRefName } from '../objects';
+import { CONNECTION_DOWN } from './capi-health';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
 } from './rule';
@@ -60,7 +61,8 @@ export function notReadySignals(r: NodeRecord, ctx: RuleContext): NotReadySignal
     for (const type of anyUnready ? READINESS_CONDITIONS : []) {
       const c = getCondition(m, type);
 
-      if (c && c.status !== 'True' && lasted(ctx, c.lastTransitionTime ?? r.created, startup)) {
+      // Cluster API cannot reach the cluster: a word about its connection, which the cluster's finding carries.
+      if (c && c.status !== 'True' && c.reason !== CONNECTION_DOWN && lasted(ctx, c.lastTransitionTime ?? r.created, startup)) {
         out.push({
           summary: conditionSummary(c), evidence: conditionEvidence(objectLabel('machine', m), c), since: c.lastTransitionTime ?? r.created
         });
