@@ -173,6 +173,31 @@ describe('signal tables', () => {
     type: 'DrainingSucceeded', status: 'False', reason: 'Draining', message: 'Drain not completed yet (started at 2026-05-08T06:40:00Z):\n* Pods shop/web-0: cannot evict pod as it would violate the pod\'s disruption budget.'
   };
 
+  // core/reconcilers/machine/drain EvictionResult.ConditionMessage, as Deleting DrainingNode carries it.
+  it.each([
+    [['budgets'], '* Pods shop/web-0, shop/web-1: cannot evict pod as it would violate the pod\'s disruption budget. The disruption budget web needs 2 healthy pods and has 2 currently'],
+    [['terminating'], '* Pod monitoring/node-exporter-x2k9: deletionTimestamp set, but still not removed from the Node'],
+    [['evictionError'], '* Pod shop/cart-7d9: failed to evict Pod, Internal error occurred: unable to reach the admission webhook'],
+    [['completion'], '* Pods batch/job-a, batch/job-b: waiting for completion'],
+    [['budgets', 'terminating', 'completion'], '* Pod a/b: deletionTimestamp set, but still not removed from the Node\n* Pod c/d: cannot evict pod as it would violate the pod\'s disruption budget. The disruption budget d needs 1 healthy pods and has 1 currently\n* Pod e/f: waiting for completion\nAfter above Pods have been removed from the Node, the following Pods will be evicted: g/h'],
+  ])('give a drain the steps for what Cluster API says holds it (%j)', (steps, list) => {
+    const f = deletingWith([{
+      type: 'Deleting', status: 'True', reason: 'DrainingNode', message: `Drain not completed yet (started at 2026-05-08T06:40:00Z):\n${ list }`
+    }]);
+    const names = f?.fix.filter((x) => x.key.startsWith('nodeHealth.signals.deletionStages.draining.fix.')).map((x) => x.key.split('.').pop());
+
+    expect(names).toStrictEqual(steps);
+    expect(f?.fix.find((x) => x.key.endsWith('.fix.budgets'))?.command ?? 'kubectl get poddisruptionbudgets -A').toBe('kubectl get poddisruptionbudgets -A');
+  });
+
+  it('give a drain whose words say nothing of why every drain step', () => {
+    const f = deletingWith([{
+      type: 'DrainingSucceeded', status: 'False', reason: 'Draining', message: 'Draining the node before deletion'
+    }]);
+
+    expect(f?.fix.filter((x) => x.key.startsWith('nodeHealth.signals.deletionStages.draining.fix.')).map((x) => x.key.split('.').pop())).toStrictEqual(['pods', 'budgets']);
+  });
+
   it('take the stage from Deleting where Cluster API writes it, not from a drain it skipped', () => {
     const f = deletingWith([staleDrain, {
       type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion', message: 'Waiting for VmwarevsphereMachine to be deleted'
@@ -246,5 +271,29 @@ describe('signal tables', () => {
       type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', lastTransitionTime: ago(scenario.now, '1h')
     });
     expect(statuses(objects).get(TARGET)).toBe('healthy');
+  });
+});
+
+describe('a failed machine health check', () => {
+  // cluster-api core/reconcilers/machinehealthcheck: the reason says what it judged, v1beta2 and v1beta1 names alike.
+  it.each([
+    ['UnhealthyNode', 'node', 'node', 'Condition Ready on Node is reporting status Unknown with reason NodeStatusUnknown for more than 5m0s'],
+    ['NodeStartupTimeout', 'startup', 'machine', 'Node failed to report startup in 10m0s'],
+    ['NodeDeleted', 'deleted', 'machine', 'Node custom-1 has been deleted'],
+    ['NodeNotFound', 'deleted', 'machine', 'Node custom-1 has been deleted'],
+    ['UnhealthyMachine', 'machine', 'machine', 'Health check failed:\n  * Condition EtcdPodHealthy on Machine is reporting status False with reason Unhealthy for more than 5m0s'],
+    ['HasRemediateAnnotation', 'annotation', 'machine', 'Health check failed: marked for remediation via cluster.x-k8s.io/remediate-machine annotation'],
+  ])('%s: the step says what the check judged (%s) and describes the %s', (reason, why, looksAt, message) => {
+    const objects = fresh();
+    const { machine } = target(objects);
+
+    setCondition(machine, {
+      type: 'HealthCheckSucceeded', status: 'False', reason, message, lastTransitionTime: ago(scenario.now, '20m')
+    });
+    const record = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)!;
+    const step = record.findings.find((f) => f.signal === 'machineConditions/healthCheckFailed')!.fix.find((s) => s.key.endsWith('.fix.node'))!;
+
+    expect(step.args).toStrictEqual({ why });
+    expect(step.command).toMatch(looksAt === 'node' ? /^kubectl describe node / : /^kubectl -n \S+ describe machines\.cluster\.x-k8s\.io /);
   });
 });

@@ -2,7 +2,7 @@
  * Rules about a machine's place in the cluster's life: the machine the cluster's own conditions say it is
  * waiting for, and machines whose deletion does not finish.
  */
-import type { ActionId, NodeRecord } from '../types';
+import type { ActionId, FixStep, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, describeObject, nameOf } from '../fields';
@@ -12,7 +12,7 @@ import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, acting, step
 } from './rule';
 import { infrastructureDeleteError, infrastructureJobError } from './shared';
-import { DELETION_STAGES } from '../signals/machine';
+import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
 import { signalSteps } from './signals';
@@ -228,7 +228,7 @@ export const stuckDeleting: Rule = {
       ],
       fix: [
         // The stage that holds the deletion says where to look; without one, the Machine's whole state does.
-        ...(stage ? signalSteps('deletionStages', stage, stageCommands(r)) : [acting('inspect-machine', step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')))]),
+        ...(stage ? stageSteps(r, stage, said ?? null) : [acting('inspect-machine', step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')))]),
         ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
         acting('remove-finalizers', step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`))),
         step(this.id, 'leftovers'),
@@ -270,6 +270,30 @@ function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStage
   }
 
   return stage;
+}
+
+/**
+ * The stage's steps. A drain whose message lists what holds it (Cluster API 1.9 and later) gets the steps for what it
+ * lists; its older words ("Draining the node before deletion") say nothing of why, and get every drain step.
+ */
+function stageSteps(r: NodeRecord, stage: DeletionStageSignal, said: string | null): FixStep[] {
+  const commands = stageCommands(r);
+  const delays = stage.id === 'draining' ? drainDelays(said) : [];
+
+  if (delays.length === 0) {
+    return signalSteps('deletionStages', stage, commands);
+  }
+
+  return delays.map((name) => {
+    const s: FixStep = { key: signalKey('deletionStages', stage, `fix.${ name }`) };
+    const command = name === 'budgets' ? commands.budgets : commands.pods;
+
+    if (command) {
+      s.command = command;
+    }
+
+    return s;
+  });
 }
 
 function stageCommands(r: NodeRecord): Record<string, string | undefined> {

@@ -183,6 +183,34 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
   return out;
 }
 
+/**
+ * What a failed health check judged, by its reason (cluster-api core/reconcilers/machinehealthcheck, v1beta2 and
+ * v1beta1 names): the Node's conditions, a Node that never came, a Node deleted, the machine's own conditions, or
+ * the remediate-machine annotation.
+ */
+const HEALTH_CHECK_REASONS: Record<string, string> = {
+  UnhealthyNode:                 'node',
+  NodeStartupTimeout:            'startup',
+  NodeDeleted:                   'deleted',
+  NodeNotFound:                  'deleted',
+  UnhealthyMachine:              'machine',
+  HasRemediateAnnotation:        'annotation',
+  HasRemediateMachineAnnotation: 'annotation',
+};
+
+/** The health check's step says what it judged; only an unhealthy Node is looked at on the Node. */
+function healthCheckStep(fix: FixStep[], r: NodeRecord, reason: string | null): void {
+  const s = fix.find((x) => x.key.endsWith('.fix.node'));
+  const why = HEALTH_CHECK_REASONS[reason ?? ''] ?? 'other';
+
+  if (s) {
+    s.args = { why };
+    if (why !== 'node' && why !== 'other') {
+      s.command = kubectlMachine(r, 'describe');
+    }
+  }
+}
+
 export const machineSignal: Rule = {
   id:       'machine-signal',
   severity: 'warning',
@@ -218,12 +246,17 @@ export const machineSignal: Rule = {
       if (!c || c.status !== entry.status) {
         continue;
       }
+      const fix = signalSteps('machineConditions', entry, machineCommands(r, entry));
+
+      if (entry.id === 'healthCheckFailed') {
+        healthCheckStep(fix, r, c.reason);
+      }
       (hits ??= []).push(hitOf('machineConditions', entry, {
         args: {
           machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', duration: duration(age(ctx, c.lastTransitionTime)),
         },
         evidence: conditionEvidence(objectLabel('machine', m), c),
-        fix:      signalSteps('machineConditions', entry, machineCommands(r, entry)),
+        fix,
         since:    c.lastTransitionTime,
       }));
     }

@@ -127,6 +127,25 @@ export const DELETION_STAGES: readonly DeletionStageSignal[] = [
   stage('deletingNode', null, 'DeletingNode', ['node'], { reason: 'DeletingNode', message: 'Error deleting Node, please check controller logs for errors' }),
 ];
 
+/**
+ * What holds a drain, as Cluster API 1.9 and later list it in the drain's message (core/reconcilers/machine/drain
+ * EvictionResult.ConditionMessage) and classify it themselves (machine_controller_status.go, "delay likely due to
+ * …"): PodDisruptionBudgets, Pods not terminating, Pod eviction errors, Pods not completed yet. Each has its step.
+ */
+export const DRAIN_DELAYS: readonly { step: string; fragment: string }[] = [
+  { step: 'budgets', fragment: 'cannot evict pod as it would violate the pod\'s disruption budget.' },
+  { step: 'terminating', fragment: 'deletionTimestamp set, but still not removed from the Node' },
+  { step: 'evictionError', fragment: 'failed to evict Pod' },
+  { step: 'completion', fragment: 'waiting for completion' },
+];
+
+/** The steps a drain's message calls for, in Cluster API's order; none for a message without its list. */
+export function drainDelays(message: string | null | undefined): string[] {
+  const m = (message ?? '').toLowerCase();
+
+  return DRAIN_DELAYS.filter((d) => m.includes(d.fragment.toLowerCase())).map((d) => d.step);
+}
+
 export const DELETION_STAGE_TABLE: SignalTable = {
   id: 'deletionStages', title: 'Cluster API Machine deletion stages (the first one not finished holds the deletion)', entries: DELETION_STAGES
 };
