@@ -13,7 +13,7 @@ import { cliTranslator } from '../../cli/l10n';
 import { buildScenario, GHOST_MACHINE } from '../../scenarios/catalog';
 import { OUTPUT_DIR } from './harness';
 import {
-  gotoCluster, machineRow, NH, openNodeHealthTab, SHELL, waitForShell
+  dashboardTime, gotoCluster, machineRow, NH, openNodeHealthTab, SHELL, waitForShell
 } from './dashboard';
 import type { E2eTest } from './runner';
 
@@ -119,7 +119,7 @@ export const BUNDLE_VIEW_TESTS: E2eTest[] = [
       const created = record.created ?? '';
 
       await detail.locator('[data-testid="node-health-timeline"]').waitFor({ state: 'visible', timeout: 30000 });
-      assert((await detail.locator('[data-testid="node-health-timeline"]').innerText()).includes(created.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')),
+      assert((await detail.locator('[data-testid="node-health-timeline"]').innerText()).includes(dashboardTime(created)),
         `the timeline does not show the machine's own creation time ${ created }`);
       await t.shot(page, 'tab');
 

@@ -86,3 +86,21 @@ export function machineRow(page: Page, namespace: string, name: string): Locator
 export async function switchLocale(page: Page, locale: 'zh-hans' | 'en-us'): Promise<void> {
   await page.evaluate((l) => (window as any).$globalApp.$store.dispatch('i18n/switchTo', l), locale);
 }
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A time as the dashboard shows it with its default preferences (date-format "ddd, MMM D YYYY", time-format
+ * "h:mm:ss a", shell store/prefs) in the tests' browser zone, UTC: "Thu, Jan 15 2026 8:04:03 am".
+ */
+export function dashboardTime(rfc3339: string): string {
+  const d = new Date(rfc3339);
+  const h = d.getUTCHours();
+  const two = (n: number) => String(n).padStart(2, '0');
+
+  return `${ WEEKDAYS[d.getUTCDay()] }, ${ MONTHS[d.getUTCMonth()] } ${ d.getUTCDate() } ${ d.getUTCFullYear() } ${ h % 12 || 12 }:${ two(d.getUTCMinutes()) }:${ two(d.getUTCSeconds()) } ${ h < 12 ? 'am' : 'pm' }`;
+}
+
+/** The dashboard's time format, as a pattern to find one in a text. */
+export const DASHBOARD_TIME = /(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2} \d{4} \d{1,2}:\d\d:\d\d [ap]m/;

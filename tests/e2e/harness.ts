@@ -199,6 +199,8 @@ export async function openContext(browser: Browser, dashboardUrl: string, user =
     acceptDownloads:   true,
     viewport:          { width: 1440, height: 900 },
     locale,
+    // The dashboard says times in the browser's zone: one zone, whatever the machine's, so that tests can say them too.
+    timezoneId:        'UTC',
   });
 
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dashboardUrl });

@@ -14,7 +14,7 @@ import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
 import {
-  chooseFilter, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
+  chooseFilter, DASHBOARD_TIME, dashboardTime, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
 } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
@@ -297,7 +297,7 @@ export const TESTS: E2eTest[] = [
       await finding.locator('[data-testid="node-health-finding-confirmed"]').waitFor({ state: 'visible', timeout: 15000 });
       const confirmation = await finding.locator('[data-testid="node-health-finding-confirmation"]').innerText();
 
-      assert(confirmation.includes('dev-k8s-node01') && confirmation.includes('2026-01-15 08:04:03 UTC'), `the confirmation does not name the host and the log line's time: ${ confirmation }`);
+      assert(confirmation.includes('dev-k8s-node01') && confirmation.includes(dashboardTime('2026-01-15T08:04:03Z')), `the confirmation does not name the host and the log line's time: ${ confirmation }`);
       assert((await finding.innerText()).includes('Host dev-k8s-node01'), 'no evidence read on the host');
       // The finding's head (badge and what the host showed) at the top of the screen.
       await finding.evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -354,6 +354,36 @@ export const TESTS: E2eTest[] = [
 
       assert(bannerTop < firstRowTop, `the cluster finding (y=${ bannerTop }) is not above the table (y=${ firstRowTop })`);
       await t.shot(page, 'cluster agent disconnected');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: 'a planner that stopped on an error, and Cluster API that cannot reach the cluster, are said for the whole cluster',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'ps-files');
+      const stopped = page.locator(NH.clusterRule('planner-error'));
+
+      await stopped.waitFor({ state: 'visible', timeout: 30000 });
+      // Its evidence and steps are shown on demand.
+      await stopped.locator('summary').first().click();
+      const text = await stopped.innerText();
+
+      assert(/planner stopped on an error/i.test(text) && /not authorized to access secret fleet-default\/registry-ca/.test(text), `the planner's error is not said with its words: ${ text.slice(0, 400) }`);
+      assert(/object-authorized-for-clusters/.test(text), `the step for the file's authorization is missing: ${ text.slice(0, 600) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(text), `literal HTML entities: ${ text.slice(0, 400) }`);
+      await t.shot(page, 'planner stopped on an error');
+
+      await openTab(t, page, 'cd-rke2');
+      const down = page.locator(NH.clusterRule('capi-connection-down'));
+
+      await down.waitFor({ state: 'visible', timeout: 30000 });
+      assert(/Cluster API cannot reach the cluster/.test(await down.innerText()), 'the connection finding has no title');
+      // One finding for the cluster: the machines are not each called not ready for Cluster API's connection.
+      assert(await page.locator(NH.rows).count() === 5, 'the cluster\'s five machines are not listed');
+      assert(!(await page.locator('[data-testid="node-health-tab"]').innerText()).includes('Rancher reports it not ready'), 'a machine is called not ready for the lost connection');
+      await t.shot(page, 'cluster api cannot reach the cluster');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },
@@ -496,7 +526,7 @@ export const TESTS: E2eTest[] = [
       assert(!(await page.locator(NH.detail).innerText()).includes(SECRET_MARKER), 'the password the driver printed is on screen');
       const started = page.locator(`${ NH.detail } ${ NH.finding('infrastructure-delete-failed') } [data-testid="node-health-finding-started"]`);
 
-      assert(/^Since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, when: /.test(await started.innerText()), `the finding does not say which entry it started with: ${ await started.innerText() }`);
+      assert(new RegExp(`^Since ${ DASHBOARD_TIME.source }, when: `).test(await started.innerText()), `the finding does not say which entry it started with: ${ await started.innerText() }`);
       await started.scrollIntoViewIfNeeded();
       await t.shot(page, 'finding started with');
     },

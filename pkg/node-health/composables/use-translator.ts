@@ -9,7 +9,10 @@
  *   setup() { return useTranslator(); }      then   {{ tr('nodeHealth.…', args) }}   or   this.tr(…)
  */
 import { getCurrentInstance } from 'vue';
-import { withLocalArgs } from '../report/durations';
+import { dateTimeFormat } from '@shell/utils/time';
+import { DATE_FORMAT, TIME_FORMAT } from '@shell/store/prefs';
+import { sayTime, withLocalArgs } from '../report/durations';
+import type { SayTime } from '../report/durations';
 import type { MessageArgs } from '../engine';
 import type { Translate } from '../report/translate';
 
@@ -21,6 +24,27 @@ export type ComponentTranslate = (key: string, args?: Record<string, unknown>) =
 
 export interface Translator {
   tr: ComponentTranslate;
+  /** A time (RFC 3339) as the dashboard shows times: the user's date and time formats, in the browser's zone */
+  sayAt: SayTime;
+}
+
+/**
+ * The dashboard's own way with a time (shell utils/time dateTimeFormat: the user's DATE_FORMAT and TIME_FORMAT
+ * preferences); where there is no store with preferences (a test, a page outside the dashboard), as the reports say it.
+ */
+function dashboardTime(store: any): SayTime {
+  return (at) => {
+    const pref = store?.getters?.['prefs/get'];
+
+    if (typeof pref !== 'function' || typeof pref(DATE_FORMAT) !== 'string' || typeof pref(TIME_FORMAT) !== 'string' || Number.isNaN(Date.parse(at))) {
+      return sayTime(at);
+    }
+    try {
+      return dateTimeFormat(at, store) || sayTime(at);
+    } catch {
+      return sayTime(at);
+    }
+  };
 }
 
 export function useTranslator(): Translator {
@@ -30,11 +54,13 @@ export function useTranslator(): Translator {
     throw new Error('useTranslator() must be called from a component\'s setup()');
   }
   // Read at each call: the shell (and a test's mocks) may put `t` on the component after setup() ran.
-  const proxy = instance.proxy as unknown as { t: ShellTranslate };
+  const proxy = instance.proxy as unknown as { t: ShellTranslate; $store?: unknown };
   const raw: Translate = (key, args) => proxy.t(key, args, true);
-  const localized = withLocalArgs(raw);
+  const sayAt: SayTime = (at) => dashboardTime(proxy.$store)(at);
+  const localized = withLocalArgs(raw, sayAt);
 
   return {
+    sayAt,
     tr: (key, args) => {
       try {
         return localized(key, args as MessageArgs | undefined);

@@ -27,11 +27,14 @@ export function sayTime(at: string): string {
   return m ? `${ m[1] } ${ m[2] } UTC` : at;
 }
 
+/** How a reader is told a time: UTC in the reports and the command line (sayTime), the user's format in the dashboard. */
+export type SayTime = (at: string) => string;
+
 /**
  * The arguments of a message, with the durations the engine wrote (DURATION_ARGS) said in the user's language
  * and its times (TIME_ARGS) as the timeline shows them.
  */
-export function localizeArgs(args: MessageArgs | undefined, t: Translate): MessageArgs | undefined {
+export function localizeArgs(args: MessageArgs | undefined, t: Translate, say: SayTime = sayTime): MessageArgs | undefined {
   let out = args;
 
   for (const key of DURATION_ARGS) {
@@ -43,7 +46,7 @@ export function localizeArgs(args: MessageArgs | undefined, t: Translate): Messa
   }
   for (const key of TIME_ARGS) {
     const at = args?.[key];
-    const said = typeof at === 'string' ? sayTime(at) : at;
+    const said = typeof at === 'string' ? say(at) : at;
 
     if (said !== at) {
       out = { ...out, [key]: said as string };
@@ -54,6 +57,6 @@ export function localizeArgs(args: MessageArgs | undefined, t: Translate): Messa
 }
 
 /** A translator that also says the durations and times in its messages' arguments as its reader is told them. */
-export function withLocalArgs(t: Translate): Translate {
-  return (key, args) => t(key, localizeArgs(args, t));
+export function withLocalArgs(t: Translate, say: SayTime = sayTime): Translate {
+  return (key, args) => t(key, localizeArgs(args, t, say));
 }

@@ -5,7 +5,6 @@
 import { entryExplaining } from '../engine';
 import type { Finding, MessageArgs, TimelineEntry } from '../engine';
 import type { Translate } from './translate';
-import { sayTime } from './durations';
 
 /** The sentence for a finding's start, or null when no timeline entry explains it. */
 export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entries: readonly TimelineEntry[], t: Translate): { key: string; args: MessageArgs } | null {
@@ -19,7 +18,8 @@ export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entr
   return {
     key:  same ? 'nodeHealth.timeline.findingSince' : 'nodeHealth.timeline.findingSinceAfter',
     args: {
-      since: sayTime(finding.since), at: sayTime(e.at), text: t(e.key, e.args), object: e.object
+      // Times as Kubernetes wrote them: the translator says them as its reader is told times (TIME_ARGS).
+      since: finding.since, at: e.at, text: t(e.key, e.args), object: e.object
     },
   };
 }
