@@ -223,13 +223,53 @@ describe('signal tables', () => {
     expect(f?.args.message).toBe(message);
   });
 
-  it('without Deleting, count a later stage passed as every earlier one passed', () => {
-    const f = deletingWith([staleDrain, {
-      type: 'PreTerminateDeleteHookSucceeded', status: 'True', reason: '', message: ''
-    }]);
+  // Cluster API before 1.9: no Deleting; past its v1beta1 stages it waits for the infrastructure machine and the
+  // bootstrap config to be gone, so the one left tells the stage.
+  const passedHook = {
+    type: 'PreTerminateDeleteHookSucceeded', status: 'True', reason: '', message: ''
+  };
+  const deletingWithout = (gone: string[]) => {
+    const objects = fresh();
+    const { machine } = target(objects);
+    const since = ago(scenario.now, '1h');
+    const refs = [machine.spec.infrastructureRef, machine.spec.bootstrap.configRef];
+
+    machine.metadata.deletionTimestamp = since;
+    machine.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    [staleDrain, passedHook].forEach((c) => setCondition(machine, { lastTransitionTime: since, ...c }));
+    const left = objects.filter((o) => !refs.some((ref) => gone.includes(ref.kind) && o.kind === ref.kind && o.metadata.name === ref.name));
+
+    expect(left.length).toBe(objects.length - gone.length);
+
+    return diagnose(left, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)?.findings.find((x) => x.rule === 'stuck-deleting');
+  };
+
+  it('without Deleting, count a later stage passed as every earlier one passed, and name the object left to delete', () => {
+    const f = deletingWith([staleDrain, passedHook]);
+
+    expect(f?.signal).toBe('deletionStages/infrastructure');
+    expect(f?.args.message).toMatch(/^CustomMachine fleet-default\//);
+    expect(f?.evidence).toContainEqual(expect.objectContaining({ object: f?.args.message, path: 'metadata.deletionTimestamp' }));
+  });
+
+  it('without Deleting, a bootstrap config left once the infrastructure machine is gone is the stage', () => {
+    const f = deletingWithout(['CustomMachine']);
+
+    expect(f?.signal).toBe('deletionStages/bootstrap');
+    expect(f?.args.message).toMatch(/^RKEBootstrap fleet-default\//);
+  });
+
+  it('without Deleting and with nothing left to delete, the Machine\'s whole state says what holds it', () => {
+    const f = deletingWithout(['CustomMachine', 'RKEBootstrap']);
 
     expect(f?.signal).toBeUndefined();
     expect(f?.fix[0].key).toBe('nodeHealth.rules.stuckDeleting.fix.whatHolds');
+  });
+
+  it('without Deleting, infers no stage from objects before any v1beta1 stage has passed', () => {
+    const f = deletingWith([]);
+
+    expect(f?.signal).toBeUndefined();
   });
 
   it('name no stage once Cluster API is done and another finalizer holds the Machine, and cite its words', () => {

@@ -5,7 +5,7 @@
 import type { ActionId, FixStep, NodeRecord } from '../types';
 import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
-import { annotation, describeObject, nameOf } from '../fields';
+import { annotation, asString, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { bootstrapRef, infrastructureRef } from '../objects';
 import {
@@ -201,7 +201,8 @@ export const stuckDeleting: Rule = {
     const held = DELETION_STAGES.slice(from).map((e) => (e.conditionType ? getCondition(m, e.conditionType) : null))
       .filter((c): c is Condition => !!c && c.status !== 'True');
     // v1beta2's Deleting has the stage's own words (the hooks, the pods, the volumes); v1beta1 leaves hooks' empty.
-    const said = stage && deleting?.reason === stage.deletingReason && deleting.message ? deleting.message : (stage?.conditionType ? getCondition(m, stage.conditionType)?.message : null);
+    const left = !stage || deleting ? null : leftBehind(r, stage);
+    const said = stage && deleting?.reason === stage.deletingReason && deleting.message ? deleting.message : (stage?.conditionType ? getCondition(m, stage.conditionType)?.message : left?.label);
     const actions: ActionId[] = [];
 
     if (etcdHookHolds(r) && r.objects.bootstrap) {
@@ -225,6 +226,7 @@ export const stuckDeleting: Rule = {
         ...(deleting && deleting.reason ? conditionEvidence(machineLabel, deleting) : []),
         ...(r.plan.state === 'waiting-for-agent' ? [evidence(machineLabel, 'plan', 'waiting for agent to check in and apply initial plan')] : []),
         ...(r.objects.node ? [] : [evidence(machineLabel, 'status.nodeRef', r.nodeName)]),
+        ...(left ? [evidence(left.label, 'metadata.deletionTimestamp', left.deleting)] : []),
       ],
       fix: [
         // The stage that holds the deletion says where to look; without one, the Machine's whole state does.
@@ -258,18 +260,41 @@ function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStage
     return DELETION_STAGES.find((e) => e.deletingReason === deleting.reason) ?? null;
   }
   let stage: DeletionStageSignal | null = null;
+  let passed = false;
 
   for (const entry of DELETION_STAGES) {
     const c = entry.conditionType && m ? getCondition(m, entry.conditionType) : null;
 
     if (c?.status === 'True') {
       stage = null;
+      passed = true;
     } else if (c && !stage) {
       stage = entry;
     }
   }
+  // Cluster API before 1.9 writes no Deleting: past the stages its v1beta1 conditions mark, it deletes the
+  // infrastructure machine and the bootstrap config and waits for both to be gone. Which one is left tells the stage.
+  if (!stage && !deleting && passed) {
+    if (r.objects.infraMachine && r.inputs.infraMachines === 'ok') {
+      return DELETION_STAGES.find((e) => e.id === 'infrastructure') ?? null;
+    }
+    if (r.objects.bootstrap && r.inputs.bootstraps === 'ok') {
+      return DELETION_STAGES.find((e) => e.id === 'bootstrap') ?? null;
+    }
+  }
 
   return stage;
+}
+
+/** The object a stage inferred without Deleting waits for: the infrastructure machine or the bootstrap config. */
+function leftBehind(r: NodeRecord, stage: DeletionStageSignal): { label: string; deleting: string | null } | null {
+  const obj = stage.id === 'infrastructure' ? r.objects.infraMachine : (stage.id === 'bootstrap' ? r.objects.bootstrap : undefined);
+
+  if (!obj) {
+    return null;
+  }
+
+  return { label: objectLabel(stage.id === 'infrastructure' ? 'infraMachine' : 'bootstrap', obj), deleting: asString(obj.metadata?.deletionTimestamp) };
 }
 
 /**
