@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { createBundle } from '../../pkg/node-health/export';
 import type { NodeHealthBundle } from '../../pkg/node-health/export';
-import { sayDurationMs, sayTime } from '../../pkg/node-health/report/durations';
+import { sayDurationMs } from '../../pkg/node-health/report/durations';
 import { cliTranslator } from '../../cli/l10n';
 import { buildScenario, GHOST_MACHINE } from '../../scenarios/catalog';
 import { OUTPUT_DIR } from './harness';
@@ -69,7 +69,7 @@ export const BUNDLE_VIEW_TESTS: E2eTest[] = [
       const headline = await banner.locator('[data-testid="node-health-bundle-headline"]').innerText();
 
       assert(headline === en('nodeHealth.bundleView.banner', {
-        cluster: CLUSTER, madeAt: sayTime(made.createdAt), madeBy: en('nodeHealth.bundleView.madeBy', { version: '0.1.0' })
+        cluster: CLUSTER, madeAt: dashboardTime(made.createdAt), madeBy: en('nodeHealth.bundleView.madeBy', { version: '0.1.0' })
       }), `the banner says ${ headline }`);
       assert((await banner.innerText()).includes('Rancher v2.11.3'), 'the banner does not name the Rancher version');
       // On the tab only the tab's own banner, not the cluster page's as well.
