@@ -1236,12 +1236,15 @@ export function capiConnectionDown(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'cd-rke2': ['cluster-agent-disconnected', 'capi-connection-down'] });
 }
 
+/** The worker the join-URL scenario's planner cannot join, by its Machine's name as the planner writes it. */
+export const PLANNER_JOIN_WORKER = customMachineName(agentId('a3f19c0e7b52'));
+
 /** The planner's words for what it stopped on (pkg/capr/planner), as each cluster's Updated and Provisioned carry them. */
 export const PLANNER_STOPS = {
   kdm:       'fleet-default/ps-kdm: KDM release data is empty for v1.31.5+rke2r1',
   files:     'error rendering files: cluster fleet-default/ps-files was not authorized to access secret fleet-default/registry-ca',
   initNodes: 'multiple init nodes found',
-  joinUrl:   'no suitable join URL found to join machine fleet-default/ps-join-wk-01 in rkecluster fleet-default/ps-join to',
+  joinUrl:   `no suitable join URL found to join machine fleet-default/${ PLANNER_JOIN_WORKER } in rkecluster fleet-default/ps-join to`,
 } as const;
 
 type PlannerStop = keyof typeof PLANNER_STOPS;
@@ -1297,7 +1300,7 @@ function plannerStopped(stop: PlannerStop, o: ScenarioOptions = {}): Scenario {
   const c = PLANNER_STOP_CLUSTERS[stop];
   const built = clusterHealthCluster(c.name, c.mgmtId, [
     ...Array.from({ length: stop === 'initNodes' ? 2 : 1 }, (_, i) => clusterHealthNode(`${ c.name }-cp-0${ i + 1 }`, `${ c.subnet }.1${ i + 1 }`, ETCD_CP)),
-    clusterHealthNode(`${ c.name }-wk-01`, `${ c.subnet }.21`, WORKER),
+    clusterHealthNode(`${ c.name }-wk-01`, `${ c.subnet }.21`, WORKER, stop === 'joinUrl' ? { machineId: agentId('a3f19c0e7b52') } : {}),
   ], now, o);
 
   for (const type of ['Updated', 'Provisioned']) {

@@ -50,6 +50,15 @@ describe("the planner's errors", () => {
     expect(report.records.every((r) => r.status === 'healthy')).toBe(true);
   });
 
+  it('points the machines the error is about to it: those marked as the init node, the worker it cannot join', () => {
+    const noted = (name: string) => diagnoseScenario(buildScenario(name as never)).records
+      .filter((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.plannerError')).map((r) => r.nodeName).sort();
+
+    expect(noted('planner-init-nodes')).toStrictEqual(['ps-init-cp-01', 'ps-init-cp-02']);
+    expect(noted('planner-join-url')).toStrictEqual(['ps-join-wk-01']);
+    expect(noted('planner-files')).toStrictEqual([]);
+  });
+
   it('names the object a file comes from, quoted for the shell, and the version release data is missing for', () => {
     const files = plannerError('planner-files')!;
 

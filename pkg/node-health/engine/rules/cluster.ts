@@ -9,7 +9,7 @@ import type { Condition } from '../conditions';
 import { conditions, getCondition } from '../conditions';
 import { asString, describeObject, label, specOf } from '../fields';
 import { nodeRefName } from '../objects';
-import { recordsByCluster } from '../cluster-info';
+import { messageTokens, recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
 import {
   AGENT_NOT_CONNECTED, AGENT_WAITING, CONFLICT, ENCRYPTION_KEY_ROTATION, ETCD_PLANE_REPLACED, ETCD_RESTORE, INIT_NODE_LOST, PLANNER_MESSAGES
@@ -182,6 +182,21 @@ function fileObjectOf(message: string): { kind: string; namespace: string; name:
 export const plannerError: ClusterRule = {
   id:       'planner-error',
   severity: 'error',
+  // The machines the error is about: those marked as the init node, or the worker it cannot join.
+  related(input) {
+    const stop = plannerStop(input);
+
+    if (stop?.kind === 'initNodes') {
+      return input.records.filter((r) => !!r.objects.machine && isInitNode(r));
+    }
+    if (stop?.kind === 'joinUrl') {
+      const tokens = messageTokens(stop.condition.message ?? '');
+
+      return input.records.filter((r) => !!r.objects.machine && !!r.machineName && tokens.has(r.machineName));
+    }
+
+    return [];
+  },
   check(input, ctx) {
     const stop = plannerStop(input);
 
