@@ -21,8 +21,6 @@ export interface CapiClusterOptions {
   /** when the pause began: the v1beta2 Paused condition's transition */
   pausedAt?: string;
   annotations?: Record<string, string>;
-  /** when Cluster API's probe of the workload cluster last succeeded, for a cluster it can no longer reach */
-  probeLastSucceededAt?: string;
 }
 
 export function capiCluster(o: CapiClusterOptions): KubeObject {
@@ -78,10 +76,8 @@ export function capiCluster(o: CapiClusterOptions): KubeObject {
           } : {
             type: 'Paused', status: 'False', reason: 'NotPaused', lastTransitionTime: o.createdAt, observedGeneration: 2
           },
-          // cluster-api core/reconcilers/cluster setRemoteConnectionProbeCondition, past its grace period
-          o.probeLastSucceededAt ? {
-            type: 'RemoteConnectionProbe', status: 'False', reason: 'ProbeFailed', message: `Remote connection probe failed, probe last succeeded at ${ o.probeLastSucceededAt }`, lastTransitionTime: o.probeLastSucceededAt, observedGeneration: 2
-          } : {
+          // cluster-api core/reconcilers/cluster setRemoteConnectionProbeCondition: the cluster is reached
+          {
             type: 'RemoteConnectionProbe', status: 'True', reason: 'ProbeSucceeded', lastTransitionTime: o.createdAt, observedGeneration: 2
           },
         ],

@@ -670,7 +670,7 @@ export interface ClusterBuild {
   machinePools?: MachinePoolSpec[];
   clusterAnnotations?: Labels;
   /** the CAPI Cluster Rancher made for it (every provisioned cluster has one) */
-  capiCluster?: { paused?: boolean; pausedAgo?: Duration; annotations?: Labels; probeLastSucceededAgo?: Duration };
+  capiCluster?: { paused?: boolean; pausedAgo?: Duration; annotations?: Labels };
 }
 
 /** A node-driver machine pool as the provisioning cluster declares it, with its Auto Replace settings. */
@@ -807,13 +807,12 @@ export function buildCluster(b: ClusterBuild): BuiltCluster {
 
   if (b.kind !== 'imported') {
     local.push(capiCluster({
-      name:                 b.name,
+      name:        b.name,
       namespace,
       createdAt,
-      paused:               b.capiCluster?.paused,
-      pausedAt:             b.capiCluster?.pausedAgo ? ago(b.now, b.capiCluster.pausedAgo) : undefined,
-      annotations:          b.capiCluster?.annotations,
-      probeLastSucceededAt: b.capiCluster?.probeLastSucceededAgo ? ago(b.now, b.capiCluster.probeLastSucceededAgo) : undefined,
+      paused:      b.capiCluster?.paused,
+      pausedAt:    b.capiCluster?.pausedAgo ? ago(b.now, b.capiCluster.pausedAgo) : undefined,
+      annotations: b.capiCluster?.annotations,
     }));
     const byDeployment = new Map<string, MachineV1beta1[]>();
 

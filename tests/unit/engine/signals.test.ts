@@ -323,6 +323,8 @@ describe('a failed machine health check', () => {
     ['NodeNotFound', 'deleted', 'machine', 'Node custom-1 has been deleted'],
     ['UnhealthyMachine', 'machine', 'machine', 'Health check failed:\n  * Condition EtcdPodHealthy on Machine is reporting status False with reason Unhealthy for more than 5m0s'],
     ['HasRemediateAnnotation', 'annotation', 'machine', 'Health check failed: marked for remediation via cluster.x-k8s.io/remediate-machine annotation'],
+    // A reason no version writes, and one that is a property of every object: the Node is what to look at.
+    ['constructor', 'other', 'node', 'Condition Ready on Node is reporting status Unknown for more than 5m0s'],
   ])('%s: the step says what the check judged (%s) and describes the %s', (reason, why, looksAt, message) => {
     const objects = fresh();
     const { machine } = target(objects);

@@ -188,20 +188,21 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
  * v1beta1 names): the Node's conditions, a Node that never came, a Node deleted, the machine's own conditions, or
  * the remediate-machine annotation.
  */
-const HEALTH_CHECK_REASONS: Record<string, string> = {
-  UnhealthyNode:                 'node',
-  NodeStartupTimeout:            'startup',
-  NodeDeleted:                   'deleted',
-  NodeNotFound:                  'deleted',
-  UnhealthyMachine:              'machine',
-  HasRemediateAnnotation:        'annotation',
-  HasRemediateMachineAnnotation: 'annotation',
-};
+const HEALTH_CHECK_REASONS = new Map<string, string>([
+  ['UnhealthyNode', 'node'],
+  ['NodeStartupTimeout', 'startup'],
+  ['NodeDeleted', 'deleted'],
+  ['NodeNotFound', 'deleted'],
+  ['UnhealthyMachine', 'machine'],
+  ['HasRemediateAnnotation', 'annotation'],
+  ['HasRemediateMachineAnnotation', 'annotation'],
+]);
 
 /** The health check's step says what it judged; only an unhealthy Node is looked at on the Node. */
 function healthCheckStep(fix: FixStep[], r: NodeRecord, reason: string | null): void {
   const s = fix.find((x) => x.key.endsWith('.fix.node'));
-  const why = HEALTH_CHECK_REASONS[reason ?? ''] ?? 'other';
+  // A reason is the cluster's text: looked up in a Map, never among an object's own properties.
+  const why = HEALTH_CHECK_REASONS.get(reason ?? '') ?? 'other';
 
   if (s) {
     s.args = { why };

@@ -15,14 +15,14 @@ export interface PlannerMessageSignal extends SignalEntry {
 const PLANNER = 'rancher pkg/capr/planner';
 const CONDITIONS = 'status.conditions[Updated|Provisioned|Ready].message';
 
+/** The planner's errors are read from Updated, False/Error (release data missing is a wait), once they outlast a plan apply. */
+const STOPPED = 'False/Error (release data: not True), message matches, past the plan-apply threshold';
+
 function message(id: string, pattern: RegExp, rule: string, severity: SignalEntry['severity'], source: string, example: string, when = 'not True, message matches'): PlannerMessageSignal {
   return {
-    id, object: 'cluster', field: CONDITIONS, when, pattern, severity, rule, source, fix: [], example
+    id, object: 'cluster', field: when === STOPPED ? 'status.conditions[Updated].message' : CONDITIONS, when, pattern, severity, rule, source, fix: [], example
   };
 }
-
-/** The planner's errors are read from Updated, False/Error (release data missing is a wait), once they outlast a plan apply. */
-const STOPPED = 'Updated False/Error (release data: not True), message matches, past the plan-apply threshold';
 
 export const TIER_MACHINES = /\b(node|machine)\(s\) /i;
 export const WAITING = /waiting (for|to stop)\b/i;
@@ -68,13 +68,13 @@ export const ROLES_MISSING = /waiting for at least one control plane, etcd, and 
 export const CONFLICT = /the object has been modified; please apply your changes to the latest version/i;
 /**
  * Errors the planner stops on (its controller writes them False/Error) and its one wait that no pass of its own ends,
- * by their stable fragments (pkg/capr/planner planner.go Process, filter.go, config.go renderFiles, initnode.go,
- * store.go determineJoinURL).
+ * by their stable fragments (pkg/capr/planner planner.go Process and determineJoinURL, filter.go, config.go renderFiles,
+ * initnode.go, etcdrestore.go).
  */
 export const KDM_MISSING = /\bKDM release data is empty for\b|\bcould not find release data\b|\bunable to find KDM release data\b/i;
 export const FILES_UNUSABLE = /\berror rendering files\b|\bwhile rendering files\b|\bdoes not contain the expected content\b|\bcloud-provider-config\b/i;
 export const INIT_NODES_MANY = /\bmultiple init nodes found\b|\bmore than one init node existed\b|\bmultiple machines found with identical machine ID label\b/i;
-export const NO_JOIN_URL = /\bno suitable join URL found\b|\bjoinServer was empty\b/i;
+export const NO_JOIN_URL = /\bno suitable join URL found\b/i;
 
 export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
   message('tierNodes', TIER_MACHINES, 'blocking-cluster-operation', 'error', `${ PLANNER }/planner.go setMachineConditionStatus`,
@@ -103,9 +103,9 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'fleet-default/prod: KDM release data is empty for v1.31.4+rke2r1', STOPPED),
   message('filesUnusable', FILES_UNUSABLE, 'planner-error', 'error', `${ PLANNER }/config.go (machineSelectorFiles, cloud-provider-config)`,
     'error rendering files: cluster fleet-default/prod was not authorized to access secret fleet-default/registry-ca', STOPPED),
-  message('initNodesMany', INIT_NODES_MANY, 'planner-error', 'error', `${ PLANNER }/initnode.go`,
+  message('initNodesMany', INIT_NODES_MANY, 'planner-error', 'error', `${ PLANNER }/initnode.go, etcdrestore.go`,
     'multiple init nodes found', STOPPED),
-  message('noJoinUrl', NO_JOIN_URL, 'planner-error', 'error', `${ PLANNER }/store.go determineJoinURL`,
+  message('noJoinUrl', NO_JOIN_URL, 'planner-error', 'error', `${ PLANNER }/planner.go determineJoinURL`,
     'no suitable join URL found to join machine fleet-default/prod-pool1-7d9f8-x2k4q in rkecluster fleet-default/prod to', STOPPED),
   message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
     'waiting for cluster agent to connect'),
