@@ -245,7 +245,9 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     }
   }
   for (const c of report.clusters) {
-    if (!c.blockingMachines.length) {
+    // Held back: machines the cluster's plan asks to settle first (engine/resolution.ts), not those the planner is
+    // still configuring in time, which the cluster's tab shows as progress.
+    if (!c.blockingMachines.length || !c.resolution?.first?.length) {
       continue;
     }
     const [machine] = c.blockingMachines;

@@ -205,6 +205,21 @@ describe('fleet load', () => {
     }
   });
 
+  it('does not call a cluster held back while its planner configures a machine in time', async() => {
+    const s = large(300);
+    const cluster = s.objects.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning') && o.metadata.name === 'big-rke2') as any;
+    const minuteAgo = new Date(Date.parse(s.now) - 60000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+    for (const c of cluster.status.conditions.filter((x: any) => ['Updated', 'Provisioned'].includes(x.type))) {
+      Object.assign(c, { lastUpdateTime: minuteAgo, lastTransitionTime: minuteAgo });
+    }
+    const load = await loadFleetData(fakeSteve(s).dispatch, { now: at(s.now) });
+    const report = diagnoseFleet(load);
+
+    expect(report.clusters.find((c) => c.name === 'big-rke2')!.blockingMachines.length).toBeGreaterThan(1);
+    expect(fleetSummary(report, clusterHealth(report)).blocked.map((b) => b.clusterName)).not.toContain('big-rke2');
+  });
+
   it('shows a user only the clusters they may list', async() => {
     const scenario = seedFleet();
     const allowed = new Set(['dev-k3s', 'c-m-4qj7x2vd']);
