@@ -385,6 +385,22 @@ export const TESTS: E2eTest[] = [
       assert(!(await page.locator('[data-testid="node-health-tab"]').innerText()).includes('Rancher reports it not ready'), 'a machine is called not ready for the lost connection');
       await t.shot(page, 'cluster api cannot reach the cluster');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+
+      // The same in Chinese, in a context of its own (the language choice is kept in a cookie).
+      const zh = (await t.session('admin', 'zh-CN')).page;
+
+      await gotoCluster(zh, t.dev.url, NS, 'ps-files');
+      await switchLocale(zh, 'zh-hans');
+      await openNodeHealthTab(zh);
+      const stoppedZh = zh.locator(NH.clusterRule('planner-error'));
+
+      await stoppedZh.waitFor({ state: 'visible', timeout: 30000 });
+      await stoppedZh.locator('summary').first().click();
+      const textZh = await stoppedZh.innerText();
+
+      assert(textZh.includes(zhHans('nodeHealth.rules.plannerError.title')) && textZh.includes('rke.cattle.io/object-authorized-for-clusters'), `the planner's error is not in Chinese: ${ textZh.slice(0, 400) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(textZh), `literal HTML entities: ${ textZh.slice(0, 400) }`);
+      await t.shot(zh, 'planner stopped on an error, zh-hans');
     },
   },
   {
