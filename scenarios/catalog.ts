@@ -1072,9 +1072,11 @@ function clusterHealthNode(hostname: string, address: string, roles: NodeSpec['r
   };
 }
 
-function clusterHealthCluster(name: string, mgmtId: string, nodes: NodeSpec[], now: string, o: ScenarioOptions): BuiltCluster {
+/** `planner`: what the planner says on the cluster's Updated and Provisioned instead of what its machines make it say. */
+function clusterHealthCluster(name: string, mgmtId: string, nodes: NodeSpec[], now: string, o: ScenarioOptions,
+  planner: Pick<ClusterBuild, 'waitingMessage' | 'waitingFailed' | 'waitingSince'> = {}): BuiltCluster {
   return buildCluster(clusterBuild({
-    name, mgmtId, kind: 'custom', kubernetesVersion: 'v1.31.5+rke2r1', createdAgo: '200d', nodes
+    name, mgmtId, kind: 'custom', kubernetesVersion: 'v1.31.5+rke2r1', createdAgo: '200d', nodes, ...planner
   }, now, o));
 }
 
@@ -1167,8 +1169,10 @@ export function etcdPlaneReplaced(o: ScenarioOptions = {}): Scenario {
     newEtcd('ep-etcd-06', '10.66.0.16'),
     clusterHealthNode('ep-cp-01', '10.66.0.21', { controlPlane: true }),
     clusterHealthNode('ep-wk-01', '10.66.1.11', WORKER),
-  ], now, o);
-  const message = 'rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd snapshot is required.';
+  ], now, o, {
+    waitingMessage: 'rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd snapshot is required.',
+    waitingSince:   '5m',
+  });
 
   // The planner stops before it writes the new etcd machines a plan or a Reconciled condition: their plan secrets
   // hold no data and no plan-last-updated.
@@ -1178,12 +1182,6 @@ export function etcdPlaneReplaced(o: ScenarioOptions = {}): Scenario {
       delete (n.planSecret.metadata.annotations as Record<string, string> | undefined)?.['rke.cattle.io/plan-last-updated'];
     }
     n.machine.status.conditions = (n.machine.status.conditions ?? []).filter((c) => c.type !== 'Reconciled' && c.type !== 'PlanApplied');
-  }
-
-  for (const type of ['Updated', 'Provisioned']) {
-    setRancherCondition(provisioningClusterOf(built), {
-      type, status: 'Unknown', reason: 'Waiting', message, lastUpdateTime: ago(now, '5m'), lastTransitionTime: ago(now, '5m')
-    });
   }
 
   return scenarioFrom({
@@ -1301,13 +1299,10 @@ function plannerStopped(stop: PlannerStop, o: ScenarioOptions = {}): Scenario {
   const built = clusterHealthCluster(c.name, c.mgmtId, [
     ...Array.from({ length: stop === 'initNodes' ? 2 : 1 }, (_, i) => clusterHealthNode(`${ c.name }-cp-0${ i + 1 }`, `${ c.subnet }.1${ i + 1 }`, ETCD_CP)),
     clusterHealthNode(`${ c.name }-wk-01`, `${ c.subnet }.21`, WORKER, stop === 'joinUrl' ? { machineId: agentId('a3f19c0e7b52') } : {}),
-  ], now, o);
+  ], now, o, {
+    waitingMessage: PLANNER_STOPS[stop], waitingFailed: c.failed, waitingSince: c.since
+  });
 
-  for (const type of ['Updated', 'Provisioned']) {
-    setRancherCondition(provisioningClusterOf(built), {
-      type, status: c.failed ? 'False' : 'Unknown', reason: c.failed ? 'Error' : 'Waiting', message: PLANNER_STOPS[stop], lastUpdateTime: ago(now, c.since), lastTransitionTime: ago(now, c.since)
-    });
-  }
   for (const n of built.nodes) {
     const labels = n.planSecret?.metadata.labels as Record<string, string> | undefined;
     const annotations = n.planSecret?.metadata.annotations as Record<string, string> | undefined;
