@@ -9,7 +9,7 @@ import { annotation, asString, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { bootstrapRef, infrastructureRef } from '../objects';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, acting, step
+  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import { infrastructureDeleteError, infrastructureJobError } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
@@ -328,7 +328,7 @@ function stageCommands(r: NodeRecord): Record<string, string | undefined> {
 
   return {
     hooks:          kubectlMachine(r, 'get', `-o jsonpath='{.metadata.annotations}'`),
-    pods:           node ? kubectl('get', 'pods', [], { flags: ['-A', '-o wide', `--field-selector spec.nodeName=${ sh(node) }`] }) : undefined,
+    pods:           node ? podsOnNode(node) : undefined,
     budgets:        'kubectl get poddisruptionbudgets -A',
     volumes:        node ? `kubectl get volumeattachments | grep -- ${ sh(node) }` : 'kubectl get volumeattachments',
     infrastructure: infra?.kind && infra.name ? kubectl('get', `${ infra.kind.toLowerCase() }s.${ infra.group ?? 'rke-machine.cattle.io' }`, [infra.name], { namespace, flags: ['-o yaml'] }) : undefined,

@@ -14,7 +14,7 @@ import {
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
-  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, acting, step
+  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
@@ -400,7 +400,7 @@ export const nodeNotReady: Rule = {
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
       fix:      [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
-        ...(kind === 'network' ? [step(this.id, 'network', {}, kubectl('get', 'pods', [], { flags: ['-A', '-o wide', `--field-selector spec.nodeName=${ sh(nameOf(n)) }`] }))] : []),
+        ...(kind === 'network' ? [step(this.id, 'network', {}, podsOnNode(nameOf(n)))] : []),
         ...(kind === 'runtime' && r.os !== 'windows' ? [step(this.id, 'runtime', {}, crictl(distributionOf(r), 'info'))] : []),
         kubeletStep(r, 'ready'),
         step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' }),

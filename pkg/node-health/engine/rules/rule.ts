@@ -214,6 +214,11 @@ export function kubectl(verb: string, resource: string, names: (string | null | 
   return words.join(' ');
 }
 
+/** The pods a Node runs, in every namespace, with where they run: where a drain, a CNI or an eviction is looked at. */
+export function podsOnNode(node: string | null | undefined): string {
+  return kubectl('get', 'pods', [], { flags: ['-A', '-o wide', `--field-selector spec.nodeName=${ sh(node) }`] });
+}
+
 export function kubectlMachine(r: NodeRecord, verb: string, ...flags: string[]): string {
   return kubectl(verb, 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, flags });
 }

@@ -16,7 +16,7 @@ import { DRAIN_ANNOTATIONS } from '../objects';
 import { sameRelease } from '../versions';
 import { DRAIN_MESSAGE, WAITING_FOR_KUBELET } from '../signals/planner';
 import {
-  Rule, age, conditionEvidence, duration, evidence, objectLabel, sh, step
+  Rule, age, conditionEvidence, duration, evidence, objectLabel, podsOnNode, sh, step
 } from './rule';
 
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
@@ -195,7 +195,7 @@ export const drainStuck: Rule = {
       // A drain of Rancher's is unblocked at its pods and its upgrade options; a cordon by hand has no drain to
       // unblock: who set it says whether it may be lifted.
       fix:      byRancher ? [
-        step(this.id, 'pods', {}, n ? `kubectl get pods -A -o wide --field-selector spec.nodeName=${ sh(nameOf(n)) }` : undefined),
+        step(this.id, 'pods', {}, n ? podsOnNode(nameOf(n)) : undefined),
         step(this.id, 'budgets', {}, 'kubectl get poddisruptionbudgets -A'),
         step(this.id, 'options', { cluster: r.cluster?.name ?? '?' }),
         step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
