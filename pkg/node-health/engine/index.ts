@@ -8,6 +8,7 @@ export {
 } from './join';
 export { linkChain } from './chain';
 export { clusterIdentityOf } from './cluster-info';
+export { heldBack } from './resolution';
 export { preflightOf, userConfirmable } from './preflight';
 export { attachPoolComparisons } from './pools';
 export {

@@ -171,6 +171,14 @@ export function resolveCluster(cluster: ClusterInfo, records: NodeRecord[]): Res
   };
 }
 
+/**
+ * Whether the machines a cluster's condition names hold it back: its plan asks to settle them first. Machines the
+ * planner still configures in time are named too, and are progress.
+ */
+export function heldBack(cluster: Pick<ClusterInfo, 'blockingMachines' | 'resolution'>): boolean {
+  return cluster.blockingMachines.length > 0 && !!cluster.resolution?.first?.length;
+}
+
 export function attachResolutions(clusters: ClusterInfo[], records: NodeRecord[]): void {
   for (const r of records) {
     r.resolution = resolveRecord(r);

@@ -3,7 +3,7 @@
  * per cluster the nodes by status and the machines that block it, per machine its status and top finding, and
  * the rows of every node that is not healthy.
  */
-import { leadFinding, RULES, STATUS_ORDER } from '../engine';
+import { heldBack, leadFinding, RULES, STATUS_ORDER } from '../engine';
 import type {
   ClusterInfo, DiagnosisReport, EngineConfig, Finding, RecordStatus, Severity
 } from '../engine';
@@ -245,9 +245,8 @@ export function fleetSummary(report: DiagnosisReport, health: Map<string, Cluste
     }
   }
   for (const c of report.clusters) {
-    // Held back: machines the cluster's plan asks to settle first (engine/resolution.ts), not those the planner is
-    // still configuring in time, which the cluster's tab shows as progress.
-    if (!c.blockingMachines.length || !c.resolution?.first?.length) {
+    // Not the machines the planner is still configuring in time, which the cluster's tab shows as progress.
+    if (!heldBack(c)) {
       continue;
     }
     const [machine] = c.blockingMachines;
