@@ -213,6 +213,42 @@ describe('MachineActionDialog: Delete, for a pool to replace the machine', () =>
     expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-run-async-button"]').attributes('disabled')).toBeDefined();
   });
+
+  it('refuses while a safety check could not be judged, as the engine\'s preflight does, and writes nothing', async() => {
+    const s = buildScenario('windows-node-ref');
+    const objects = JSON.parse(JSON.stringify(s.clusters.flatMap((c) => clusterObjects(s, c.mgmtId, 'steve'))));
+    const { record } = recordWith('windows-node-ref', 'delete-machine');
+    const machine = objects.find((o: any) => o.kind === 'Machine' && o.metadata.name === record.machineName);
+
+    // A machine no pool label names: what replaces it cannot be told.
+    delete machine.metadata.labels['rke.cattle.io/rke-machine-pool-name'];
+    delete machine.metadata.labels['cluster.x-k8s.io/deployment-name'];
+    const unjudged = diagnose(objects, { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records.find((r) => r.machineName === record.machineName)!;
+    const preflight = unjudged.preflight?.find((p) => p.id === 'delete-machine');
+
+    expect(preflight?.allowed).toBe(false);
+    expect(preflight?.checks.find((c) => c.id === 'replacement')?.ok).toBeNull();
+    const store = dialogStore(server(machine));
+    const wrapper = mount(MachineActionDialog, {
+      props:  {
+        resources: [{
+          action:  'delete-machine',
+          record:  unjudged,
+          context: {
+            clusterId: 'c', user: 'jane', onDone: jest.fn(), now: () => Date.parse(s.now)
+          }
+        }]
+      },
+      global: { mocks: { $store: store, t: translate } },
+    });
+
+    expect(wrapper.find('[data-testid="nh-refused"]').text()).toContain('nodeHealth.preflight.replacement.unknown');
+    expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="nh-run-async-button"]').attributes('disabled')).toBeDefined();
+    await wrapper.find('[data-testid="nh-run-async-button"]').trigger('click');
+    await flushPromises();
+    expect(writes(store)).toEqual([]);
+  });
 });
 
 describe('MachineActionDialog: Resume a paused machine', () => {

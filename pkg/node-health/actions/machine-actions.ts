@@ -170,7 +170,9 @@ export function currentPreflight(action: MachineAction, record: NodeRecord, now:
 
 /**
  * Whether the dialog may write: offered by a finding, every check passed (the user's own confirmations given:
- * `confirmed` names them), and the object carries what guards the write.
+ * `confirmed` names them), and the object carries what guards the write. A safety check the engine could not
+ * judge refuses, as it makes the engine's preflight refuse: only a permission the input does not tell (the write
+ * itself then answers) and what the user confirms may stay unjudged.
  */
 export function machineActionEligibility(action: MachineAction, record: NodeRecord, now: number, confirmed: PreflightCheckId[] = []): Eligibility {
   const obj = targetOf(action, record);
@@ -179,7 +181,7 @@ export function machineActionEligibility(action: MachineAction, record: NodeReco
     return notOffered(`${ action.id }.notOffered`);
   }
   const preflight = currentPreflight(action, record, now);
-  const failed = preflight?.checks.find((c) => c.ok === false || (c.ok === null && c.byUser && !confirmed.includes(c.id)));
+  const failed = preflight?.checks.find((c) => c.ok === false || (c.ok === null && (!userConfirmable(c) || (c.byUser && !confirmed.includes(c.id)))));
 
   if (failed) {
     return {
