@@ -18,8 +18,13 @@ import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
 import { infrastructureDeleteError } from './rules/shared';
 
-/** A Node heartbeat this recent says its kubelet is alive on the host (the node lifecycle's default grace is 40 s). */
-export const LIVE_HEARTBEAT_MS = 5 * 60 * 1000;
+/**
+ * A kubelet status this recent says the kubelet runs. With nothing changed, kubelet writes its Node's status (the
+ * conditions' lastHeartbeatTime with it) only every nodeStatusReportFrequency, 5 min by default, checked every 10 s
+ * (pkg/kubelet/kubelet_node_status.go tryUpdateNodeStatus), and renews its Lease in between: a live host's heartbeat
+ * is up to 5 min old. A minute more allows for the time Rancher's view takes to catch up.
+ */
+export const LIVE_HEARTBEAT_MS = 6 * 60 * 1000;
 
 interface Context {
   now: number;
@@ -34,10 +39,14 @@ function check(id: PreflightCheckId, ok: boolean | null, outcome: string, args: 
 }
 
 /**
- * A Ready Node linked to this machine, with a heartbeat within LIVE_HEARTBEAT_MS, is a host still alive. `alive`
- * names the outcome for a live host: the finalizer removal's words, or the delete's.
+ * Whether the machine's host is gone, by what Kubernetes says of its Node. Only Kubernetes' node lifecycle
+ * controller says a kubelet stopped: it sets Ready Unknown (NodeStatusUnknown) once the kubelet renewed neither
+ * its Lease nor its status for the grace period (40-50 s). Ready True or False from a recent status is a kubelet
+ * that runs; from an older one, and not Unknown, a reading that is stale (or a controller that does not run):
+ * nothing can be told of the host then, and the check stays unjudged, which refuses the write. `forDelete` words
+ * the outcomes for the delete instead of the finalizer removal.
  */
-function hostGone(r: NodeRecord, ctx: Context, alive: 'alive' | 'aliveDelete' = 'alive'): PreflightCheck {
+function hostGone(r: NodeRecord, ctx: Context, forDelete = false): PreflightCheck {
   const node = r.objects.node;
 
   if (!node) {
@@ -56,20 +65,29 @@ function hostGone(r: NodeRecord, ctx: Context, alive: 'alive' | 'aliveDelete' = 
 
     return check('hostGone', true, 'noNode');
   }
+  const name = nameOf(node) ?? '?';
   const ready = nodeReadyCondition(node);
+
+  if (ready?.status === 'Unknown') {
+    return check('hostGone', true, 'unheard', { node: name });
+  }
+  if (ready?.status !== 'True' && ready?.status !== 'False') {
+    return check('hostGone', null, 'noReady', { node: name });
+  }
   // The wrapped condition keeps no heartbeat: it is read from the Node's own list.
   const raw = asArray(statusOf(node).conditions).find((c) => asObject(c).type === 'Ready');
   const beat = Date.parse(asString(asObject(raw).lastHeartbeatTime) ?? '');
   const ago = Number.isNaN(beat) ? null : Math.max(0, ctx.now - beat);
 
-  if (ready?.status === 'True' && ago !== null && ago <= LIVE_HEARTBEAT_MS) {
-    return check('hostGone', false, alive, { node: nameOf(node) ?? '?', seconds: Math.round(ago / 1000) });
-  }
-  if (ready?.status === 'True') {
-    return check('hostGone', true, 'silent', { node: nameOf(node) ?? '?', minutes: ago === null ? '?' : Math.round(ago / 60000) });
+  if (ago !== null && ago <= LIVE_HEARTBEAT_MS) {
+    const outcome = ready.status === 'True' ? 'alive' : 'reporting';
+
+    return check('hostGone', false, forDelete ? `${ outcome }Delete` : outcome, { node: name, seconds: Math.round(ago / 1000) });
   }
 
-  return check('hostGone', true, 'notReady', { node: nameOf(node) ?? '?', status: ready?.status ?? '?' });
+  return check('hostGone', null, 'stale', {
+    node: name, status: ready.status, minutes: ago === null ? '?' : Math.round(ago / 60000)
+  });
 }
 
 /** Removing a machine's finalizers while its infrastructure machine exists leaves the VM with nothing that owns it. */
@@ -306,7 +324,7 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
     return [deleteFailed(r), serverGone(r), mayUpdate(r.objects.infraMachine, infraLabel(r))];
   case 'delete-machine':
     return [
-      notDeleting(r), hostGone(r, ctx, 'aliveDelete'), replacement(r), lastOfRole(r, ctx), etcdQuorum(r, ctx), notPaused(r, { deleting: true }), noRemediation(r), agentConnected(r),
+      notDeleting(r), hostGone(r, ctx, true), replacement(r), lastOfRole(r, ctx), etcdQuorum(r, ctx), notPaused(r, { deleting: true }), noRemediation(r), agentConnected(r),
       mayDelete(r.objects.machine, machine),
     ];
   case 'resume-machine':

@@ -55,7 +55,7 @@ describe('the finalizer removal\'s preflight', () => {
     expect(outcome(checkOf(stuckRecord(), 'remove-finalizers', 'hostGone'))).toBe('true:noNode');
   });
 
-  it('refuses where the machine\'s own Node is Ready with a recent heartbeat, and allows once the host stopped reporting', () => {
+  it('refuses while the machine\'s own Node has a kubelet that reports, cannot tell from a stale Node, and passes once Kubernetes stopped hearing from it', () => {
     const { now, objects } = objectsOf('etcd-hook');
     const leaving = diagnose(objects, { now }).records.find((r) => r.preflight?.some((p) => p.id === 'remove-finalizers'))!;
 
@@ -63,10 +63,37 @@ describe('the finalizer removal\'s preflight', () => {
     expect(leaving.preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
     const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === leaving.nodeName);
 
-    node.status.conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: '2020-01-01T00:00:00Z' } : c));
-    const again = diagnose(objects, { now }).records.find((r) => r.machineName === leaving.machineName)!;
+    const readyAs = (fields: Record<string, string>) => {
+      node.status.conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, ...fields } : c));
 
-    expect(outcome(checkOf(again, 'remove-finalizers', 'hostGone'))).toBe('true:silent');
+      return diagnose(objects, { now }).records.find((r) => r.machineName === leaving.machineName)!;
+    };
+    const ago = (ms: number) => new Date(Date.parse(now) - ms).toISOString().replace(/\.\d+Z$/, 'Z');
+
+    // With nothing changed, kubelet writes its status every 5 min (nodeStatusReportFrequency): still a live host.
+    expect(outcome(checkOf(readyAs({ lastHeartbeatTime: ago(5 * 60000 + 10000) }), 'remove-finalizers', 'hostGone'))).toBe('false:alive');
+    // Not Ready, from a kubelet that reports: the host runs.
+    const networkDown = readyAs({
+      status:            'False',
+      reason:            'KubeletNotReady',
+      lastHeartbeatTime: ago(20000),
+      message:           'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+    });
+
+    expect(outcome(checkOf(networkDown, 'remove-finalizers', 'hostGone'))).toBe('false:reporting');
+    // Still Ready from a report far older than kubelet leaves it, never marked Unknown: a stale view, nothing told.
+    const stale = readyAs({
+      status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: '2020-01-01T00:00:00Z'
+    });
+
+    expect(outcome(checkOf(stale, 'remove-finalizers', 'hostGone'))).toBe('null:stale');
+    expect(stale.preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
+    // What Kubernetes' node lifecycle controller writes once the kubelet stopped renewing its lease.
+    const again = readyAs({
+      status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: ago(30 * 60000)
+    });
+
+    expect(outcome(checkOf(again, 'remove-finalizers', 'hostGone'))).toBe('true:unheard');
     // The etcd member is still held by the cleanup hook: released first.
     expect(outcome(checkOf(again, 'remove-finalizers', 'etcdReleased'))).toBe('false:held');
     const bootstrap = objects.find((o) => o.kind === 'RKEBootstrap' && o.metadata.name === again.objects.bootstrap?.metadata.name);
