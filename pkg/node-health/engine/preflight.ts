@@ -127,8 +127,14 @@ function healthyMember(r: NodeRecord): boolean | null {
   return ready ? ready.status === 'True' && !r.plan.unhealthyProbes.includes('etcd') : null;
 }
 
-/** What taking this member away leaves: never the last member, never fewer healthy members than a majority of the rest. */
-function etcdQuorum(r: NodeRecord, ctx: Context): PreflightCheck {
+/**
+ * What taking this member away leaves: never the last member, never fewer healthy members than a majority. A
+ * delete goes through Rancher's safe removal (the pre-terminate hook removes the member from etcd first): the rest
+ * must keep a majority of themselves. The etcd release and the finalizer removal skip it, so etcd may go on
+ * listing a member that no longer answers (rancher pkg/controllers/capr/bootstrap: with etcd-force-remove the hook
+ * is dropped and no member removed): the rest must keep a majority of every member etcd lists, this one included.
+ */
+function etcdQuorum(r: NodeRecord, ctx: Context, memberStays = false): PreflightCheck {
   if (!r.roles.includes('etcd')) {
     return check('etcdQuorum', true, 'notMember');
   }
@@ -139,21 +145,23 @@ function etcdQuorum(r: NodeRecord, ctx: Context): PreflightCheck {
   if (health.some((h) => h === null)) {
     return check('etcdQuorum', null, 'unknown');
   }
-  const healthy = health.filter(Boolean).length;
-  const quorum = Math.floor(others.length / 2) + 1;
-
   if (others.length === 0) {
     return check('etcdQuorum', false, 'lastMember');
   }
+  const healthy = health.filter(Boolean).length;
+  // A machine that never joined was never a member etcd could go on listing.
+  const listed = memberStays && others.length < members.length;
+  const counted = listed ? members.length : others.length;
+  const quorum = Math.floor(counted / 2) + 1;
+  const args = {
+    healthy, members: counted, quorum
+  };
+
   if (healthy < quorum) {
-    return check('etcdQuorum', false, 'belowQuorum', {
-      healthy, members: others.length, quorum
-    });
+    return check('etcdQuorum', false, listed ? 'belowQuorumListed' : 'belowQuorum', args);
   }
 
-  return check('etcdQuorum', true, 'kept', {
-    healthy, members: others.length, quorum
-  });
+  return check('etcdQuorum', true, listed ? 'keptListed' : 'kept', args);
 }
 
 /** An etcd machine held by Rancher's cleanup hook must be released (its member removed) before anything else. */
@@ -314,10 +322,10 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
   case 'remove-finalizers':
     return [
       hostGone(r, ctx), infrastructureGone(r), ...[etcdReleased(r)].filter((c): c is PreflightCheck => !!c),
-      etcdQuorum(r, ctx), notPaused(r, { finalizers: true }), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
+      etcdQuorum(r, ctx, true), notPaused(r, { finalizers: true }), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
     ];
   case 'etcd-force-remove':
-    return [etcdQuorum(r, ctx), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];
+    return [etcdQuorum(r, ctx, true), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];
   case 're-register':
     return [customCluster(r), mayUpdate(r.objects.cluster, `Cluster ${ r.cluster?.name ?? '?' }`)];
   case 'force-delete':

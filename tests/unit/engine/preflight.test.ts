@@ -130,12 +130,34 @@ describe('the finalizer removal\'s preflight', () => {
     const down = recordOf(report, CLUSTER_HEALTH_MACHINES.etcdDown);
     const quorum = (r: NodeRecord, siblings: NodeRecord[]) => outcome(preflightOf('remove-finalizers', r, now, siblings).checks.find((c) => c.id === 'etcdQuorum'));
 
-    expect(quorum(healthyMember, report.records)).toBe('false:belowQuorum');
-    expect(quorum(down, report.records)).toBe('true:kept');
+    expect(quorum(healthyMember, report.records)).toBe('false:belowQuorumListed');
+    expect(quorum(down, report.records)).toBe('true:keptListed');
     expect(quorum(down, [down])).toBe('false:lastMember');
     const worker = report.records.find((r) => !r.roles.includes('etcd'))!;
 
     expect(quorum(worker, report.records)).toBe('true:notMember');
+  });
+
+  it('counts a member the action leaves listed: at four members with one down, a delete (Rancher removes the member first) keeps quorum, the etcd release and the finalizer removal do not', () => {
+    const report = diagnoseScenario(buildScenario('etcd-quorum'));
+    const now = Date.parse(report.now);
+    const etcd = report.records.filter((r) => r.roles.includes('etcd'));
+    const healthy = etcd.filter((r) => r.machineName !== CLUSTER_HEALTH_MACHINES.etcdDown);
+    // A fourth member, healthy like the others: 4 listed, 1 down.
+    const fourth: NodeRecord = {
+      ...healthy[1], key: `${ healthy[1].key }-4`, machineName: `${ healthy[1].machineName }-4`
+    };
+    const siblings = [...report.records, fourth];
+    const quorum = (action: 'delete-machine' | 'etcd-force-remove' | 'remove-finalizers') => {
+      const c = preflightOf(action, healthy[0], now, siblings).checks.find((x) => x.id === 'etcdQuorum');
+
+      return `${ outcome(c) } ${ JSON.stringify(c?.args) }`;
+    };
+
+    expect(etcd).toHaveLength(3);
+    expect(quorum('delete-machine')).toBe('true:kept {"healthy":2,"members":3,"quorum":2}');
+    expect(quorum('etcd-force-remove')).toBe('false:belowQuorumListed {"healthy":2,"members":4,"quorum":3}');
+    expect(quorum('remove-finalizers')).toBe('false:belowQuorumListed {"healthy":2,"members":4,"quorum":3}');
   });
 
   it.each([
