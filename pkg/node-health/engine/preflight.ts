@@ -268,6 +268,19 @@ function serverGone(r: NodeRecord): PreflightCheck {
   return { ...check('serverGone', null, 'confirm', { server: nameOf(r.objects.infraMachine) ?? r.machineName ?? '?' }), byUser: true };
 }
 
+/**
+ * Rancher's own removal of an etcd member waits while any machine of the cluster names it as the server it
+ * joined through (pkg/controllers/capr/bootstrap: "was still joined to deleting etcd machine"): those machines'
+ * configuration points at it. Its planner gives them another server with their next plan. The etcd release and
+ * the finalizer removal skip that wait, so they wait for it here.
+ */
+function noneJoined(r: NodeRecord, ctx: Context): PreflightCheck {
+  const url = r.objects.planSecret ? annotation(r.objects.planSecret, ANNOTATIONS.joinUrl) : null;
+  const joined = url ? ctx.siblings.filter((x) => x !== r && !!x.objects.planSecret && annotation(x.objects.planSecret, ANNOTATIONS.joinedTo) === url) : [];
+
+  return joined.length ? check('noneJoined', false, 'joined', { joined: joined.map((x) => x.machineName ?? x.nodeName ?? '?').sort().join(', ') }) : check('noneJoined', true, 'none');
+}
+
 function notDeleting(r: NodeRecord): PreflightCheck {
   return r.deleting ? check('notDeleting', false, 'deleting', { since: r.deleting }) : check('notDeleting', true, 'running');
 }
@@ -322,10 +335,10 @@ function checksOf(id: ActionId, r: NodeRecord, ctx: Context): PreflightCheck[] {
   case 'remove-finalizers':
     return [
       hostGone(r, ctx), infrastructureGone(r), ...[etcdReleased(r)].filter((c): c is PreflightCheck => !!c),
-      etcdQuorum(r, ctx, true), notPaused(r, { finalizers: true }), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
+      etcdQuorum(r, ctx, true), ...(r.roles.includes('etcd') ? [noneJoined(r, ctx)] : []), notPaused(r, { finalizers: true }), noRemediation(r), agentConnected(r), mayUpdate(r.objects.machine, machine),
     ];
   case 'etcd-force-remove':
-    return [etcdQuorum(r, ctx, true), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];
+    return [etcdQuorum(r, ctx, true), noneJoined(r, ctx), agentConnected(r), mayUpdate(r.objects.bootstrap, `RKEBootstrap ${ nameOf(r.objects.bootstrap) ?? '?' }`)];
   case 're-register':
     return [customCluster(r), mayUpdate(r.objects.cluster, `Cluster ${ r.cluster?.name ?? '?' }`)];
   case 'force-delete':

@@ -93,7 +93,7 @@ export type ActionId = 'remove-finalizers' | 'etcd-force-remove' | 're-register'
 export type PreflightCheckId =
   | 'hostGone' | 'infrastructureGone' | 'etcdQuorum' | 'etcdReleased' | 'notPaused' | 'noRemediation' | 'agentConnected'
   | 'mayUpdate' | 'customCluster' | 'deleteFailed' | 'serverGone' | 'notDeleting' | 'replacement' | 'lastOfRole' | 'mayDelete'
-  | 'machinePaused';
+  | 'machinePaused' | 'noneJoined';
 
 /** One check an action makes before it writes: passed (true), failed (false) or not judged (null), in words. */
 export interface PreflightCheck {

@@ -7,7 +7,7 @@ import { diagnose } from '@pkg/node-health/engine';
 import type { NodeRecord, PreflightCheck } from '@pkg/node-health/engine';
 import { preflightOf } from '@pkg/node-health/engine/preflight';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, WINDOWS_CASE_MACHINE
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, LEAVING_ETCD_MACHINE, WINDOWS_CASE_MACHINE
 } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 import type { Shape } from './helpers';
@@ -158,6 +158,28 @@ describe('the finalizer removal\'s preflight', () => {
     expect(quorum('delete-machine')).toBe('true:kept {"healthy":2,"members":3,"quorum":2}');
     expect(quorum('etcd-force-remove')).toBe('false:belowQuorumListed {"healthy":2,"members":4,"quorum":3}');
     expect(quorum('remove-finalizers')).toBe('false:belowQuorumListed {"healthy":2,"members":4,"quorum":3}');
+  });
+
+  it('holds the etcd release and the finalizer removal while a machine still joins the cluster through the leaving member, as Rancher\'s own removal does', () => {
+    const { now, objects } = objectsOf('etcd-hook');
+    const leaving = () => recordOf(diagnose(objects, { now }), LEAVING_ETCD_MACHINE);
+    const joinedCheck = (action: string) => {
+      const c = checkOf(leaving(), action, 'noneJoined');
+
+      return `${ outcome(c) } ${ c?.args?.joined ?? '' }`.trim();
+    };
+    const joinedSecret = objects.find((o) => o.kind === 'Secret' && o.metadata.annotations?.['rke.cattle.io/joined-to'] === leaving().objects.planSecret?.metadata.annotations['rke.cattle.io/join-url']);
+
+    expect(joinedCheck('etcd-force-remove')).toBe('false:joined custom-486ced6111a3');
+    expect(preflightOf('remove-finalizers', leaving(), Date.parse(now), diagnose(objects, { now }).records).checks.find((c) => c.id === 'noneJoined')?.ok).toBe(false);
+    expect(leaving().preflight?.find((p) => p.id === 'etcd-force-remove')?.allowed).toBe(false);
+    // The planner gave the worker another server, and it applied that plan.
+    const other = objects.find((o) => o.kind === 'Secret' && o !== joinedSecret && o.metadata.annotations?.['rke.cattle.io/join-url'] &&
+      o.metadata.annotations['rke.cattle.io/join-url'] !== joinedSecret.metadata.annotations['rke.cattle.io/joined-to']);
+
+    joinedSecret.metadata.annotations['rke.cattle.io/joined-to'] = other.metadata.annotations['rke.cattle.io/join-url'];
+    expect(joinedCheck('etcd-force-remove')).toBe('true:none');
+    expect(leaving().preflight?.find((p) => p.id === 'etcd-force-remove')?.allowed).toBe(true);
   });
 
   it.each([
