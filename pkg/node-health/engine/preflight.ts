@@ -164,7 +164,7 @@ function etcdQuorum(r: NodeRecord, ctx: Context, memberStays = false): Preflight
   return check('etcdQuorum', true, listed ? 'keptListed' : 'kept', args);
 }
 
-/** An etcd machine held by Rancher's cleanup hook must be released (its member removed) before anything else. */
+/** An etcd machine held by Rancher's cleanup hook must be released (Rancher told to stop waiting for its member) before anything else. */
 function etcdReleased(r: NodeRecord): PreflightCheck | null {
   const m = r.objects.machine;
 
