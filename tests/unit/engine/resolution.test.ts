@@ -3,7 +3,9 @@
  * already done, and consequences after their cause. Checked on every scenario, whose `expected` lists were
  * written with the root cause first, independently of the engine's `explains` table.
  */
-import { buildScenario, GHOST_MACHINE, SCENARIO_NAMES, WINDOWS_NO_PROVIDER_ID_MACHINE } from '../../../scenarios/catalog';
+import {
+  buildScenario, GHOST_MACHINE, LEAVING_ETCD_MACHINE, SCENARIO_NAMES, WINDOWS_NO_PROVIDER_ID_MACHINE
+} from '../../../scenarios/catalog';
 import { rootCauseOf } from '@pkg/node-health/engine/resolution';
 import { leadFinding, topFinding } from '@pkg/node-health/engine';
 import type { Finding } from '@pkg/node-health/engine';
@@ -97,6 +99,21 @@ describe('leadFinding', () => {
         rootCause: null, consequences: [], steps: []
       }
     })).toBeNull();
+  });
+});
+
+describe('the etcd machine held by Rancher\'s removal hook (prod-rke2)', () => {
+  const report = diagnoseScenario(buildScenario('etcd-hook'));
+  const plan = report.records.find((r) => r.machineName === LEAVING_ETCD_MACHINE)?.resolution;
+
+  it('leads with the etcd finding and does not point back at it, nor ask who set the hook it names', () => {
+    const keys = plan?.steps.map((s) => s.key) ?? [];
+
+    expect(plan?.rootCause).toBe('etcd-removal-hook-blocked');
+    expect(plan?.consequences).toContain('stuck-deleting');
+    expect(keys).not.toContain('nodeHealth.rules.stuckDeleting.fix.etcdFirst');
+    expect(keys.filter((k) => k.startsWith('nodeHealth.signals.deletionStages.'))).toEqual([]);
+    expect(keys.slice(0, 4)).toEqual(['memberList', 'joinedNodes', 'forceRemove', 'finalizersAfter'].map((k) => `nodeHealth.rules.etcdRemovalHookBlocked.fix.${ k }`));
   });
 });
 

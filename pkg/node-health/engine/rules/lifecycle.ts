@@ -204,6 +204,7 @@ export const stuckDeleting: Rule = {
     const left = !stage || deleting ? null : leftBehind(r, stage);
     const said = stage && deleting?.reason === stage.deletingReason && deleting.message ? deleting.message : (stage?.conditionType ? getCondition(m, stage.conditionType)?.message : left?.label);
     const actions: ActionId[] = [];
+    const etcdHeld = etcdHookHolds(r) && stage?.id === 'preTerminateHook';
 
     if (etcdHookHolds(r) && r.objects.bootstrap) {
       actions.push('etcd-force-remove');
@@ -229,9 +230,11 @@ export const stuckDeleting: Rule = {
         ...(left ? [evidence(left.label, 'metadata.deletionTimestamp', left.deleting)] : []),
       ],
       fix: [
-        // The stage that holds the deletion says where to look; without one, the Machine's whole state does.
-        ...(stage ? stageSteps(r, stage, said ?? null) : [acting('inspect-machine', step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')))]),
-        ...(etcdHookHolds(r) ? [step(this.id, 'etcdFirst')] : []),
+        // The stage that holds the deletion says where to look; without one, the Machine's whole state does. Rancher's
+        // etcd hook is the etcd removal finding's, whose steps say who holds it and what to do: a plan it leads
+        // leaves this pointer out.
+        ...(etcdHeld ? [] : (stage ? stageSteps(r, stage, said ?? null) : [acting('inspect-machine', step(this.id, 'whatHolds', {}, kubectlMachine(r, 'get', '-o yaml')))])),
+        ...(etcdHookHolds(r) ? [acting('defer', step(this.id, 'etcdFirst'))] : []),
         acting('remove-finalizers', step(this.id, 'lastResort', {}, kubectlMachine(r, 'patch', '--type=json', `-p '[{"op":"remove","path":"/metadata/finalizers"}]'`))),
         step(this.id, 'leftovers'),
         acting('re-register', step(this.id, 'reRegister')),
