@@ -106,7 +106,7 @@ export function sayAgain(record: NodeRecord, judgement: Judgement | undefined, t
 }
 
 /** What judging adds to a cluster: not part of what its records' rules read. */
-const JUDGED_CLUSTER_FIELDS = new Set(['findings', 'notes', 'resolution']);
+const JUDGED_CLUSTER_FIELDS = new Set(['findings', 'notes', 'resolution', 'agent']);
 
 /** One text for what every record's rules depend on alike: the clusters as joined, and each distinct availability of the inputs. */
 export function sharedGround(clusters: ClusterInfo[], inputs: Iterable<InputAvailability>): string {

@@ -222,8 +222,18 @@ function noRemediation(r: NodeRecord): PreflightCheck {
   return owner.reason === 'RemediationDeferred' ? check('noRemediation', false, 'deferred', { message: owner.message ?? '-' }) : check('noRemediation', false, 'pending', { reason: owner.reason ?? '?' });
 }
 
+/**
+ * The agent's connection now, not past the finding's threshold: a write made while it is down is carried out by
+ * nothing that reaches the cluster. Not judged where no cluster object says it.
+ */
 function agentConnected(r: NodeRecord): PreflightCheck {
-  return clusterFinding(r.cluster, 'cluster-agent-disconnected') ? check('agentConnected', false, 'disconnected', { cluster: r.cluster?.name ?? '?' }) : check('agentConnected', true, 'connected');
+  const cluster = r.cluster?.name ?? '?';
+
+  if (clusterFinding(r.cluster, 'cluster-agent-disconnected') || r.cluster?.agent?.state === 'disconnected') {
+    return check('agentConnected', false, 'disconnected', { cluster });
+  }
+
+  return r.cluster?.agent?.state === 'unknown' ? check('agentConnected', null, 'unknown', { cluster }) : check('agentConnected', true, 'connected');
 }
 
 /** Steve drops `links.update` where the user may not update; an object read without links tells nothing. */

@@ -174,6 +174,11 @@ export interface ClusterInfo {
   certificateRotation: 'waiting' | 'failed' | null;
   /** Findings about the whole cluster rather than one node (init node lost, cluster agent disconnected) */
   findings: Finding[];
+  /**
+   * Whether the cluster agent is connected now, whatever the finding's threshold: an action's preflight reads it.
+   * `unknown` where neither the provisioning nor the management cluster was read; absent before the cluster is judged.
+   */
+  agent?: { state: 'connected' | 'disconnected' | 'unknown'; since: string | null };
   /** Why a check of the whole cluster could not judge it (it threw): the cluster is not known to be fine */
   notes?: { key: string; args?: MessageArgs }[];
   /** What to do first across the cluster (engine/resolution.ts) */

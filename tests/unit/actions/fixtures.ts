@@ -173,9 +173,29 @@ export function steveBootstrap(options: StuckOptions = {}): KubeObject {
   };
 }
 
+/** The machines' provisioning cluster, its agent connected: an action's preflight reads the connection from it. */
+function provisioningCluster(): KubeObject {
+  return {
+    id:         `${ NS }/prod`,
+    type:       'provisioning.cattle.io.cluster',
+    apiVersion: 'provisioning.cattle.io/v1',
+    kind:       'Cluster',
+    metadata:   {
+      name: 'prod', namespace: NS, uid: '5f0e8a52-3333-4c4c-9d9d-000000000001', creationTimestamp: '2024-05-01T00:00:00Z'
+    },
+    spec:   { kubernetesVersion: 'v1.28.9+rke2r1', rkeConfig: {} },
+    status: {
+      clusterName: 'c-m-prod',
+      conditions:  ['Ready', 'Connected', 'Provisioned', 'Updated'].map((type) => ({
+        type, status: 'True', lastTransitionTime: '2024-05-01T00:00:00Z'
+      })),
+    },
+  };
+}
+
 /** The record the engine makes of a machine stuck deleting (its Node is gone: none is loaded). */
 export function stuckRecord(options: StuckOptions = {}): NodeRecord {
-  const objects: KubeObject[] = [steveMachine(options)];
+  const objects: KubeObject[] = [provisioningCluster(), steveMachine(options)];
 
   if (options.withBootstrap ?? true) {
     objects.push(steveBootstrap(options));

@@ -286,10 +286,10 @@ describe('openers', () => {
     expect(calls[0].payload).toMatchObject({ component: 'RegistrationCommandDialog', modalWidth: '820px' });
     expect(calls[0].payload.resources[0]).toEqual({
       cluster: {
-        mgmtId: null, name: 'prod', namespace: NS
+        mgmtId: 'c-m-prod', name: 'prod', namespace: NS
       },
       record,
-      context: { clusterId: 'prod', user: 'jane' },
+      context: { clusterId: 'c-m-prod', user: 'jane' },
       // The record's cluster was read without links: whether the user may is not known, so no token.
       access:  { allowed: false, reason: 'notLoaded' },
     });

@@ -182,6 +182,27 @@ describe('the finalizer removal\'s preflight', () => {
     expect(leaving().preflight?.find((p) => p.id === 'etcd-force-remove')?.allowed).toBe(true);
   });
 
+  it('refuses while the cluster agent is disconnected at all, before the finding\'s threshold, and cannot tell without a cluster object', () => {
+    const { now, objects } = objectsOf('agent-disconnected');
+    const minuteAgo = new Date(Date.parse(now) - 60000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+    for (const o of objects.filter((x) => x.kind === 'Cluster' && x.apiVersion !== 'cluster.x-k8s.io/v1beta1')) {
+      o.status.conditions = o.status.conditions.map((c: any) => (c.status === 'False' ? {
+        ...c, lastUpdateTime: minuteAgo, lastTransitionTime: minuteAgo
+      } : c));
+    }
+    const fresh = diagnose(objects, { now });
+    const machine = fresh.records.find((x) => x.objects.machine)!;
+
+    // Disconnected for a minute: no finding yet, and no write either.
+    expect(fresh.clusters[0].findings.map((f) => f.rule)).not.toContain('cluster-agent-disconnected');
+    expect(outcome(preflightOf('remove-finalizers', machine, Date.parse(now), fresh.records).checks.find((c) => c.id === 'agentConnected'))).toBe('false:disconnected');
+    const unread = diagnose(objects.filter((x) => !(x.kind === 'Cluster' && x.apiVersion !== 'cluster.x-k8s.io/v1beta1')), { now });
+    const alone = unread.records.find((x) => x.objects.machine)!;
+
+    expect(outcome(preflightOf('remove-finalizers', alone, Date.parse(now), unread.records).checks.find((c) => c.id === 'agentConnected'))).toBe('null:unknown');
+  });
+
   it.each([
     ['reconciliation-paused', 'notPaused', 'false:cluster'],
     ['agent-disconnected', 'agentConnected', 'false:disconnected'],

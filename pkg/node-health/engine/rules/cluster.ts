@@ -104,6 +104,16 @@ function disconnection(input: ClusterRuleInput): { object: string; conditions: C
   return null;
 }
 
+/** The agent's connection as the cluster objects say it now, with no threshold: what a write depends on. */
+function agentConnection(input: ClusterRuleInput): NonNullable<ClusterInfo['agent']> {
+  if (!input.provisioning && !input.management) {
+    return { state: 'unknown', since: null };
+  }
+  const found = disconnection(input);
+
+  return found ? { state: 'disconnected', since: found.conditions[0].lastTransitionTime ?? null } : { state: 'connected', since: null };
+}
+
 export const clusterAgentDisconnected: ClusterRule = {
   id:       'cluster-agent-disconnected',
   severity: 'error',
@@ -266,6 +276,7 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
 
     cluster.findings = [];
     cluster.notes = [];
+    cluster.agent = agentConnection(input);
     for (const rule of CLUSTER_RULES) {
       try {
         const hit = rule.check(input, ctx);
