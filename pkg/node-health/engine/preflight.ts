@@ -229,11 +229,11 @@ function noRemediation(r: NodeRecord): PreflightCheck {
 function agentConnected(r: NodeRecord): PreflightCheck {
   const cluster = r.cluster?.name ?? '?';
 
-  if (clusterFinding(r.cluster, 'cluster-agent-disconnected') || r.cluster?.agent?.state === 'disconnected') {
+  if (clusterFinding(r.cluster, 'cluster-agent-disconnected') || r.cluster?.agent === 'disconnected') {
     return check('agentConnected', false, 'disconnected', { cluster });
   }
 
-  return r.cluster?.agent?.state === 'unknown' ? check('agentConnected', null, 'unknown', { cluster }) : check('agentConnected', true, 'connected');
+  return r.cluster?.agent === 'unknown' ? check('agentConnected', null, 'unknown', { cluster }) : check('agentConnected', true, 'connected');
 }
 
 /** Steve drops `links.update` where the user may not update; an object read without links tells nothing. */

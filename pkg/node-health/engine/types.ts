@@ -178,7 +178,7 @@ export interface ClusterInfo {
    * Whether the cluster agent is connected now, whatever the finding's threshold: an action's preflight reads it.
    * `unknown` where neither the provisioning nor the management cluster was read; absent before the cluster is judged.
    */
-  agent?: { state: 'connected' | 'disconnected' | 'unknown'; since: string | null };
+  agent?: 'connected' | 'disconnected' | 'unknown';
   /** Why a check of the whole cluster could not judge it (it threw): the cluster is not known to be fine */
   notes?: { key: string; args?: MessageArgs }[];
   /** What to do first across the cluster (engine/resolution.ts) */

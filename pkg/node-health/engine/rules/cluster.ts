@@ -107,11 +107,10 @@ function disconnection(input: ClusterRuleInput): { object: string; conditions: C
 /** The agent's connection as the cluster objects say it now, with no threshold: what a write depends on. */
 function agentConnection(input: ClusterRuleInput): NonNullable<ClusterInfo['agent']> {
   if (!input.provisioning && !input.management) {
-    return { state: 'unknown', since: null };
+    return 'unknown';
   }
-  const found = disconnection(input);
 
-  return found ? { state: 'disconnected', since: found.conditions[0].lastTransitionTime ?? null } : { state: 'connected', since: null };
+  return disconnection(input) ? 'disconnected' : 'connected';
 }
 
 export const clusterAgentDisconnected: ClusterRule = {
