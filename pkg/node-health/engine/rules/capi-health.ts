@@ -7,7 +7,7 @@
  */
 import type { Evidence, KubeObject, NodeRecord, Severity } from '../types';
 import type { Condition } from '../conditions';
-import { conditions, getCondition } from '../conditions';
+import { conditions, findUnhealthyCondition, getCondition } from '../conditions';
 import {
   annotation, asArray, asNumber, asObject, asString, describeObject, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
@@ -387,31 +387,17 @@ export const healthCheckCannotRemediate: ClusterRule = {
  */
 export const CONNECTION_DOWN = 'ConnectionDown';
 const NODE_CONDITIONS = ['NodeHealthy', 'NodeReady'];
-const CONDITION_LISTS: ((status: Record<string, any>) => unknown)[] = [
-  (s) => s.conditions, (s) => s.deprecated?.v1beta1?.conditions, (s) => s.v1beta2?.conditions,
-];
 
-/** Whether any of the Machine's condition lists says its Node cannot be seen because the connection is down. */
-export function nodeConnectionDown(m: KubeObject): boolean {
-  const status = statusOf(m);
-
-  for (const list of CONDITION_LISTS) {
-    for (const c of asArray(list(status))) {
-      if (c !== null && typeof c === 'object' && c.reason === CONNECTION_DOWN && c.status !== 'True' && NODE_CONDITIONS.includes(c.type)) {
-        return true;
-      }
-    }
-  }
-
-  return false;
+/**
+ * The Machine's condition, in any of its lists, that says its Node cannot be seen because the connection is down:
+ * healthy conditions are skipped unwrapped, as every record of a cluster is asked.
+ */
+function connectionDownCondition(m: KubeObject): Condition | null {
+  return findUnhealthyCondition(m, (c) => c.reason === CONNECTION_DOWN && NODE_CONDITIONS.includes(c.type));
 }
 
 function connectionDownMachines(input: ClusterRuleInput): NodeRecord[] {
-  return input.records.filter((r) => !!r.objects.machine && !r.deleting && nodeConnectionDown(r.objects.machine));
-}
-
-function connectionDownCondition(m: KubeObject): Condition | null {
-  return conditions(m).find((c) => c.reason === CONNECTION_DOWN && c.status !== 'True' && NODE_CONDITIONS.includes(c.type)) ?? null;
+  return input.records.filter((r) => !!r.objects.machine && !r.deleting && connectionDownCondition(r.objects.machine) !== null);
 }
 
 export const capiConnectionDown: ClusterRule = {
