@@ -208,6 +208,30 @@ describe('signal tables', () => {
     expect(f?.evidence.map((e) => e.path)).not.toContain('status.conditions[DrainingSucceeded].status');
   });
 
+  it('at the infrastructure stage, tell a custom host (Rancher lets its CustomMachine go at once) from a provider\'s server', () => {
+    const waiting = (kind: string) => ({
+      type: 'Deleting', status: 'True', reason: 'WaitingForInfrastructureDeletion', message: `Waiting for ${ kind } to be deleted`
+    });
+    const custom = deletingWith([waiting('CustomMachine')]);
+
+    expect(custom?.args.custom).toBe('yes');
+    expect(custom?.fix.find((x) => x.key === 'nodeHealth.signals.deletionStages.infrastructure.fix.infrastructure')?.args).toStrictEqual({ custom: 'yes' });
+    const objects = fresh();
+    const { machine } = target(objects);
+    const since = ago(scenario.now, '1h');
+
+    machine.spec.infrastructureRef = {
+      ...machine.spec.infrastructureRef, apiVersion: 'rke-machine.cattle.io/v1', kind: 'VmwarevsphereMachine'
+    };
+    machine.metadata.deletionTimestamp = since;
+    machine.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    setCondition(machine, { lastTransitionTime: since, ...waiting('VmwarevsphereMachine') });
+    const server = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)?.findings.find((x) => x.rule === 'stuck-deleting');
+
+    expect(server?.args.custom).toBe('no');
+    expect(server?.fix.find((x) => x.key === 'nodeHealth.signals.deletionStages.infrastructure.fix.infrastructure')?.args).toStrictEqual({ custom: 'no' });
+  });
+
   it('read the hooks from Deleting, since v1beta1 leaves a hook\'s condition without words', () => {
     const message = 'Waiting for pre-terminate hooks to succeed (hooks: pre-terminate.delete.hook.machine.cluster.x-k8s.io/backup)';
     const f = deletingWith([

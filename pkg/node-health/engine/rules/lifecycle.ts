@@ -217,6 +217,7 @@ export const stuckDeleting: Rule = {
         finalizers: r.finalizers.join(', '),
         // What the stage's own condition says ("Draining the node before deletion"), for the stage's words.
         message:    said || '-',
+        custom:     customHost(r),
       },
       evidence: [
         evidence(machineLabel, 'metadata.deletionTimestamp', r.deleting),
@@ -289,6 +290,10 @@ function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStage
   return stage;
 }
 
+function customHost(r: NodeRecord): 'yes' | 'no' {
+  return r.objects.machine && infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' ? 'yes' : 'no';
+}
+
 /** The object a stage inferred without Deleting waits for: the infrastructure machine or the bootstrap config. */
 function leftBehind(r: NodeRecord, stage: DeletionStageSignal): { label: string; deleting: string | null } | null {
   const obj = stage.id === 'infrastructure' ? r.objects.infraMachine : (stage.id === 'bootstrap' ? r.objects.bootstrap : undefined);
@@ -309,7 +314,16 @@ function stageSteps(r: NodeRecord, stage: DeletionStageSignal, said: string | nu
   const delays = stage.id === 'draining' ? drainDelays(said) : [];
 
   if (delays.length === 0) {
-    return signalSteps('deletionStages', stage, commands);
+    const steps = signalSteps('deletionStages', stage, commands);
+
+    // A custom host's CustomMachine has no provider: Rancher lets it go at once (pkg/controllers/capr/unmanaged).
+    if (stage.id === 'infrastructure') {
+      steps.forEach((s) => {
+        s.args = { custom: customHost(r) };
+      });
+    }
+
+    return steps;
   }
 
   return delays.map((name) => {
