@@ -32,19 +32,17 @@ export interface Translator {
  * The dashboard's own way with a time (shell utils/time dateTimeFormat: the user's DATE_FORMAT and TIME_FORMAT
  * preferences); where there is no store with preferences (a test, a page outside the dashboard), as the reports say it.
  */
-function dashboardTime(store: any): SayTime {
-  return (at) => {
-    const pref = store?.getters?.['prefs/get'];
+function dashboardTime(store: any, at: string): string {
+  const pref = store?.getters?.['prefs/get'];
 
-    if (typeof pref !== 'function' || typeof pref(DATE_FORMAT) !== 'string' || typeof pref(TIME_FORMAT) !== 'string' || Number.isNaN(Date.parse(at))) {
-      return sayTime(at);
-    }
-    try {
-      return dateTimeFormat(at, store) || sayTime(at);
-    } catch {
-      return sayTime(at);
-    }
-  };
+  if (typeof pref !== 'function' || typeof pref(DATE_FORMAT) !== 'string' || typeof pref(TIME_FORMAT) !== 'string' || Number.isNaN(Date.parse(at))) {
+    return sayTime(at);
+  }
+  try {
+    return dateTimeFormat(at, store) || sayTime(at);
+  } catch {
+    return sayTime(at);
+  }
 }
 
 export function useTranslator(): Translator {
@@ -56,7 +54,8 @@ export function useTranslator(): Translator {
   // Read at each call: the shell (and a test's mocks) may put `t` on the component after setup() ran.
   const proxy = instance.proxy as unknown as { t: ShellTranslate; $store?: unknown };
   const raw: Translate = (key, args) => proxy.t(key, args, true);
-  const sayAt: SayTime = (at) => dashboardTime(proxy.$store)(at);
+  // The store too is read at each call, as `t` is.
+  const sayAt: SayTime = (at) => dashboardTime(proxy.$store, at);
   const localized = withLocalArgs(raw, sayAt);
 
   return {
