@@ -38,6 +38,15 @@ function check(id: PreflightCheckId, ok: boolean | null, outcome: string, args: 
   };
 }
 
+/** How old the kubelet's last Ready status is (its lastHeartbeatTime), or null when it says no time. */
+function readyAge(node: KubeObject, now: number): number | null {
+  // The wrapped condition keeps no heartbeat: it is read from the Node's own list.
+  const raw = asArray(statusOf(node).conditions).find((c) => asObject(c).type === 'Ready');
+  const beat = Date.parse(asString(asObject(raw).lastHeartbeatTime) ?? '');
+
+  return Number.isNaN(beat) ? null : Math.max(0, now - beat);
+}
+
 /**
  * Whether the machine's host is gone, by what Kubernetes says of its Node. Only Kubernetes' node lifecycle
  * controller says a kubelet stopped: it sets Ready Unknown (NodeStatusUnknown) once the kubelet renewed neither
@@ -74,10 +83,7 @@ function hostGone(r: NodeRecord, ctx: Context, forDelete = false): PreflightChec
   if (ready?.status !== 'True' && ready?.status !== 'False') {
     return check('hostGone', null, 'noReady', { node: name });
   }
-  // The wrapped condition keeps no heartbeat: it is read from the Node's own list.
-  const raw = asArray(statusOf(node).conditions).find((c) => asObject(c).type === 'Ready');
-  const beat = Date.parse(asString(asObject(raw).lastHeartbeatTime) ?? '');
-  const ago = Number.isNaN(beat) ? null : Math.max(0, ctx.now - beat);
+  const ago = readyAge(node, ctx.now);
 
   if (ago !== null && ago <= LIVE_HEARTBEAT_MS) {
     const outcome = ready.status === 'True' ? 'alive' : 'reporting';
@@ -116,15 +122,46 @@ function infrastructureGone(r: NodeRecord): PreflightCheck {
   return check('infrastructureGone', true, 'gone', { object: `${ ref.kind ?? 'InfrastructureMachine' } ${ ref.name }` });
 }
 
-function healthyMember(r: NodeRecord): boolean | null {
+type MemberHealth = { healthy: boolean } | { healthy: null, outcome: 'unknown' | 'stale', args: MessageArgs };
+
+/**
+ * Whether a member answers, by its Node as the kubelet last reported it. Ready True counts only from a status
+ * recent enough to be the kubelet's current word: an older one that Kubernetes never marked Unknown is a stale
+ * reading (the agent's view, or a control plane whose controllers stopped, as they do when etcd lost its
+ * majority), and a member that may be down cannot be counted as healthy.
+ */
+function healthyMember(r: NodeRecord, now: number): MemberHealth {
   const n = r.objects.node;
+  const member = r.machineName ?? r.nodeName ?? '?';
 
   if (!n) {
-    return r.inputs.nodes === 'ok' ? false : null;
+    return r.inputs.nodes === 'ok' ? { healthy: false } : {
+      healthy: null, outcome: 'unknown', args: { member }
+    };
   }
   const ready = nodeReadyCondition(n);
 
-  return ready ? ready.status === 'True' && !r.plan.unhealthyProbes.includes('etcd') : null;
+  if (!ready) {
+    return {
+      healthy: null, outcome: 'unknown', args: { member }
+    };
+  }
+  if (ready.status !== 'True' || r.plan.unhealthyProbes.includes('etcd')) {
+    return { healthy: false };
+  }
+  const ago = readyAge(n, now);
+
+  if (ago === null || ago > LIVE_HEARTBEAT_MS) {
+    return {
+      healthy: null,
+      outcome: 'stale',
+      args:    {
+        member, node: nameOf(n) ?? '?', minutes: ago === null ? '?' : Math.round(ago / 60000)
+      }
+    };
+  }
+
+  return { healthy: true };
 }
 
 /**
@@ -140,15 +177,16 @@ function etcdQuorum(r: NodeRecord, ctx: Context, memberStays = false): Preflight
   }
   const members = ctx.siblings.filter((x) => x.roles.includes('etcd') && !!x.objects.machine && (!!x.objects.node || !!nodeRefName(x.objects.machine)));
   const others = members.filter((x) => x !== r);
-  const health = others.map(healthyMember);
+  const health = others.map((x) => healthyMember(x, ctx.now));
+  const unjudged = health.find((h) => h.healthy === null);
 
-  if (health.some((h) => h === null)) {
-    return check('etcdQuorum', null, 'unknown');
+  if (unjudged && unjudged.healthy === null) {
+    return check('etcdQuorum', null, unjudged.outcome, unjudged.args);
   }
   if (others.length === 0) {
     return check('etcdQuorum', false, 'lastMember');
   }
-  const healthy = health.filter(Boolean).length;
+  const healthy = health.filter((h) => h.healthy).length;
   // A machine that never joined was never a member etcd could go on listing.
   const listed = memberStays && others.length < members.length;
   const counted = listed ? members.length : others.length;

@@ -138,6 +138,33 @@ describe('the finalizer removal\'s preflight', () => {
     expect(quorum(worker, report.records)).toBe('true:notMember');
   });
 
+  it('counts no member healthy from a stale Ready: a Node whose status is older than a kubelet ever leaves it, never marked Unknown, leaves quorum unjudged', () => {
+    const report = diagnoseScenario(buildScenario('etcd-quorum'));
+    const now = Date.parse(report.now);
+    const down = recordOf(report, CLUSTER_HEALTH_MACHINES.etcdDown);
+    const [first, second] = report.records.filter((r) => r.roles.includes('etcd') && r !== down);
+    // The last status the kubelet wrote before the controllers stopped: Ready True, 40 minutes old.
+    const staleNode = (r: NodeRecord): NodeRecord => {
+      const node = JSON.parse(JSON.stringify(r.objects.node));
+
+      node.status.conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: new Date(now - 40 * 60000).toISOString() } : c));
+
+      return { ...r, objects: { ...r.objects, node } };
+    };
+    const quorum = (action: 'delete-machine' | 'remove-finalizers', siblings: NodeRecord[]) => {
+      const c = preflightOf(action, down, now, siblings).checks.find((x) => x.id === 'etcdQuorum');
+
+      return `${ outcome(c) } ${ JSON.stringify(c?.args) }`;
+    };
+    const withStale = [down, staleNode(first), second];
+
+    expect(quorum('delete-machine', [down, first, second])).toBe('true:kept {"healthy":2,"members":2,"quorum":2}');
+    expect(quorum('delete-machine', withStale)).toBe(`null:stale {"member":"${ first.machineName }","node":"${ first.nodeName }","minutes":40}`);
+    expect(quorum('remove-finalizers', withStale)).toMatch(/^null:stale /);
+    // Unjudged, a safety check refuses the write.
+    expect(preflightOf('remove-finalizers', down, now, withStale).allowed).toBe(false);
+  });
+
   it('counts a member the action leaves listed: at four members with one down, a delete (Rancher removes the member first) keeps quorum, the etcd release and the finalizer removal do not', () => {
     const report = diagnoseScenario(buildScenario('etcd-quorum'));
     const now = Date.parse(report.now);
