@@ -209,7 +209,8 @@ describe('MachineActionDialog: Delete, for a pool to replace the machine', () =>
       global: { mocks: { $store: store, t: translate } },
     });
 
-    expect(wrapper.find('[data-testid="nh-refused"]').text()).toContain('nodeHealth.preflight.lastOfRole.last');
+    expect(wrapper.find('[data-testid="nh-preflight-check-lastOfRole"]').text()).toContain('nodeHealth.preflight.lastOfRole.last');
+    expect(wrapper.find('[data-testid="nh-refused"]').text()).toBe('%nodeHealth.preflight.refusedBy.failed% {"check":"%nodeHealth.preflight.lastOfRole.title%"}');
     expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-run-async-button"]').attributes('disabled')).toBeDefined();
   });
@@ -242,7 +243,8 @@ describe('MachineActionDialog: Delete, for a pool to replace the machine', () =>
       global: { mocks: { $store: store, t: translate } },
     });
 
-    expect(wrapper.find('[data-testid="nh-refused"]').text()).toContain('nodeHealth.preflight.replacement.unknown');
+    expect(wrapper.find('[data-testid="nh-preflight-check-replacement"]').text()).toContain('nodeHealth.preflight.replacement.unknown');
+    expect(wrapper.find('[data-testid="nh-refused"]').text()).toBe('%nodeHealth.preflight.refusedBy.unknown% {"check":"%nodeHealth.preflight.replacement.title%"}');
     expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
     expect(wrapper.find('[data-testid="nh-run-async-button"]').attributes('disabled')).toBeDefined();
     await wrapper.find('[data-testid="nh-run-async-button"]').trigger('click');

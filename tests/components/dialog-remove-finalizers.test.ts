@@ -176,7 +176,8 @@ describe('RemoveFinalizersDialog: the checks before it writes', () => {
 
     expect(outcomes(wrapper).hostGone).toBe('failed');
     expect(wrapper.find('[data-testid="nh-preflight-check-hostGone"]').text()).toContain('%nodeHealth.preflight.hostGone.alive% {"node":"node-1","seconds":0}');
-    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text()).toBe('%nodeHealth.preflight.hostGone.alive% {"node":"node-1","seconds":0}');
+    // The check's words are said once, in the list; the reason points to it.
+    expect(wrapper.find('[data-testid="nh-finalizers-reason"]').text()).toBe('%nodeHealth.preflight.refusedBy.failed% {"check":"%nodeHealth.preflight.hostGone.title%"}');
     expect(wrapper.find('[data-testid="nh-confirm-input"]').exists()).toBe(false);
     await flushPromises();
     expect(patches(store)).toEqual([]);

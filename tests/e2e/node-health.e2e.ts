@@ -717,9 +717,12 @@ export const TESTS: E2eTest[] = [
       const alive = dialog.locator('[data-testid="nh-preflight-check-hostGone"]');
 
       assert(await alive.getAttribute('data-outcome') === 'failed', 'the host check passed on a machine whose Node is alive');
+      const said = await alive.innerText();
       const why = await dialog.locator('[data-testid="nh-finalizers-reason"]').innerText();
 
-      assert(/is Ready and its kubelet reported/.test(why), `the refusal does not say which check failed: ${ why }`);
+      assert(/is Ready and its kubelet reported/.test(said), `the failed check does not say what it found: ${ said }`);
+      // Said once: the reason names the check above rather than repeat its words.
+      assert(/the check “The host is gone” above failed/.test(why) && !/kubelet reported/.test(why), `the refusal does not point to the check that failed: ${ why }`);
       // The etcd release may still be offered (its own checks pass): what must be gone is the removal's button.
       const remove = dialog.locator('[data-testid="nh-remove-async-button"]');
 

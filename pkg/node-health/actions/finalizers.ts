@@ -9,7 +9,7 @@
 import {
   ANNOTATIONS, annotationsOf, asObject, infrastructureDeleteError, linkChain, metadata, STEVE_TYPES
 } from '../engine';
-import type { ActionId, KubeObject, NodeRecord } from '../engine';
+import type { ActionId, KubeObject, NodeRecord, PreflightCheck } from '../engine';
 import type { JsonPatchOperation, Message } from './types';
 
 export const CAPI_MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
@@ -117,6 +117,8 @@ export interface Eligibility {
   offered: boolean;
   allowed: boolean;
   reason: Message | null;
+  /** the engine's check the refusal comes from, when it does: a dialog that lists the checks points to it */
+  check?: Pick<PreflightCheck, 'id' | 'ok' | 'key'>;
 }
 
 export function offeredBy(record: NodeRecord, action: ActionId): boolean {
@@ -149,9 +151,19 @@ export function preflightRefusal(record: NodeRecord, action: ActionId, settled: 
   const preflight = (record?.preflight ?? []).find((p) => p.id === action);
   const failed = preflight?.checks.find((c) => c.id !== 'mayUpdate' && !settled.includes(c.id) && c.ok !== true);
 
-  return failed ? {
-    offered: true, allowed: false, reason: { key: failed.key, args: failed.args }
-  } : null;
+  return failed ? checkRefusal(failed) : null;
+}
+
+/** A refusal in the words of the check that made it. */
+export function checkRefusal(failed: PreflightCheck): Eligibility {
+  return {
+    offered: true,
+    allowed: false,
+    reason:  { key: failed.key, args: failed.args },
+    check:   {
+      id: failed.id, ok: failed.ok, key: failed.key
+    }
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../engine';
 import type { ActionPreflight, KubeObject, NodeRecord, PreflightCheckId } from '../engine';
 import {
-  ALLOWED, describeTarget, escapeJsonPointer, isReplacement, metadataString, notOffered, offeredBy, resourceVersionOf, MACHINE_TYPE
+  ALLOWED, checkRefusal, describeTarget, escapeJsonPointer, isReplacement, metadataString, notOffered, offeredBy, resourceVersionOf, MACHINE_TYPE
 } from './finalizers';
 import type { Eligibility, Recheck } from './finalizers';
 import {
@@ -184,9 +184,7 @@ export function machineActionEligibility(action: MachineAction, record: NodeReco
   const failed = preflight?.checks.find((c) => c.ok === false || (c.ok === null && (!userConfirmable(c) || (c.byUser && !confirmed.includes(c.id)))));
 
   if (failed) {
-    return {
-      offered: true, allowed: false, reason: { key: failed.key, args: failed.args }
-    };
+    return checkRefusal(failed);
   }
   if (!resourceVersionOf(obj) || !metadataString(obj, 'uid')) {
     return {

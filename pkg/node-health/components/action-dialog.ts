@@ -10,9 +10,9 @@
  * not run an extended component's setup(): the dialog's own returns useTranslator() too.
  */
 import { defineComponent } from 'vue';
-import type { NodeRecord } from '../engine';
+import type { ActionPreflight, NodeRecord } from '../engine';
 import { dialogContext, DIALOG_PROPS } from '../actions';
-import type { ActionContext, ActionFailure, Message } from '../actions';
+import type { ActionContext, ActionFailure, Eligibility, Message } from '../actions';
 import { useTranslator } from '../composables/use-translator';
 
 /** What DialogShell shows of a dialog's state. */
@@ -103,6 +103,21 @@ export const ACTION_DIALOG = defineComponent({
   methods: {
     text(message: Message | null): string {
       return message ? this.tr(message.key, message.args) : '';
+    },
+
+    /**
+     * Why a write is refused. When a check the dialog lists above made the refusal, in the same words, the reason
+     * points to it rather than say its text a second time; otherwise (a refusal of its own, a check judged again
+     * on the object read since) it is said in full, after `prefix` when given.
+     */
+    refusalText(refusal: Eligibility, listed: ActionPreflight | null, prefix?: Message): string {
+      const check = refusal.check;
+
+      if (check && listed?.checks.some((c) => c.id === check.id && c.key === check.key)) {
+        return this.tr(`nodeHealth.preflight.refusedBy.${ check.ok === false ? 'failed' : 'unknown' }`, { check: this.tr(`nodeHealth.preflight.${ check.id }.title`) });
+      }
+
+      return [prefix ? this.text(prefix) : '', this.text(refusal.reason)].filter(Boolean).join(' ');
     },
 
     /** Logs the cancel when nothing was tried: the dialog's own */

@@ -353,7 +353,12 @@ describe('the engine\'s preflight gates each write, in the words of the check th
 
     expect(record.objects.node).toBeDefined();
     expect(eligibility).toEqual({
-      offered: true, allowed: false, reason: { key: 'nodeHealth.preflight.hostGone.alive', args: { node: 'node-1', seconds: 0 } }
+      offered: true,
+      allowed: false,
+      reason:  { key: 'nodeHealth.preflight.hostGone.alive', args: { node: 'node-1', seconds: 0 } },
+      check:   {
+        id: 'hostGone', ok: false, key: 'nodeHealth.preflight.hostGone.alive'
+      }
     });
   });
 
