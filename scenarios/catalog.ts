@@ -2104,6 +2104,7 @@ export const SIGNAL_MACHINES = {
   outOfService: customMachineName(agentId('7f30ac5e9db4')),
   paused:       customMachineName(agentId('8041bd6fae05')),
   healthCheck:  customMachineName(agentId('9152ce70bf16')),
+  staleStatus:  customMachineName(agentId('a263df81c027')),
 };
 
 /**
@@ -2111,8 +2112,10 @@ export const SIGNAL_MACHINES = {
  * otherwise healthy RKE2 cluster, in the writers' own words: the kubelet's DiskPressure ("kubelet has disk
  * pressure") with its taint, node-problem-detector's ReadonlyFilesystem ("Remounting filesystem read-only"),
  * the non-graceful shutdown taint `node.kubernetes.io/out-of-service`, a Machine left with
- * `cluster.x-k8s.io/paused`, and a MachineHealthCheck's verdict ("Condition Ready on node is reporting status
- * Unknown for more than 5m0s") waiting for remediation.
+ * `cluster.x-k8s.io/paused`, a MachineHealthCheck's verdict ("Condition Ready on node is reporting status
+ * Unknown for more than 5m0s") waiting for remediation, and a Node still Ready from a status its kubelet wrote 38
+ * minutes ago that nothing marked Unknown (the kubelet renews its Lease but cannot write its status: its log says
+ * "Error updating node status, will retry"), as rancher/rancher#13578 shows Nodes Ready long after their hosts went.
  */
 export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-06-02T09:40:00Z';
@@ -2157,7 +2160,11 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   shutDown.spec.taints = [...(shutDown.spec.taints ?? []), {
     key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute', timeAdded: ago(now, '2h')
   }];
-  for (const host of ['sg-worker-01', 'sg-worker-02', 'sg-worker-03']) recopyNode(builtNode(built, host).managementNode, node(host));
+  const frozen = node('sg-worker-06');
+
+  // The kubelet's last write, kept as it was: every condition's heartbeat is that moment.
+  frozen.status.conditions = frozen.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: ago(now, '38m') }));
+  for (const host of ['sg-worker-01', 'sg-worker-02', 'sg-worker-03', 'sg-worker-06']) recopyNode(builtNode(built, host).managementNode, node(host));
   const paused = builtNode(built, 'sg-worker-04').machine as KubeObject;
 
   paused.metadata.annotations = { ...(paused.metadata.annotations ?? {}), 'cluster.x-k8s.io/paused': '' };
@@ -2176,7 +2183,7 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   return scenarioFrom({
     name:         'node-signals',
     title:        'What the kubelet, node-problem-detector and Cluster API report',
-    description:  'RKE2 custom cluster whose workers each show one signal: disk pressure, a read-only filesystem, the out-of-service taint, a paused machine, a failed machine health check.',
+    description:  'RKE2 custom cluster whose workers each show one signal: disk pressure, a read-only filesystem, the out-of-service taint, a paused machine, a failed machine health check, a Node status nothing has written for 38 minutes.',
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], {
@@ -2185,6 +2192,7 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
     [SIGNAL_MACHINES.outOfService]: ['node-taint'],
     [SIGNAL_MACHINES.paused]:       ['machine-signal'],
     [SIGNAL_MACHINES.healthCheck]:  ['machine-signal', 'machine-signal'],
+    [SIGNAL_MACHINES.staleStatus]:  ['node-status-stale'],
   });
 }
 

@@ -220,6 +220,7 @@ export type FailureFamily =
   | 'node-not-ready'
   | 'node-condition'
   | 'node-taint'
+  | 'node-status-stale'
   | 'machine-signal'
   | 'plan-secret-missing'
   | 'machine-missing'

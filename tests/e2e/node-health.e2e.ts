@@ -420,6 +420,14 @@ export const TESTS: E2eTest[] = [
 
       assert(/Condition Ready on node is reporting status Unknown for more than 5m0s/.test(check), `the health check's own words are not shown: ${ check.slice(0, 400) }`);
       await t.shot(page, 'machine health check');
+      // Ready from a status nothing has written for 38 minutes: a warning, not a healthy row; the live Nodes beside it
+      // stay live because the embedded API's kubelets write their status.
+      await expectFindings(page, SIGNAL_MACHINES.staleStatus, ['node-status-stale']);
+      const frozen = await page.locator(NH.detail).first().innerText();
+
+      assert(/Node status is stale/.test(frozen) && /nothing has written its status for 38/.test(frozen), `the stale status is not said: ${ frozen.slice(0, 400) }`);
+      assert(/Error updating node status, will retry/.test(frozen) && /kube-node-lease/.test(frozen), `the steps do not lead to the Lease and the kubelet's log: ${ frozen.slice(0, 600) }`);
+      await t.shot(page, 'node status stale');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },

@@ -13,6 +13,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   probeFailureTimeoutMs:  10 * MINUTE,
   stuckDeletingTimeoutMs: 10 * MINUTE,
   nodeNotReadyTimeoutMs:  5 * MINUTE,
+  nodeStatusStaleMs:      10 * MINUTE,
   windowsMinMemoryBytes:  4 * 1024 * 1024 * 1024,
   upgradeTimeoutMs:       30 * MINUTE,
   drainTimeoutMs:         30 * MINUTE,

@@ -196,7 +196,9 @@ function addNotes(r: NodeRecord, ctx: RuleContext): void {
 
 /** Judges the records, saying again what the earlier judging said where nothing it stood on changed. */
 function judgeRemembering(joined: JoinResult, memo: JudgingMemo, rulesFor: Map<InputAvailability, Rule[]>, ctx: RuleContext): void {
-  const reads: Reads = { clock: false, others: false };
+  const reads: Reads = {
+    clock: false, others: false, until: Infinity
+  };
   const tracked = trackedContext(ctx, reads);
   const ground = sharedGround(joined.clusters, [joined.context.availability, ...rulesFor.keys()]);
   const earlier = memo.earlier && memo.earlier.ground === ground ? memo.earlier : null;
@@ -208,13 +210,14 @@ function judgeRemembering(joined: JoinResult, memo: JudgingMemo, rulesFor: Map<I
     if (earlier && (memo.carried === 'all' || memo.carried.has(record))) {
       const kept = earlier.judgements.get(record.key);
 
-      if (kept && sayAgain(record, kept, timeMoved)) {
+      if (kept && sayAgain(record, kept, timeMoved, ctx.now)) {
         judgements.set(record.key, kept);
         continue;
       }
     }
     reads.clock = false;
     reads.others = false;
+    reads.until = Infinity;
     judge(record, rulesFor.get(record.inputs) as Rule[], tracked);
     memo.judged++;
     const judgement = judgementOf(record, reads);
@@ -276,7 +279,7 @@ export function judgeJoined(joined: JoinResult, options: DiagnoseOptions, memo?:
   const now = toEpochMs(options.now);
   const config = resolveConfig(options.config);
   const ctx: RuleContext = {
-    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records), ...(options.scoped ? { scoped: options.scoped } : {})
+    ...joined.context, now, config, nameClaims: nameClaimsOf(joined.records), passed: (at) => now >= at, ...(options.scoped ? { scoped: options.scoped } : {})
   };
   const counts: Record<RecordStatus, number> = {
     healthy: 0, warning: 0, error: 0, unknown: 0

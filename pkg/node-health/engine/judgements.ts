@@ -17,17 +17,21 @@ export interface Judgement {
   statusSince: string | null;
   /** a rule read the clock: judged again when the time differs */
   clock: boolean;
+  /** a rule's "not yet" turns at this moment (epoch ms; Infinity for none): judged again from then on */
+  until: number;
 }
 
 /** The common case, shared: no finding, no note, healthy since created, nothing read but the record's own objects. */
 const PLAIN: Judgement = Object.freeze({
-  findings: [], notes: [], status: 'healthy', statusSince: null, clock: false
+  findings: [], notes: [], status: 'healthy', statusSince: null, clock: false, until: Infinity
 }) as Judgement;
 
 /** What a record's rules read beyond its own objects, reset before each record. */
 export interface Reads {
   clock: boolean;
   others: boolean;
+  /** the earliest moment a rule's "not yet" turns (RuleContext.passed) */
+  until: number;
 }
 
 /** The look-ups across records: a record whose rules made one is judged again next time. */
@@ -39,6 +43,18 @@ const ACROSS_RECORDS = [
 /** The rules' context, telling `reads` what they read. */
 export function trackedContext(ctx: RuleContext, reads: Reads): RuleContext {
   const tracked = { ...ctx };
+
+  // A moment that has come stays come only as long as the time does not go back: that answer reads the clock.
+  tracked.passed = (at) => {
+    if (ctx.now >= at) {
+      reads.clock = true;
+
+      return true;
+    }
+    reads.until = Math.min(reads.until, at);
+
+    return false;
+  };
 
   Object.defineProperty(tracked, 'now', {
     enumerable: true,
@@ -69,19 +85,25 @@ export function judgementOf(record: NodeRecord, reads: Reads): Judgement | null 
   if (reads.others || record.hostReport || record.related !== NO_RELATIONS) {
     return null;
   }
-  if (!reads.clock && record.status === 'healthy' && record.findings.length === 0 && record.notes.length === 0 && record.statusSince === record.created) {
+  if (!reads.clock && reads.until === Infinity && record.status === 'healthy' && record.findings.length === 0 && record.notes.length === 0 &&
+    record.statusSince === record.created) {
     return PLAIN;
   }
 
   return {
     // Later passes add to these lists and to the findings' actions: what is kept is a copy.
-    findings: record.findings.map((f) => ({ ...f })), notes: [...record.notes], status: record.status, statusSince: record.statusSince, clock: reads.clock
+    findings:    record.findings.map((f) => ({ ...f })),
+    notes:       [...record.notes],
+    status:      record.status,
+    statusSince: record.statusSince,
+    clock:       reads.clock,
+    until:       reads.until,
   };
 }
 
 /** Says a kept judgement again on a record carried over from the earlier join; false when it has to be judged. */
-export function sayAgain(record: NodeRecord, judgement: Judgement | undefined, timeMoved: boolean): boolean {
-  if (!judgement || (judgement.clock && timeMoved) || record.hostReport || record.related !== NO_RELATIONS) {
+export function sayAgain(record: NodeRecord, judgement: Judgement | undefined, timeMoved: boolean, now: number): boolean {
+  if (!judgement || (judgement.clock && timeMoved) || now >= judgement.until || record.hostReport || record.related !== NO_RELATIONS) {
     return false;
   }
   if (judgement === PLAIN) {

@@ -329,6 +329,11 @@ export interface EngineConfig {
   probeFailureTimeoutMs: number;
   stuckDeletingTimeoutMs: number;
   nodeNotReadyTimeoutMs: number;
+  /**
+   * A Ready Node whose status is older than this was written by nothing since: kubelet writes it at least every
+   * 5 min (nodeStatusReportFrequency), and Kubernetes marks a Node it stopped hearing from Unknown within a minute
+   */
+  nodeStatusStaleMs: number;
   /** Windows workers below this much memory fail to start kubelet reliably */
   windowsMinMemoryBytes: number;
   /** How long a node may run another kubelet version than the cluster's while an upgrade goes on */

@@ -24,6 +24,12 @@ const SEVERITY_ORDER: Severity[] = ['error', 'warning', 'info'];
  */
 export const TAB_ONLY_RULES: string[] = RULES.filter((r) => r.needs.includes('nodes')).map((r) => r.id);
 
+/**
+ * Of those, what Rancher's copy of a Node cannot show at all: its node syncer blanks every heartbeat, so a status
+ * nothing writes any more reads as any other there. The fleet may call such a node healthy; its cluster's tab does not.
+ */
+export const NOT_IN_NODE_COPIES: string[] = ['node-status-stale'];
+
 export function diagnoseFleet(load: FleetLoad, config?: Partial<EngineConfig>): DiagnosisReport {
   return diagnoseInput(load.input, config);
 }

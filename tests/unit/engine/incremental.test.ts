@@ -7,6 +7,7 @@
 import {
   applyChanges, classify, diagnose, diagnoseChanges, diagnoseKeeping, metadata, readHostReport
 } from '@pkg/node-health/engine';
+import { conditionStatus } from '@pkg/node-health/engine/conditions';
 import type { DiagnoseOptions, DiagnosisReport, DiagnosisState, ObjectChanges } from '@pkg/node-health/engine';
 import { buildScenario, everyFailure, large, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { everyFailureHostReports } from '../../../scenarios/host-reports';
@@ -189,12 +190,22 @@ describe('diagnoseChanges', () => {
     expect(next.how.judged).toBeGreaterThan(0);
     expect(next.how.judged).toBeLessThan(next.how.records / 4);
     expect(plain(next.report)).toEqual(plain(diagnose(applyChanges(objects, { changed: [copy] }) as unknown[], options)));
-    // An hour later with nothing changed: only the records whose rules read the clock are judged again.
-    const later = { ...options, now: Date.parse(s.now) + HOUR };
+    // Five minutes later with nothing changed: only the records whose rules read the clock are judged again.
+    const later = { ...options, now: Date.parse(s.now) + 5 * 60000 };
     const again = diagnoseChanges(next, {}, later, next.objects);
 
     expect(again.how.judged).toBeLessThan(again.how.records / 4);
     expect(plain(again.report)).toEqual(plain(diagnose(next.objects, later)));
+    // An hour later with still nothing changed, no kubelet has written its Node since: every Ready Node's status is
+    // stale, and the records that said "not stale yet" until then are judged again, as a full diagnosis judges them.
+    const hourLater = { ...options, now: Date.parse(s.now) + HOUR };
+    const stale = diagnoseChanges(again, {}, hourLater, next.objects);
+    const readyNodes = stale.report.records.filter((r) => r.objects.node && conditionStatus(r.objects.node, 'Ready') === 'True');
+
+    expect(readyNodes.length).toBeGreaterThan(again.how.records / 2);
+    expect(readyNodes.every((r) => r.findings.some((f) => f.rule === 'node-status-stale'))).toBe(true);
+    expect(stale.how.judged).toBeGreaterThanOrEqual(readyNodes.length);
+    expect(plain(stale.report)).toEqual(plain(diagnose(next.objects, hourLater)));
   });
 
   it('keeps the index of plan secrets, bootstraps and infrastructure machines while none of them changed, and builds it again when one did', () => {

@@ -72,6 +72,7 @@ const BOUNDARIES: Record<string, Boundary> = {
   'drain-stuck':                  inScenario('drain-stuck', 'drain-stuck', 'drainTimeoutMs', (_r, f) => f.since),
   'node-condition':               inScenario('node-signals', 'node-condition', 'nodeNotReadyTimeoutMs', (_r, f) => f.since),
   'node-taint':                   inScenario('node-signals', 'node-taint', 'nodeNotReadyTimeoutMs', (_r, f) => f.since),
+  'node-status-stale':            inScenario('node-signals', 'node-status-stale', 'nodeStatusStaleMs', (_r, f) => f.since),
 };
 
 function rulesAt(objects: unknown[], name: string, now: number, config?: Partial<EngineConfig>): { record: NodeRecord, rules: string[] } {

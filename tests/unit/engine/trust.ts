@@ -42,7 +42,10 @@ function lasted(nowMs: number, since: unknown, thresholdMs: number): boolean {
   return Number.isNaN(t) || nowMs - t >= thresholdMs;
 }
 
-/** Why Rancher or Cluster API says this record is not ready, or null when they do not. */
+/**
+ * Why Rancher or Cluster API says this record is not ready, or its Node's Ready is a status nothing has written past
+ * the threshold, or null when none of it holds.
+ */
 export function rancherSaysNotReady(r: NodeRecord, nowMs: number, config: EngineConfig): string | null {
   const m = r.objects.machine;
   const status = m ? obj(m.status) : {};
@@ -71,6 +74,13 @@ export function rancherSaysNotReady(r: NodeRecord, nowMs: number, config: Engine
 
   if (ready && ready.status !== 'True' && lasted(nowMs, text(ready.lastTransitionTime) ?? text(ready.lastUpdateTime), config.nodeNotReadyTimeoutMs)) {
     return `Node Ready ${ String(ready.status) }`;
+  }
+  // A Ready nothing has written past the threshold is no word of the kubelet's now (Rancher's copy keeps no heartbeat).
+  const beat = Date.parse(text(ready?.lastHeartbeatTime) ?? '');
+
+  if (n && ready?.status === 'True' && !Number.isNaN(beat) && nowMs - beat >= config.nodeStatusStaleMs &&
+    !obj(obj(n.metadata).annotations)['node-health.cattle.io/copied-from-management-node']) {
+    return 'Node Ready from a stale status';
   }
 
   return null;

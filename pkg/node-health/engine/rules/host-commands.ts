@@ -60,6 +60,21 @@ export function crictl(d: Distribution | null, args: string): string {
 }
 
 /**
+ * The kubelet's last log lines matching `pattern` (an extended regular expression of the engine's own), where the
+ * distribution writes that log: RKE2 to a file of its own (on Windows too), K3s into its service's journal.
+ */
+export function kubeletLogSearch(d: Distribution | null, os: string, pattern: string): string {
+  if (os === 'windows') {
+    return `Select-String -Path C:\\var\\lib\\rancher\\rke2\\agent\\logs\\kubelet.log -Pattern '${ pattern }' | Select-Object -Last 20`;
+  }
+  if (d === 'rke2') {
+    return `sudo grep -E '${ pattern }' /var/lib/rancher/rke2/agent/logs/kubelet.log | tail -n 20`;
+  }
+
+  return d === 'k3s' ? `sudo journalctl -u k3s -u k3s-agent --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20` : `sudo journalctl -u kubelet --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`;
+}
+
+/**
  * Whether kube-apiserver runs on this host: RKE2's container (running, or restarting and why), K3s's own readiness
  * endpoint, since its API server is part of the k3s process.
  */

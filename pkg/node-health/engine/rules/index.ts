@@ -8,7 +8,7 @@ import {
   blockingClusterOperation, etcdRemovalHookBlocked, infrastructureCreateFailed, infrastructureDeleteFailed, stuckDeleting
 } from './lifecycle';
 import {
-  infrastructureMissing, machineMissing, nodeMissing, nodeNameMismatch, nodeNotReady, orphanNode, planSecretMissing,
+  infrastructureMissing, machineMissing, nodeMissing, nodeNameMismatch, nodeNotReady, nodeStatusStale, orphanNode, planSecretMissing,
   waitingForNodeRef
 } from './nodes';
 import { windowsMemoryLow, windowsVersionUnsupported } from './windows';
@@ -41,6 +41,7 @@ export const RULES: readonly Rule[] = [
   servingCertsExpired,
   nodeMissing,
   nodeNotReady,
+  nodeStatusStale,
   nodeCondition,
   nodeTaint,
   nodeNameMismatch,

@@ -5,7 +5,7 @@
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import {
-  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
+  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition, rawCondition
 } from '../conditions';
 import type { Condition } from '../conditions';
 import {
@@ -14,12 +14,13 @@ import {
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
-  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
+  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, olderThan, podsOnNode, sh, acting, step
 } from './rule';
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
-import { crictl, distributionOf } from './host-commands';
+import { crictl, distributionOf, kubeletLogSearch } from './host-commands';
+import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 
 /** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready') {
@@ -406,6 +407,52 @@ export const nodeNotReady: Rule = {
         step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' }),
       ],
       since:   ready.lastTransitionTime,
+      actions: [],
+    };
+  },
+};
+
+/** The kubelet's own words when it cannot write its Node's status (pkg/kubelet/kubelet_node_status.go). */
+const NODE_STATUS_ERRORS = 'Error updating node status|Unable to update node status';
+
+/**
+ * A Node that says Ready from a status nothing has written for longer than a kubelet ever leaves it. Kubelet writes
+ * its status at least every 5 min and renews its Lease every 10 s; the node lifecycle controller marks the Node
+ * Unknown once neither came for its grace period. Ready True and old therefore means the kubelet still renews its
+ * Lease but cannot write its status, or the cluster's controllers (or this view of the cluster) stopped, as they
+ * do when etcd lost its majority (rancher/rancher#13578, #20927): the Ready shown cannot be trusted either way.
+ * Rancher's copy of a Node keeps no heartbeat, so only the Node itself is judged.
+ */
+export const nodeStatusStale: Rule = {
+  id:       'node-status-stale',
+  severity: 'warning',
+  needs:    ['nodes'],
+  check(r, ctx) {
+    const n = r.objects.node;
+    const raw = n ? rawCondition(n, 'Ready') : null;
+
+    if (!n || !raw || raw.status !== 'True' || annotation(n, COPIED_FROM_ANNOTATION) !== null) {
+      return null;
+    }
+    const beat = asString(raw.lastHeartbeatTime);
+
+    if (!olderThan(ctx, beat, ctx.config.nodeStatusStaleMs)) {
+      return null;
+    }
+    const name = nameOf(n);
+    const nodeLabel = objectLabel('node', n);
+    const readyPath = 'status.conditions[Ready]';
+
+    return {
+      args:     { node: name ?? '?', duration: duration(age(ctx, beat)) },
+      evidence: [evidence(nodeLabel, `${ readyPath }.status`, 'True'), evidence(nodeLabel, `${ readyPath }.lastHeartbeatTime`, beat)],
+      fix:      [
+        step(this.id, 'lease', { node: name ?? '?' }, kubectl('get', 'lease', [name], { namespace: 'kube-node-lease', flags: ['-o jsonpath=\'{.spec.renewTime}\''] })),
+        step(this.id, 'kubeletLog', {}, kubeletLogSearch(distributionOf(r), r.os, NODE_STATUS_ERRORS)),
+        step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' },
+          'kubectl get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\''),
+      ],
+      since:   beat,
       actions: [],
     };
   },

@@ -24,6 +24,11 @@ export interface RuleContext extends JoinContext {
   nameClaims(cluster: NodeRecord['cluster'], lowerName: string): NameClaim[];
   /** Only one record's objects were read, with its cluster's etcd and control-plane machines (engine/scoped.ts) */
   scoped?: RecordScope;
+  /**
+   * Whether the moment `at` (epoch ms) has come. Unlike reading `now`, a "not yet" depends on the time only until
+   * then: a refresh says the judgement again up to that moment instead of judging the record at every new time.
+   */
+  passed(at: number): boolean;
 }
 
 /** What a rule about a whole cluster reads: the cluster, its records and the objects it was read from. */
@@ -166,6 +171,16 @@ export function age(ctx: RuleContext, iso: string | null | undefined): number | 
   const t = parseTime(iso);
 
   return t === null ? null : ctx.now - t;
+}
+
+/**
+ * Whether a timestamp is more than `ms` old, or null when it is unknown. Asked through `passed`, so that on the
+ * healthy path (not old yet) the record's judgement holds until that moment rather than depend on the clock.
+ */
+export function olderThan(ctx: RuleContext, iso: string | null | undefined, ms: number): boolean | null {
+  const t = parseTime(iso);
+
+  return t === null ? null : ctx.passed(t + ms);
 }
 
 /** A duration argument (see DURATION_ARGS): milliseconds, never negative, or "?" when unknown. */
