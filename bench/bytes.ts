@@ -90,7 +90,7 @@ export interface BytesFigure {
 async function measure(nodes: number, sqlCache: boolean, withStore: boolean): Promise<BytesFigure> {
   const { scenario, cluster } = scenarioOf(nodes);
   const mock = await startMockRancher({
-    scenarios: [scenario], port: 0, logRequests: 'problems', sqlCache, log: () => undefined
+    scenarios: [scenario], port: 0, logRequests: 'problems', sqlCache, log: () => undefined, kubelets: false
   });
   const token = apiTokenFor('admin');
   const dispatch = rancherDispatch({

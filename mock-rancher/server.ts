@@ -26,6 +26,7 @@ import {
 } from './world';
 import type { KubeObject } from '../scenarios/types';
 import { TrafficMeter } from './traffic';
+import { Kubelets } from './kubelets';
 
 export interface MockRancherOptions extends WorldOptions {
   host?: string;
@@ -36,6 +37,11 @@ export interface MockRancherOptions extends WorldOptions {
   /** 'all' logs every request, 'problems' (default) only 404 and 5xx answers, 'none' nothing */
   logRequests?: 'all' | 'problems' | 'none';
   log?: (line: string) => void;
+  /**
+   * The live Nodes' kubelets write their status every 5 min (default true; mock-rancher/kubelets.ts). The speed and
+   * byte benchmarks turn them off: their refreshes are those with nothing changed.
+   */
+  kubelets?: boolean;
 }
 
 export interface RequestRecord {
@@ -132,6 +138,16 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   let seq = 0;
   let store = new ObjectStore();
   let world = buildWorld(store, options);
+  const startKubelets = () => {
+    const k = new Kubelets(store, (options.now ?? new Date()).getTime());
+
+    if (options.kubelets !== false) {
+      k.start();
+    }
+
+    return k;
+  };
+  let kubelets = startKubelets();
   const traffic = new TrafficMeter();
   let hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
 
@@ -141,6 +157,8 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     hub.close();
     store = new ObjectStore();
     world = buildWorld(store, options);
+    kubelets.stop();
+    kubelets = startKubelets();
     hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
     faults.clear();
     preferences.clear();
@@ -663,6 +681,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     requests: () => [...requestLog],
     reset,
     close:    () => new Promise<void>((resolve) => {
+      kubelets.stop();
       hub.close();
       server.closeAllConnections?.();
       server.close(() => resolve());

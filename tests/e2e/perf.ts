@@ -399,7 +399,7 @@ async function main(): Promise<void> {
       await mock?.close();
       mock = undefined;
       const started = await startMockRancher({
-        scenarios: [scenarioOf(run.nodes).scenario], port, log, logRequests: 'problems', sqlCache: MODES[run.mode]
+        scenarios: [scenarioOf(run.nodes).scenario], port, log, logRequests: 'problems', sqlCache: MODES[run.mode], kubelets: false
       });
 
       mock = started;
@@ -415,7 +415,7 @@ async function main(): Promise<void> {
     }
     await mock?.close();
     mock = await startMockRancher({
-      scenarios: [`fleet-${ FLEET.clusters }x${ FLEET.nodesPerCluster }`], port, log, logRequests: 'problems', sqlCache: true
+      scenarios: [`fleet-${ FLEET.clusters }x${ FLEET.nodesPerCluster }`], port, log, logRequests: 'problems', sqlCache: true, kubelets: false
     });
     port = mock.port;
     dev ??= process.env.E2E_DEV_URL ? undefined : await startDevServer(mock.url);
