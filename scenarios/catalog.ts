@@ -2197,6 +2197,42 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
 }
 
 /**
+ * rancher/rancher#20927: a custom cluster with one control-plane and worker node and three etcd nodes, and its etcd
+ * nodes powered off. Without etcd nothing in the cluster is written any more: no kubelet's status, and no
+ * controller marks the silent Nodes Unknown. Rancher's agent stays connected and Rancher goes on showing the cluster
+ * Active, every Node Ready from the statuses written 25 minutes ago.
+ */
+/** nodes-frozen's first etcd machine, by its Node's and its own name */
+export const FROZEN_ETCD = { node: 'fz-etcd-01', machine: customMachineName(agentId(stableHex('cluster-health:fz-etcd-01', 12))) };
+
+export function nodesFrozen(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-05-08T07:45:00Z';
+  const built = clusterHealthCluster('fz-rke2', 'c-m-fr0z3n7q', [
+    clusterHealthNode('fz-cp-01', '10.63.0.11', { controlPlane: true, worker: true }),
+    clusterHealthNode('fz-etcd-01', '10.63.0.21', { etcd: true }),
+    clusterHealthNode('fz-etcd-02', '10.63.0.22', { etcd: true }),
+    clusterHealthNode('fz-etcd-03', '10.63.0.23', { etcd: true }),
+  ], now, o);
+  const expected: Record<string, FailureFamily[]> = {};
+
+  for (const n of built.nodes) {
+    const node = n.node as NodeObject;
+
+    node.status.conditions = node.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: ago(now, '25m') }));
+    recopyNode(n.managementNode, node);
+    expected[(n.machine as KubeObject).metadata.name] = ['node-status-stale'];
+  }
+
+  return scenarioFrom({
+    name:         'nodes-frozen',
+    title:        'Nothing writes the cluster\'s Nodes',
+    description:  'RKE2 custom cluster whose three etcd nodes were powered off 25 minutes ago: no Node has been written since, every one still Ready, the agent connected.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], expected, { 'fz-rke2': ['nodes-status-frozen'] });
+}
+
+/**
  * One worker per entry of the Node and Machine signal tables, each showing its signal as its writer reports it:
  * the condition's reason and message from the kubelet's and node-problem-detector's own sources, the taint the
  * node lifecycle controller, the kubelet or the cloud provider sets, Cluster API's condition or annotation, a
@@ -2321,6 +2357,7 @@ export const SCENARIOS = {
   'infra-delete-failed':     infraDeleteFailed,
   'etcd-quorum':             etcdQuorum,
   'control-plane-down':      controlPlaneDown,
+  'nodes-frozen':            nodesFrozen,
   'no-worker':               noWorker,
   'reconciliation-paused':   reconciliationPaused,
   'health-check-blocked':    healthCheckBlocked,

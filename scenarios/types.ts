@@ -244,6 +244,7 @@ export type ClusterFailureFamily =
   | 'capi-connection-down'
   | 'etcd-quorum'
   | 'control-plane-unavailable'
+  | 'nodes-status-frozen'
   | 'role-missing'
   | 'reconciliation-paused'
   | 'health-check-cannot-remediate';

@@ -7,7 +7,7 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, SIGNAL_MACHINES,
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, SIGNAL_MACHINES,
   WINDOWS_CASE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
@@ -669,6 +669,26 @@ export const TESTS: E2eTest[] = [
 
       assert(/one of the etcd members that are down/.test(detail), `the member does not point to the quorum finding: ${ detail.slice(0, 400) }`);
       await t.shot(page, 'quorum at risk');
+    },
+  },
+  {
+    name: 'a cluster whose Nodes nothing writes any more is said once above the table, and each row points to it',
+    async run(t) {
+      const { page } = await t.session();
+
+      await openTab(t, page, 'fz-rke2');
+      const banner = page.locator(NH.clusterRule('nodes-status-frozen'));
+
+      await banner.waitFor({ state: 'visible', timeout: 30000 });
+      const text = await banner.innerText();
+
+      assert(/Nothing writes the cluster's Nodes/.test(text) && /4 Nodes for 25/.test(text), `the cluster's finding does not say so: ${ text }`);
+      await openRow(page, FROZEN_ETCD.machine);
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(/Node status is stale/.test(detail) && /see the cluster's finding before this host/.test(detail), `the row does not point to the cluster's finding: ${ detail.slice(0, 400) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(text + detail), 'literal HTML entities');
+      await t.shot(page, 'nodes frozen');
     },
   },
   {

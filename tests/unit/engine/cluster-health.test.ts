@@ -102,6 +102,74 @@ describe('control-plane-unavailable', () => {
   });
 });
 
+describe('nodes-status-frozen', () => {
+  const frozen = () => objectsOf('nodes-frozen');
+  const statusesAt = (objects: any[], at: string) => objects.filter((o) => o.kind === 'Node' && o.apiVersion === 'v1').forEach((n) => {
+    n.status.conditions = n.status.conditions.map((c: any) => ({ ...c, lastHeartbeatTime: at }));
+  });
+
+  it('no Node written for 25 minutes, the agent connected: one error for the cluster, and each stale row points to it', () => {
+    const { now, objects } = frozen();
+    const report = diagnose(objects, { now });
+    const f = report.clusters[0].findings.find((x) => x.rule === 'nodes-status-frozen')!;
+
+    expect(f.severity).toBe('error');
+    expect(f.args).toMatchObject({
+      cluster: 'fz-rke2', nodes: 4, duration: 25 * 60000
+    });
+    expect(f.since).toBe('2026-05-08T07:20:00Z');
+    expect(f.evidence).toHaveLength(1);
+    expect(f.evidence[0].path).toBe('status.conditions[Ready].lastHeartbeatTime');
+    expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['api', 'etcd', 'controllers', 'agent']);
+    expect(f.fix[0].command).toContain('/var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml get nodes');
+    for (const r of report.records.filter((x) => x.objects.node)) {
+      expect([r.nodeName, r.findings.map((x) => x.rule)]).toEqual([r.nodeName, ['node-status-stale']]);
+      expect(r.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.nodesStatusFrozen' }));
+    }
+  });
+
+  it('says nothing while one Node was written within the threshold: then it is those hosts, not the cluster', () => {
+    const { now, objects } = frozen();
+    const live = nodeNamed(objects, 'fz-cp-01');
+
+    live.status.conditions = live.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: '2026-05-08T07:43:00Z' } : c));
+    const report = diagnose(objects, { now });
+
+    expect(report.clusters[0].findings.map((x) => x.rule)).not.toContain('nodes-status-frozen');
+    expect(report.records.filter((r) => r.findings.some((x) => x.rule === 'node-status-stale'))).toHaveLength(3);
+  });
+
+  it('counts a transition as a write: a Node the controller marked Unknown 2 minutes ago shows the controllers run', () => {
+    const { now, objects } = frozen();
+
+    setReady(nodeNamed(objects, 'fz-etcd-01'), 'Unknown');
+    nodeNamed(objects, 'fz-etcd-01').status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime = '2026-05-08T07:43:00Z';
+
+    expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('nodes-status-frozen');
+  });
+
+  it('leaves it to the agent\'s finding while the agent is disconnected: then Rancher\'s view is what stopped', () => {
+    const { now, objects } = frozen();
+    const mgmt = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('management.cattle.io'));
+
+    mgmt.status.conditions = [...(mgmt.status.conditions ?? []).filter((c: any) => c.type !== 'Connected'), {
+      type: 'Connected', status: 'False', lastTransitionTime: '2026-05-08T07:20:00Z', lastUpdateTime: '2026-05-08T07:20:00Z'
+    }];
+    const rules = clusterFindings(now, objects).map((x) => x.rule);
+
+    expect(rules).toContain('cluster-agent-disconnected');
+    expect(rules).not.toContain('nodes-status-frozen');
+  });
+
+  it('says nothing within the threshold, and from it on', () => {
+    const { objects } = frozen();
+
+    statusesAt(objects, '2026-05-08T07:20:00Z');
+    expect(clusterFindings('2026-05-08T07:29:59Z', objects).map((x) => x.rule)).not.toContain('nodes-status-frozen');
+    expect(clusterFindings('2026-05-08T07:30:00Z', objects).map((x) => x.rule)).toContain('nodes-status-frozen');
+  });
+});
+
 describe('role-missing', () => {
   it('names the role no machine has', () => {
     const { now, objects } = objectsOf('no-worker');

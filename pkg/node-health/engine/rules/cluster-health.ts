@@ -1,19 +1,23 @@
 /**
  * Findings that only the whole cluster can show: etcd quorum (how many members are healthy against the majority
- * etcd needs), a control plane with no healthy member, and a role no machine has.
+ * etcd needs), a control plane with no healthy member, a role no machine has, and Nodes nothing writes any more.
  * A member is a machine of that role that joined the cluster (it has or had a Node); its health is its Node's
  * Ready condition, as Rancher's copy or the Node itself says, and the etcd probe of its plan. Where a member's
  * health cannot be read (Nodes unreadable), quorum is not judged.
  */
-import type { Evidence, NodeRecord } from '../types';
+import type { Evidence, KubeObject, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
 import { conditions, nodeReadyCondition } from '../conditions';
+import {
+  annotation, asArray, asObject, asString, nameOf, statusOf
+} from '../fields';
+import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
-import { apiserverCheck, distributionOfAny } from './host-commands';
+import { apiserverCheck, crictl, distributionOfAny, etcdMemberList } from './host-commands';
 import {
-  conditionEvidence, evidence, objectLabel, sh, step
+  conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
 
 type MemberHealth = 'healthy' | 'unhealthy' | 'unknown';
@@ -162,6 +166,103 @@ export const controlPlaneUnavailable: ClusterRule = {
         step(this.id, 'serverLog', {}, 'sudo journalctl -u rke2-server -u k3s --since -1h --no-pager | tail -n 100'),
       ],
       since:   since(cp),
+      actions: [],
+    };
+  },
+};
+
+interface Written {
+  node: KubeObject;
+  at: number;
+  /** the time as the Node says it, and where */
+  said: string;
+  path: string;
+}
+
+/** The newest moment anything wrote a Node's status: its conditions' heartbeats and transitions, or null for none. */
+function lastWritten(node: KubeObject): Written | null {
+  let newest: Written | null = null;
+
+  for (const c of asArray(statusOf(node).conditions)) {
+    const type = asString(asObject(c).type) ?? '?';
+
+    for (const field of ['lastHeartbeatTime', 'lastTransitionTime']) {
+      const said = asString(asObject(c)[field]);
+      const at = Date.parse(said ?? '');
+
+      // Of equal times, the Ready condition's is the one to show.
+      if (said && !Number.isNaN(at) && (newest === null || at > newest.at || (at === newest.at && type === 'Ready' && !newest.path.includes('[Ready]')))) {
+        newest = {
+          node, at, said, path: `status.conditions[${ type }].${ field }`
+        };
+      }
+    }
+  }
+
+  return newest;
+}
+
+const STALE_RULE = 'node-status-stale';
+
+/** The kubectl of a server node, on the host: the cluster's own API server, not Rancher's view of it. */
+function serverKubectl(d: ReturnType<typeof distributionOfAny>, args: string): string {
+  if (d === 'k3s') {
+    return `sudo k3s kubectl ${ args }`;
+  }
+
+  return d === 'rke2' ? `sudo /var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml ${ args }` : `kubectl ${ args }`;
+}
+
+/**
+ * Nothing has written any of the cluster's Nodes for longer than a kubelet leaves its own, while Rancher's agent is
+ * connected: not one host, but what writes every Node stopped. The node lifecycle controller would have marked the
+ * silent ones Unknown, and the live kubelets written theirs; neither happened, so the cluster's control plane
+ * (etcd without its majority, kube-apiserver, kube-controller-manager) stopped, or Rancher's view of it did
+ * (rancher/rancher#20927: a cluster shown Active with all its etcd nodes powered off). One finding says it for
+ * the cluster; each stale Node's row points to it. With the agent disconnected, its own finding says as much.
+ */
+export const nodesStatusFrozen: ClusterRule = {
+  id:       'nodes-status-frozen',
+  severity: 'error',
+  related(input) {
+    return input.records.filter((r) => r.findings.some((f) => f.rule === STALE_RULE));
+  },
+  check(input, ctx) {
+    if (input.cluster.agent === 'disconnected' || !input.records.some((r) => r.findings.some((f) => f.rule === STALE_RULE))) {
+      return null;
+    }
+    const nodes = input.records.map((r) => r.objects.node).filter((n): n is KubeObject => !!n && annotation(n, COPIED_FROM_ANNOTATION) === null);
+    let newest: Written | null = null;
+
+    for (const n of nodes) {
+      const w = lastWritten(n);
+
+      // A Node whose status says no time cannot tell when it was written: not judged.
+      if (!w) {
+        return null;
+      }
+      newest = !newest || w.at > newest.at ? w : newest;
+    }
+    if (nodes.length < 2 || !newest || !ctx.passed(newest.at + ctx.config.nodeStatusStaleMs)) {
+      return null;
+    }
+    const d = distributionOfAny(input.records);
+    const servers = input.records.filter((r) => r.roles.includes('controlplane') || r.roles.includes('etcd'));
+
+    return {
+      args: {
+        cluster: input.cluster.name, nodes: nodes.length, duration: duration(ctx.now - newest.at), newest: nameOf(newest.node) ?? '?'
+      },
+      // The newest write of all, which every other Node's is older than; not every Node's, on a cluster of thousands.
+      evidence: [evidence(objectLabel('node', newest.node), newest.path, newest.said)],
+      fix:      [
+        step(this.id, 'api', { servers: servers.map((r) => r.nodeName ?? r.machineName ?? '?').join(', ') || '?' },
+          serverKubectl(d, 'get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\'')),
+        step(this.id, 'etcd', {}, etcdMemberList(d)),
+        step(this.id, 'controllers', {}, d === 'k3s' ? apiserverCheck(d) : `${ apiserverCheck(d) }; ${ crictl(d, 'ps -a --name kube-controller-manager') }`),
+        step(this.id, 'agent', {}, 'kubectl -n cattle-system rollout restart deployment cattle-cluster-agent'),
+      ],
+      since:   newest.said,
       actions: [],
     };
   },

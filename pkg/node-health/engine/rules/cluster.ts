@@ -18,7 +18,7 @@ import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
   age, conditionEvidence, duration, evidence, findingOf, kubectl, ruleKey, sh, step
 } from './rule';
-import { controlPlaneUnavailable, etcdQuorum, roleMissing } from './cluster-health';
+import { controlPlaneUnavailable, etcdQuorum, nodesStatusFrozen, roleMissing } from './cluster-health';
 import { capiConnectionDown, healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
 
 export type { ClusterRule, ClusterRuleInput } from './rule';
@@ -260,7 +260,8 @@ export const plannerError: ClusterRule = {
 };
 
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, roleMissing, initNodeMissing, reconciliationPaused, healthCheckCannotRemediate,
+  clusterAgentDisconnected, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, reconciliationPaused,
+  healthCheckCannotRemediate,
 ];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
