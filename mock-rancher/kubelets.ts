@@ -10,6 +10,7 @@
 import type { KubeObject } from '../scenarios/types';
 import { LOCAL_SCOPE } from './store';
 import type { ObjectStore } from './store';
+import type { TypeInfo } from './type-registry';
 
 /** kubelet's nodeStatusReportFrequency */
 export const REPORT_MS = 5 * 60 * 1000;
@@ -41,7 +42,7 @@ function rfc3339(ms: number): string {
 }
 
 export class Kubelets {
-  private readonly live: { scope: string; name: string }[] = [];
+  private readonly live: { scope: string; info: TypeInfo; name: string }[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
 
   /** The live Nodes of `store` as built at `now` */
@@ -49,12 +50,17 @@ export class Kubelets {
     for (const scope of store.scopeIds()) {
       const info = scope === LOCAL_SCOPE ? undefined : store.scope(scope)?.types.fromSteveName('node');
 
-      for (const node of info ? store.list(scope, info.id) : []) {
+      if (!info) {
+        continue;
+      }
+      for (const node of store.list(scope, info.id)) {
         const status = readyOf(node)?.status;
         const beat = heartbeatOf(node);
 
         if ((status === 'True' || status === 'False') && now - beat <= LIVE_AT_START_MS) {
-          this.live.push({ scope, name: node.metadata.name });
+          this.live.push({
+            scope, info, name: node.metadata.name
+          });
         }
       }
     }
@@ -68,11 +74,10 @@ export class Kubelets {
   report(now: number): number {
     let written = 0;
 
-    for (const { scope, name } of this.live) {
-      const info = this.store.scope(scope)?.types.fromSteveName('node');
-      const node = info ? this.store.peek(scope, info.id, undefined, name) : undefined;
+    for (const { scope, info, name } of this.live) {
+      const node = this.store.peek(scope, info.id, undefined, name);
 
-      if (!info || !node || !(now - heartbeatOf(node) >= REPORT_MS)) {
+      if (!node || !(now - heartbeatOf(node) >= REPORT_MS)) {
         continue;
       }
       const status = node.status as { conditions: Condition[] };

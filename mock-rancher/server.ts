@@ -138,12 +138,13 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
   let seq = 0;
   let store = new ObjectStore();
   let world = buildWorld(store, options);
-  const startKubelets = () => {
+  const startKubelets = (): Kubelets | null => {
+    if (options.kubelets === false) {
+      return null;
+    }
     const k = new Kubelets(store, (options.now ?? new Date()).getTime());
 
-    if (options.kubelets !== false) {
-      k.start();
-    }
+    k.start();
 
     return k;
   };
@@ -157,7 +158,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     hub.close();
     store = new ObjectStore();
     world = buildWorld(store, options);
-    kubelets.stop();
+    kubelets?.stop();
     kubelets = startKubelets();
     hub = new SubscribeHub(store, () => defaultUser, undefined, traffic);
     faults.clear();
@@ -681,7 +682,7 @@ export async function startMockRancher(options: MockRancherOptions): Promise<Moc
     requests: () => [...requestLog],
     reset,
     close:    () => new Promise<void>((resolve) => {
-      kubelets.stop();
+      kubelets?.stop();
       hub.close();
       server.closeAllConnections?.();
       server.close(() => resolve());
