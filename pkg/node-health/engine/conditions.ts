@@ -259,3 +259,11 @@ export function isTrue(c: Condition | null): boolean {
 export function nodeReadyCondition(node: KubeObject): Condition | null {
   return getCondition(node, 'Ready');
 }
+
+/**
+ * When the kubelet last wrote its Node's status, as its Ready condition says it (lastHeartbeatTime), or null. The
+ * wrapped Condition keeps no heartbeat: it is read from the raw one. Rancher's copy of a Node has none.
+ */
+export function readyHeartbeat(node: KubeObject): string | null {
+  return asString(rawCondition(node, 'Ready')?.lastHeartbeatTime) ?? null;
+}

@@ -9,10 +9,8 @@ import type {
   ActionId, ActionPreflight, ClusterInfo, Finding, KubeObject, NodeRecord, PreflightCheck, PreflightCheckId
 } from './types';
 import type { MessageArgs } from './vocabulary';
-import {
-  annotation, asArray, asObject, asString, label, nameOf, statusOf
-} from './fields';
-import { getCondition, nodeReadyCondition } from './conditions';
+import { annotation, asObject, label, nameOf } from './fields';
+import { getCondition, nodeReadyCondition, readyHeartbeat } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
@@ -38,11 +36,9 @@ function check(id: PreflightCheckId, ok: boolean | null, outcome: string, args: 
   };
 }
 
-/** How old the kubelet's last Ready status is (its lastHeartbeatTime), or null when it says no time. */
+/** How old the kubelet's last Ready status is, or null when it says no time. */
 function readyAge(node: KubeObject, now: number): number | null {
-  // The wrapped condition keeps no heartbeat: it is read from the Node's own list.
-  const raw = asArray(statusOf(node).conditions).find((c) => asObject(c).type === 'Ready');
-  const beat = Date.parse(asString(asObject(raw).lastHeartbeatTime) ?? '');
+  const beat = Date.parse(readyHeartbeat(node) ?? '');
 
   return Number.isNaN(beat) ? null : Math.max(0, now - beat);
 }
@@ -122,7 +118,7 @@ function infrastructureGone(r: NodeRecord): PreflightCheck {
   return check('infrastructureGone', true, 'gone', { object: `${ ref.kind ?? 'InfrastructureMachine' } ${ ref.name }` });
 }
 
-type MemberHealth = { healthy: boolean } | { healthy: null, outcome: 'unknown' | 'stale', args: MessageArgs };
+type MemberReading = { healthy: boolean } | { healthy: null, outcome: 'unknown' | 'stale', args: MessageArgs };
 
 /**
  * Whether a member answers, by its Node as the kubelet last reported it. Ready True counts only from a status
@@ -130,7 +126,7 @@ type MemberHealth = { healthy: boolean } | { healthy: null, outcome: 'unknown' |
  * reading (the agent's view, or a control plane whose controllers stopped, as they do when etcd lost its
  * majority), and a member that may be down cannot be counted as healthy.
  */
-function healthyMember(r: NodeRecord, now: number): MemberHealth {
+function healthyMember(r: NodeRecord, now: number): MemberReading {
   const n = r.objects.node;
   const member = r.machineName ?? r.nodeName ?? '?';
 

@@ -15,7 +15,9 @@ import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
-import { apiserverCheck, crictl, distributionOfAny, etcdMemberList } from './host-commands';
+import {
+  apiserverCheck, crictl, distributionOfAny, etcdMemberList, NODE_HEARTBEATS, serverKubectl
+} from './host-commands';
 import {
   conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
@@ -204,15 +206,6 @@ function lastWritten(node: KubeObject): Written | null {
 
 const STALE_RULE = 'node-status-stale';
 
-/** The kubectl of a server node, on the host: the cluster's own API server, not Rancher's view of it. */
-function serverKubectl(d: ReturnType<typeof distributionOfAny>, args: string): string {
-  if (d === 'k3s') {
-    return `sudo k3s kubectl ${ args }`;
-  }
-
-  return d === 'rke2' ? `sudo /var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml ${ args }` : `kubectl ${ args }`;
-}
-
 /**
  * Nothing has written any of the cluster's Nodes for longer than a kubelet leaves its own, while Rancher's agent is
  * connected: not one host, but what writes every Node stopped. The node lifecycle controller would have marked the
@@ -257,7 +250,7 @@ export const nodesStatusFrozen: ClusterRule = {
       evidence: [evidence(objectLabel('node', newest.node), newest.path, newest.said)],
       fix:      [
         step(this.id, 'api', { servers: servers.map((r) => r.nodeName ?? r.machineName ?? '?').join(', ') || '?' },
-          serverKubectl(d, 'get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\'')),
+          serverKubectl(d, NODE_HEARTBEATS)),
         step(this.id, 'etcd', {}, etcdMemberList(d)),
         step(this.id, 'controllers', {}, d === 'k3s' ? apiserverCheck(d) : `${ apiserverCheck(d) }; ${ crictl(d, 'ps -a --name kube-controller-manager') }`),
         step(this.id, 'agent', {}, 'kubectl -n cattle-system rollout restart deployment cattle-cluster-agent'),

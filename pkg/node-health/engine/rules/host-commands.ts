@@ -74,6 +74,19 @@ export function kubeletLogSearch(d: Distribution | null, os: string, pattern: st
   return d === 'k3s' ? `sudo journalctl -u k3s -u k3s-agent --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20` : `sudo journalctl -u kubelet --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`;
 }
 
+/** The cluster's Nodes with their Ready status and when their kubelet last wrote it: `kubectl <this>`. */
+export const NODE_HEARTBEATS = 'get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,' +
+  'HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\'';
+
+/** kubectl on a server node, against the cluster's own API server rather than through Rancher. */
+export function serverKubectl(d: Distribution | null, args: string): string {
+  if (d === 'k3s') {
+    return `sudo k3s kubectl ${ args }`;
+  }
+
+  return d === 'rke2' ? `sudo /var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml ${ args }` : `kubectl ${ args }`;
+}
+
 /**
  * Whether kube-apiserver runs on this host: RKE2's container (running, or restarting and why), K3s's own readiness
  * endpoint, since its API server is part of the k3s process.

@@ -19,7 +19,7 @@ import {
 import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
-import { crictl, distributionOf, kubeletLogSearch } from './host-commands';
+import { crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS } from './host-commands';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 
 /** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
@@ -449,8 +449,7 @@ export const nodeStatusStale: Rule = {
       fix:      [
         step(this.id, 'lease', { node: name ?? '?' }, kubectl('get', 'lease', [name], { namespace: 'kube-node-lease', flags: ['-o jsonpath=\'{.spec.renewTime}\''] })),
         step(this.id, 'kubeletLog', {}, kubeletLogSearch(distributionOf(r), r.os, NODE_STATUS_ERRORS)),
-        step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' },
-          'kubectl get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\''),
+        step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' }, `kubectl ${ NODE_HEARTBEATS }`),
       ],
       since:   beat,
       actions: [],
