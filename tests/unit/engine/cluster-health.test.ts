@@ -29,6 +29,13 @@ function setReady(node: any, status: 'True' | 'Unknown'): void {
   node.spec.taints = status === 'True' ? (node.spec.taints ?? []).filter((t: any) => !t.key.startsWith('node.kubernetes.io/unreachable')) : node.spec.taints;
 }
 
+/** The kubelet's last write of its Node, `minutes` before `now`: every condition's heartbeat is that moment. */
+function writtenAgo(node: any, now: string, minutes: number): void {
+  const at = new Date(Date.parse(now) - minutes * 60000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+  node.status.conditions = node.status.conditions.map((c: any) => ({ ...c, lastHeartbeatTime: at }));
+}
+
 describe('etcd-quorum', () => {
   it('two of three members healthy: at risk, a warning naming the member that is down, which points back to it', () => {
     const { now, objects } = objectsOf('etcd-quorum');
@@ -64,18 +71,64 @@ describe('etcd-quorum', () => {
     const { now, objects } = objectsOf('etcd-quorum');
 
     setReady(nodeNamed(objects, 'q-cp-03'), 'True');
-    expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('etcd-quorum');
+    writtenAgo(nodeNamed(objects, 'q-cp-03'), now, 0);
+    expect(diagnose(objects, { now }).clusters[0]).toMatchObject({ findings: [], notes: [] });
     const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.labels?.['rke.cattle.io/machine-name'] === CLUSTER_HEALTH_MACHINES.etcdDown);
 
     secret.data['probe-statuses'] = Buffer.from(JSON.stringify({ etcd: { healthy: false, failureCount: 30 }, kubelet: { healthy: true, successCount: 900 } })).toString('base64');
     expect(clusterFindings(now, objects).find((x) => x.rule === 'etcd-quorum')?.args).toMatchObject({ healthy: 2, down: `${ CLUSTER_HEALTH_MACHINES.etcdDown } (q-cp-03)` });
   });
 
-  it('cannot judge without the Nodes, and says nothing rather than guess', () => {
+  it('cannot judge without the Nodes: no finding, and the cluster says why', () => {
     const { now, objects } = objectsOf('etcd-quorum');
     const withoutNodes = objects.filter((o) => !(o.kind === 'Node' && o.apiVersion === 'v1'));
+    const cluster = diagnose(withoutNodes, { now, availability: { nodes: 'forbidden' } }).clusters[0];
 
-    expect(clusterFindings(now, withoutNodes, { availability: { nodes: 'forbidden' } }).map((x) => x.rule)).not.toContain('etcd-quorum');
+    expect(cluster.findings.map((x) => x.rule)).not.toContain('etcd-quorum');
+    expect(cluster.notes).toContainEqual({
+      key:  'nodeHealth.notes.notJudged',
+      args: expect.objectContaining({
+        check: 'etcdQuorum', why: 'nodesUnreadable', count: 3
+      })
+    });
+  });
+
+  // rancher/rancher#13578: Nodes shown Ready long after their hosts were powered off, nothing having marked them
+  // Unknown. Such a Ready is no proof that the member answers.
+  it('counts no member healthy from a stale Ready: one down and one stale may be a lost quorum, an error that says so', () => {
+    const { now, objects } = objectsOf('etcd-quorum');
+
+    writtenAgo(nodeNamed(objects, 'q-cp-02'), now, 30);
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'etcd-quorum')!;
+
+    expect(f.severity).toBe('error');
+    expect(f.args).toMatchObject({
+      lost: 'unknown', healthy: 2, members: 3, quorum: 2, down: `${ CLUSTER_HEALTH_MACHINES.etcdDown } (q-cp-03)`
+    });
+    expect(String(f.args.unknown)).toContain('(q-cp-02)');
+    expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['members', 'checkUnknown', 'bringBack', 'noRemoval']);
+    expect(f.fix[1].command).toContain('etcdctl');
+  });
+
+  it('with every other member Ready, a stale one leaves the quorum not judged: a note naming it and the age of its status', () => {
+    const { now, objects } = objectsOf('etcd-quorum');
+
+    setReady(nodeNamed(objects, 'q-cp-03'), 'True');
+    writtenAgo(nodeNamed(objects, 'q-cp-03'), now, 0);
+    writtenAgo(nodeNamed(objects, 'q-cp-02'), now, 30);
+    const cluster = diagnose(objects, { now }).clusters[0];
+
+    expect(cluster.findings.map((x) => x.rule)).not.toContain('etcd-quorum');
+    expect(cluster.notes).toStrictEqual([{
+      key:  'nodeHealth.notes.notJudged',
+      args: expect.objectContaining({
+        check: 'etcdQuorum', why: 'stale', count: 1, duration: 30 * 60000
+      }),
+    }]);
+    expect(String(cluster.notes![0].args!.members)).toContain('(q-cp-02)');
+    // Within node-status-stale's threshold the Ready is still taken.
+    writtenAgo(nodeNamed(objects, 'q-cp-02'), now, 9);
+    expect(diagnose(objects, { now }).clusters[0].notes).toStrictEqual([]);
   });
 
   it('does not count a machine that never joined (no Node, no nodeRef) as a member', () => {
@@ -99,6 +152,22 @@ describe('control-plane-unavailable', () => {
     expect(f.args).toMatchObject({ members: 1, down: `${ CLUSTER_HEALTH_MACHINES.controlPlane } (cpl-cp-01)` });
     setReady(nodeNamed(objects, 'cpl-cp-01'), 'True');
     expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('control-plane-unavailable');
+  });
+
+  it('none Ready but one whose Ready is stale: not judged, and the cluster says why', () => {
+    const { now, objects } = objectsOf('control-plane-down');
+
+    setReady(nodeNamed(objects, 'cpl-cp-01'), 'True');
+    writtenAgo(nodeNamed(objects, 'cpl-cp-01'), now, 20);
+    const cluster = diagnose(objects, { now }).clusters[0];
+
+    expect(cluster.findings.map((x) => x.rule)).not.toContain('control-plane-unavailable');
+    expect(cluster.notes).toContainEqual({
+      key:  'nodeHealth.notes.notJudged',
+      args: expect.objectContaining({
+        check: 'controlPlane', why: 'stale', duration: 20 * 60000
+      })
+    });
   });
 });
 
@@ -126,6 +195,8 @@ describe('nodes-status-frozen', () => {
       expect([r.nodeName, r.findings.map((x) => x.rule)]).toEqual([r.nodeName, ['node-status-stale']]);
       expect(r.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.nodesStatusFrozen' }));
     }
+    // Its etcd members and control plane all say Ready, but from statuses as old: neither is judged healthy.
+    expect(report.clusters[0].notes?.map((n) => [n.args?.check, n.args?.why, n.args?.count])).toStrictEqual([['etcdQuorum', 'stale', 3], ['controlPlane', 'stale', 1]]);
   });
 
   it('says nothing while one Node was written within the threshold: then it is those hosts, not the cluster', () => {

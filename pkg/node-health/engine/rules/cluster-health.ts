@@ -2,33 +2,40 @@
  * Findings that only the whole cluster can show: etcd quorum (how many members are healthy against the majority
  * etcd needs), a control plane with no healthy member, a role no machine has, and Nodes nothing writes any more.
  * A member is a machine of that role that joined the cluster (it has or had a Node); its health is its Node's
- * Ready condition, as Rancher's copy or the Node itself says, and the etcd probe of its plan. Where a member's
- * health cannot be read (Nodes unreadable), quorum is not judged.
+ * Ready condition, as Rancher's copy or the Node itself says, and the etcd probe of its plan. A member's health is
+ * not known when its Nodes could not be read, its Node says no Ready, or its Ready is stale (node-status-stale:
+ * with etcd's majority lost nothing marks a silent Node Unknown, so a stale Ready is no proof of life). A check
+ * whose answer such a member could change says why it is not judged instead of guessing.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
-import { conditions, nodeReadyCondition } from '../conditions';
+import { conditions, nodeReadyCondition, readyHeartbeat } from '../conditions';
 import {
   annotation, asArray, asObject, asString, nameOf, statusOf
 } from '../fields';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { nodeRefName } from '../objects';
-import type { ClusterRule, ClusterRuleInput } from './rule';
+import type { ClusterRule, ClusterRuleInput, NotJudged, RuleContext } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
 import {
   apiserverCheck, crictl, distributionOfAny, etcdMemberList, NODE_HEARTBEATS, serverKubectl
 } from './host-commands';
 import {
-  conditionEvidence, duration, evidence, objectLabel, sh, step
+  age, conditionEvidence, duration, evidence, objectLabel, olderThan, sh, step
 } from './rule';
 
 type MemberHealth = 'healthy' | 'unhealthy' | 'unknown';
+
+/** Why a member's health is not known: its Nodes could not be read, its Node has no Ready, or its Ready is stale. */
+type NotKnown = 'nodesUnreadable' | 'noReady' | 'stale';
 
 interface Member {
   record: NodeRecord;
   health: MemberHealth;
   /** why it is not healthy: its Ready condition, or the missing Node */
   evidence: Evidence[];
+  /** why its health is unknown, and for a stale Ready how old it is */
+  notKnown?: { why: NotKnown; age?: number | null };
 }
 
 function recordLabel(r: NodeRecord): string {
@@ -40,7 +47,7 @@ function joined(r: NodeRecord): boolean {
   return !!r.objects.node || (!!r.objects.machine && !!nodeRefName(r.objects.machine));
 }
 
-function memberHealth(r: NodeRecord, role: Role): Member {
+function memberHealth(r: NodeRecord, role: Role, ctx: RuleContext): Member {
   const n = r.objects.node;
 
   if (!n) {
@@ -48,14 +55,14 @@ function memberHealth(r: NodeRecord, role: Role): Member {
     return r.inputs.nodes === 'ok' ? {
       record: r, health: 'unhealthy', evidence: [evidence(recordLabel(r), 'status.nodeRef.name', r.nodeName)]
     } : {
-      record: r, health: 'unknown', evidence: []
+      record: r, health: 'unknown', evidence: [], notKnown: { why: 'nodesUnreadable' }
     };
   }
   const ready = nodeReadyCondition(n);
 
   if (!ready) {
     return {
-      record: r, health: 'unknown', evidence: []
+      record: r, health: 'unknown', evidence: [], notKnown: { why: 'noReady' }
     };
   }
   if (ready.status !== 'True') {
@@ -68,19 +75,47 @@ function memberHealth(r: NodeRecord, role: Role): Member {
       record: r, health: 'unhealthy', evidence: [evidence(recordLabel(r), 'probe-statuses[etcd].healthy', false)]
     };
   }
+  // A Ready nothing has written for longer than node-status-stale allows proves nothing (its row says so); Rancher's
+  // copy of a Node keeps no heartbeat to judge.
+  const beat = readyHeartbeat(n);
+
+  if (annotation(n, COPIED_FROM_ANNOTATION) === null && olderThan(ctx, beat, ctx.config.nodeStatusStaleMs)) {
+    return {
+      record: r, health: 'unknown', evidence: [], notKnown: { why: 'stale', age: age(ctx, beat) }
+    };
+  }
 
   return {
     record: r, health: 'healthy', evidence: []
   };
 }
 
+/**
+ * Why a role's check could not be judged, said by the first reason its unknown members share (unreadable Nodes
+ * before a missing Ready before a stale one), with the members it names and, for stale ones, the oldest status.
+ */
+function notJudged(check: 'etcdQuorum' | 'controlPlane', cluster: string, unknown: Member[]): NotJudged {
+  const why = (['nodesUnreadable', 'noReady', 'stale'] as NotKnown[]).find((w) => unknown.some((m) => m.notKnown?.why === w)) ?? 'noReady';
+  const named = unknown.filter((m) => m.notKnown?.why === why);
+  const ages = named.map((m) => m.notKnown?.age).filter((a): a is number => typeof a === 'number');
+
+  return {
+    notJudged: {
+      key:  'nodeHealth.notes.notJudged',
+      args: {
+        check, why, cluster, members: names(named), count: named.length, duration: duration(ages.length ? Math.max(...ages) : null)
+      },
+    },
+  };
+}
+
 /** The members of a role: for a provisioned cluster its machines, for an imported one its Nodes. */
-function members(input: ClusterRuleInput, role: Role): Member[] {
+function members(input: ClusterRuleInput, role: Role, ctx: RuleContext): Member[] {
   const provisioned = input.records.some((r) => r.objects.machine);
 
   return input.records
     .filter((r) => r.roles.includes(role) && (provisioned ? !!r.objects.machine && joined(r) : !!r.objects.node))
-    .map((r) => memberHealth(r, role));
+    .map((r) => memberHealth(r, role, ctx));
 }
 
 /** "custom-c1a0e7d43b25 (q-cp-03)": the machine, and the host name an admin knows it by. */
@@ -101,42 +136,63 @@ function since(list: Member[]): string | null {
   return times[0] ?? null;
 }
 
+/**
+ * Healthy members against the majority etcd needs: none (the quorum is lost), or none to spare (one more loss
+ * loses it), else nothing to say. Only a member down can make the spare zero; a cluster built without spare
+ * members (one or two) is a design, not a fault.
+ */
+function quorumState(healthy: number, down: number, quorum: number): 'lost' | 'atRisk' | null {
+  if (down === 0 || healthy - 1 >= quorum) {
+    return null;
+  }
+
+  return healthy < quorum ? 'lost' : 'atRisk';
+}
+
 export const etcdQuorum: ClusterRule = {
   id:       'etcd-quorum',
   severity: 'error',
   // The members that are down: each says that its loss is what puts the quorum at risk.
-  related(input) {
-    return members(input, 'etcd').filter((m) => m.health === 'unhealthy').map((m) => m.record);
+  related(input, ctx) {
+    return members(input, 'etcd', ctx).filter((m) => m.health === 'unhealthy').map((m) => m.record);
   },
-  check(input) {
-    const etcd = members(input, 'etcd');
+  check(input, ctx) {
+    const etcd = members(input, 'etcd', ctx);
     const total = etcd.length;
 
-    if (total === 0 || etcd.some((m) => m.health === 'unknown')) {
+    if (total === 0) {
       return null;
     }
     const down = etcd.filter((m) => m.health === 'unhealthy');
+    const unknown = etcd.filter((m) => m.health === 'unknown');
+    // At most this many: a member whose health is not known is counted healthy.
     const healthy = total - down.length;
     const quorum = Math.floor(total / 2) + 1;
-    const lost = healthy < quorum;
+    const best = quorumState(healthy, down.length, quorum);
+    const worst = unknown.length ? quorumState(healthy - unknown.length, down.length + unknown.length, quorum) : best;
 
-    // Healthy members beyond the majority: the cluster survives that many more failures. Only a member down
-    // can make that zero; a cluster built without spare members (one or two) is a design, not a fault.
-    if (down.length === 0 || (!lost && healthy - 1 >= quorum)) {
+    if (!best && !worst) {
       return null;
     }
+    // A member down and another not known: at risk for sure, lost if that one is down too. Not known whether
+    // anything is wrong at all: the reason instead of a finding.
+    if (best !== worst && best !== 'atRisk') {
+      return notJudged('etcdQuorum', input.cluster.name, unknown);
+    }
+    const lost = best === 'lost' ? 'yes' : (worst === 'lost' ? 'unknown' : 'no');
 
     return {
-      severity: lost ? 'error' : 'warning',
+      severity: lost === 'no' ? 'warning' : 'error',
       args:     {
-        cluster: input.cluster.name, lost: lost ? 'yes' : 'no', healthy, members: total, quorum, down: names(down),
+        cluster: input.cluster.name, lost, healthy, members: total, quorum, down: names(down), unknown: names(unknown),
       },
       evidence: down.flatMap((m) => m.evidence),
       fix:      [
         step(this.id, 'members', {}, 'kubectl get nodes -l node-role.kubernetes.io/etcd=true -o wide'),
-        step(this.id, lost ? 'restore' : 'bringBack', { down: names(down) }),
+        ...(lost === 'unknown' ? [step(this.id, 'checkUnknown', { unknown: names(unknown) }, etcdMemberList(distributionOfAny(etcd.map((m) => m.record))))] : []),
+        step(this.id, lost === 'yes' ? 'restore' : 'bringBack', { down: names(down) }),
         step(this.id, 'noRemoval'),
-        ...(lost ? [] : [step(this.id, 'addMember')]),
+        ...(lost === 'no' ? [step(this.id, 'addMember')] : []),
       ],
       since:   since(down),
       actions: [],
@@ -147,14 +203,20 @@ export const etcdQuorum: ClusterRule = {
 export const controlPlaneUnavailable: ClusterRule = {
   id:       'control-plane-unavailable',
   severity: 'error',
-  related(input) {
-    return members(input, 'controlplane').map((m) => m.record);
+  related(input, ctx) {
+    return members(input, 'controlplane', ctx).map((m) => m.record);
   },
-  check(input) {
-    const cp = members(input, 'controlplane');
+  check(input, ctx) {
+    const cp = members(input, 'controlplane', ctx);
 
-    if (cp.length === 0 || cp.some((m) => m.health !== 'unhealthy')) {
+    if (cp.length === 0 || cp.some((m) => m.health === 'healthy')) {
       return null;
+    }
+    const unknown = cp.filter((m) => m.health === 'unknown');
+
+    // None is healthy, but one whose health is not known may be.
+    if (unknown.length) {
+      return notJudged('controlPlane', input.cluster.name, unknown);
     }
 
     return {

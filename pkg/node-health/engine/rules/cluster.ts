@@ -281,9 +281,11 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
       try {
         const hit = rule.check(input, ctx);
 
-        if (hit) {
+        if (hit && 'notJudged' in hit) {
+          cluster.notes.push(hit.notJudged);
+        } else if (hit) {
           cluster.findings.push(findingOf(rule, hit));
-          for (const r of rule.related?.(input) ?? []) {
+          for (const r of rule.related?.(input, ctx) ?? []) {
             r.notes.push({ key: `nodeHealth.notes.partOf.${ ruleKey(rule.id) }`, args: hit.args ?? {} });
           }
         }

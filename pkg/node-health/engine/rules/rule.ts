@@ -42,12 +42,20 @@ export interface ClusterRuleInput {
   capi: CapiObjects;
 }
 
+/**
+ * What a cluster rule returns when the records it reads cannot settle its question (a member whose health is not
+ * known could tip it either way): the reason, which the cluster shows as a note, so that silence is never health.
+ */
+export interface NotJudged {
+  notJudged: { key: string; args?: MessageArgs };
+}
+
 export interface ClusterRule {
   id: string;
   severity: Severity;
-  check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | null;
+  check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | NotJudged | null;
   /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
-  related?(input: ClusterRuleInput): NodeRecord[];
+  related?(input: ClusterRuleInput, ctx: RuleContext): NodeRecord[];
 }
 
 export interface NameClaim {
