@@ -385,6 +385,10 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (c.blockingMessage) {
       out.push(`  ${ c.blockingCondition }: ${ c.blockingMessage }`);
     }
+    // What could not be judged of the cluster, so that its silence is not read as health.
+    for (const n of c.notes ?? []) {
+      out.push(`  - ${ t(n.key, n.args) }`);
+    }
     out.push(...textPlan(c.resolution, c.findings ?? [], t, '  '));
     for (const f of c.findings ?? []) {
       out.push(...textFinding(f, t, '  ', !c.resolution?.steps.length));

@@ -63,3 +63,21 @@ describe('text and Markdown', () => {
     expect(row).toBe(`| Error | ${ GHOST_MACHINE } | - | etcd | Agent never checked in |`);
   });
 });
+
+describe('what could not be judged of a cluster', () => {
+  const frozen = diagnoseScenario(buildScenario('nodes-frozen'));
+
+  it('is said under the cluster in text and Markdown, in both languages, not left out as if it were healthy', () => {
+    const said = 'Whether cluster fz-rke2\'s etcd keeps its quorum is not judged: nothing has written the status of the Nodes of';
+
+    for (const text of [renderText(frozen, en), renderMarkdown(frozen, en)]) {
+      const at = text.indexOf(said);
+
+      expect(at).toBeGreaterThan(-1);
+      // Under the cluster, before the records.
+      expect(at).toBeLessThan(text.indexOf('Error: 0'));
+      expect(text).toContain('for 25m, so their Ready cannot be trusted (see their rows).');
+    }
+    expect(renderText(frozen, zh)).toContain('集群 fz-rke2 的 etcd 是否仍保有仲裁无法判断');
+  });
+});
