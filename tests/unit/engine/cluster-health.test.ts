@@ -106,7 +106,7 @@ describe('etcd-quorum', () => {
       lost: 'unknown', healthy: 2, members: 3, quorum: 2, down: `${ CLUSTER_HEALTH_MACHINES.etcdDown } (q-cp-03)`
     });
     expect(String(f.args.unknown)).toContain('(q-cp-02)');
-    expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['members', 'checkUnknown', 'bringBack', 'noRemoval']);
+    expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['members', 'checkUnknown', 'bringBackFirst', 'noRemoval']);
     expect(f.fix[1].command).toContain('etcdctl');
   });
 

@@ -190,7 +190,9 @@ export const etcdQuorum: ClusterRule = {
       fix:      [
         step(this.id, 'members', {}, 'kubectl get nodes -l node-role.kubernetes.io/etcd=true -o wide'),
         ...(lost === 'unknown' ? [step(this.id, 'checkUnknown', { unknown: names(unknown) }, etcdMemberList(distributionOfAny(etcd.map((m) => m.record))))] : []),
-        step(this.id, lost === 'yes' ? 'restore' : 'bringBack', { down: names(down) }),
+        step(this.id, ({
+          yes: 'restore', unknown: 'bringBackFirst', no: 'bringBack'
+        } as const)[lost], { down: names(down) }),
         step(this.id, 'noRemoval'),
         ...(lost === 'no' ? [step(this.id, 'addMember')] : []),
       ],
