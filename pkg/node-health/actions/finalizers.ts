@@ -117,8 +117,8 @@ export interface Eligibility {
   offered: boolean;
   allowed: boolean;
   reason: Message | null;
-  /** the engine's check the refusal comes from, when it does: a dialog that lists the checks points to it */
-  check?: Pick<PreflightCheck, 'id' | 'ok' | 'key'>;
+  /** the engine's check the refusal comes from (its words are `reason`): a dialog that lists the checks points to it */
+  check?: Pick<PreflightCheck, 'id' | 'ok'>;
 }
 
 export function offeredBy(record: NodeRecord, action: ActionId): boolean {
@@ -160,9 +160,7 @@ export function checkRefusal(failed: PreflightCheck): Eligibility {
     offered: true,
     allowed: false,
     reason:  { key: failed.key, args: failed.args },
-    check:   {
-      id: failed.id, ok: failed.ok, key: failed.key
-    }
+    check:   { id: failed.id, ok: failed.ok }
   };
 }
 

@@ -113,7 +113,7 @@ export const ACTION_DIALOG = defineComponent({
     refusalText(refusal: Eligibility, listed: ActionPreflight | null, prefix?: Message): string {
       const check = refusal.check;
 
-      if (check && listed?.checks.some((c) => c.id === check.id && c.key === check.key)) {
+      if (check && listed?.checks.some((c) => c.id === check.id && c.key === refusal.reason?.key)) {
         return this.tr(`nodeHealth.preflight.refusedBy.${ check.ok === false ? 'failed' : 'unknown' }`, { check: this.tr(`nodeHealth.preflight.${ check.id }.title`) });
       }
 

@@ -356,9 +356,7 @@ describe('the engine\'s preflight gates each write, in the words of the check th
       offered: true,
       allowed: false,
       reason:  { key: 'nodeHealth.preflight.hostGone.alive', args: { node: 'node-1', seconds: 0 } },
-      check:   {
-        id: 'hostGone', ok: false, key: 'nodeHealth.preflight.hostGone.alive'
-      }
+      check:   { id: 'hostGone', ok: false }
     });
   });
 
