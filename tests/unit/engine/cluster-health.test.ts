@@ -99,7 +99,8 @@ describe('etcd-quorum', () => {
     const { now, objects } = objectsOf('etcd-quorum');
 
     writtenAgo(nodeNamed(objects, 'q-cp-02'), now, 30);
-    const f = clusterFindings(now, objects).find((x) => x.rule === 'etcd-quorum')!;
+    const report = diagnose(objects, { now });
+    const f = report.clusters[0].findings.find((x) => x.rule === 'etcd-quorum')!;
 
     expect(f.severity).toBe('error');
     expect(f.args).toMatchObject({
@@ -108,6 +109,12 @@ describe('etcd-quorum', () => {
     expect(String(f.args.unknown)).toContain('(q-cp-02)');
     expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['members', 'checkUnknown', 'bringBackFirst', 'noRemoval']);
     expect(f.fix[1].command).toContain('etcdctl');
+    // Both rows point to it: the member down, and the one whose health decides it.
+    const noteOf = (node: string) => report.records.find((r) => r.nodeName === node)!.notes.find((n) => n.key === 'nodeHealth.notes.partOf.etcdQuorum');
+
+    expect(noteOf('q-cp-03')?.args).toMatchObject({ member: 'down', lost: 'unknown' });
+    expect(noteOf('q-cp-02')?.args).toMatchObject({ member: 'unknown', healthy: 2 });
+    expect(noteOf('q-cp-01')).toBeUndefined();
   });
 
   it('with every other member Ready, a stale one leaves the quorum not judged: a note naming it and the age of its status', () => {

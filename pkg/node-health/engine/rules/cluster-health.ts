@@ -152,9 +152,13 @@ function quorumState(healthy: number, down: number, quorum: number): 'lost' | 'a
 export const etcdQuorum: ClusterRule = {
   id:       'etcd-quorum',
   severity: 'error',
-  // The members that are down: each says that its loss is what puts the quorum at risk.
+  // The members that are down: each says that its loss is what puts the quorum at risk. Those whose health is not
+  // known too, where the finding is that the quorum may be lost: theirs decides it.
   related(input, ctx) {
-    return members(input, 'etcd', ctx).filter((m) => m.health === 'unhealthy').map((m) => m.record);
+    return members(input, 'etcd', ctx).filter((m) => m.health !== 'healthy').map((m) => m.record);
+  },
+  relatedArgs(record, input, ctx) {
+    return { member: members(input, 'etcd', ctx).find((m) => m.record === record)?.health === 'unknown' ? 'unknown' : 'down' };
   },
   check(input, ctx) {
     const etcd = members(input, 'etcd', ctx);

@@ -286,7 +286,7 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
         } else if (hit) {
           cluster.findings.push(findingOf(rule, hit));
           for (const r of rule.related?.(input, ctx) ?? []) {
-            r.notes.push({ key: `nodeHealth.notes.partOf.${ ruleKey(rule.id) }`, args: hit.args ?? {} });
+            r.notes.push({ key: `nodeHealth.notes.partOf.${ ruleKey(rule.id) }`, args: { ...hit.args, ...rule.relatedArgs?.(r, input, ctx) } });
           }
         }
       } catch (e) {

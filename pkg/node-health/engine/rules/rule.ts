@@ -56,6 +56,8 @@ export interface ClusterRule {
   check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | NotJudged | null;
   /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
   related?(input: ClusterRuleInput, ctx: RuleContext): NodeRecord[];
+  /** What a related record's note says of that record besides the finding's own arguments */
+  relatedArgs?(record: NodeRecord, input: ClusterRuleInput, ctx: RuleContext): MessageArgs;
 }
 
 export interface NameClaim {
