@@ -108,7 +108,8 @@ describe('etcd-quorum', () => {
     });
     expect(String(f.args.unknown)).toContain('(q-cp-02)');
     expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['members', 'checkUnknown', 'bringBackFirst', 'noRemoval']);
-    expect(f.fix[1].command).toContain('etcdctl');
+    // Whether a member answers is etcd's endpoint health: its member list answers without a majority.
+    expect(f.fix[1].command).toMatch(/etcdctl .* endpoint health --cluster$/);
     // Both rows point to it: the member down, and the one whose health decides it.
     const noteOf = (node: string) => report.records.find((r) => r.nodeName === node)!.notes.find((n) => n.key === 'nodeHealth.notes.partOf.etcdQuorum');
 
@@ -198,6 +199,7 @@ describe('nodes-status-frozen', () => {
     expect(f.evidence[0].path).toBe('status.conditions[Ready].lastHeartbeatTime');
     expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['api', 'etcd', 'controllers', 'agent']);
     expect(f.fix[0].command).toContain('/var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml get nodes');
+    expect(f.fix[1].command).toMatch(/etcdctl .* endpoint health --cluster$/);
     for (const r of report.records.filter((x) => x.objects.node)) {
       expect([r.nodeName, r.findings.map((x) => x.rule)]).toEqual([r.nodeName, ['node-status-stale']]);
       expect(r.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.nodesStatusFrozen' }));

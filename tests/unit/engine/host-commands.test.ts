@@ -3,7 +3,9 @@
  * and runs kube-apiserver and etcd inside its own process, and an imported cluster gets the usual forms.
  */
 import { diagnose } from '@pkg/node-health/engine';
-import { apiserverCheck, crictl, distributionOfVersion, etcdMemberList } from '@pkg/node-health/engine/rules/host-commands';
+import {
+  apiserverCheck, crictl, distributionOfVersion, etcdEndpointHealth, etcdMemberList
+} from '@pkg/node-health/engine/rules/host-commands';
 import { buildScenario } from '../../../scenarios/catalog';
 import { clusterObjects } from './helpers';
 
@@ -54,6 +56,9 @@ describe('host commands', () => {
       '--key /var/lib/rancher/rke2/server/tls/etcd/server-client.key member list');
     expect(etcdMemberList('k3s')).toContain('--cert /var/lib/rancher/k3s/server/tls/etcd/client.crt');
     expect(etcdMemberList('k3s')).not.toContain('crictl');
+    // Whether the members answer is etcd's endpoint health over every member, not its member list.
+    expect(etcdEndpointHealth('rke2')).toBe(etcdMemberList('rke2').replace(/member list$/, 'endpoint health --cluster'));
+    expect(etcdEndpointHealth('k3s')).toMatch(/^sudo etcdctl --endpoints https:\/\/127\.0\.0\.1:2379 .* endpoint health --cluster$/);
   });
 
   it('check K3s\'s API server through its readiness endpoint, since it is no container', () => {

@@ -18,7 +18,7 @@ import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput, NotJudged, RuleContext } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
 import {
-  apiserverCheck, crictl, distributionOfAny, etcdMemberList, NODE_HEARTBEATS, serverKubectl
+  apiserverCheck, crictl, distributionOfAny, etcdEndpointHealth, NODE_HEARTBEATS, serverKubectl
 } from './host-commands';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, olderThan, sh, step
@@ -193,7 +193,7 @@ export const etcdQuorum: ClusterRule = {
       evidence: down.flatMap((m) => m.evidence),
       fix:      [
         step(this.id, 'members', {}, 'kubectl get nodes -l node-role.kubernetes.io/etcd=true -o wide'),
-        ...(lost === 'unknown' ? [step(this.id, 'checkUnknown', { unknown: names(unknown) }, etcdMemberList(distributionOfAny(etcd.map((m) => m.record))))] : []),
+        ...(lost === 'unknown' ? [step(this.id, 'checkUnknown', { unknown: names(unknown) }, etcdEndpointHealth(distributionOfAny(etcd.map((m) => m.record))))] : []),
         step(this.id, ({
           yes: 'restore', unknown: 'bringBackFirst', no: 'bringBack'
         } as const)[lost], { down: names(down) }),
@@ -319,7 +319,7 @@ export const nodesStatusFrozen: ClusterRule = {
       fix:      [
         step(this.id, 'api', { servers: servers.map((r) => r.nodeName ?? r.machineName ?? '?').join(', ') || '?' },
           serverKubectl(d, NODE_HEARTBEATS)),
-        step(this.id, 'etcd', {}, etcdMemberList(d)),
+        step(this.id, 'etcd', {}, etcdEndpointHealth(d)),
         step(this.id, 'controllers', {}, d === 'k3s' ? apiserverCheck(d) : `${ apiserverCheck(d) }; ${ crictl(d, 'ps -a --name kube-controller-manager') }`),
         step(this.id, 'agent', {}, 'kubectl -n cattle-system rollout restart deployment cattle-cluster-agent'),
       ],

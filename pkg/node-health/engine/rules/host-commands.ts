@@ -96,16 +96,29 @@ export function apiserverCheck(d: Distribution | null): string {
 }
 
 /**
- * The etcd members as etcd itself lists them, from an etcd host. RKE2 runs etcdctl in its etcd container; K3s
+ * etcdctl on an etcd host, with the client certificate etcd asks for. RKE2 runs etcdctl in its etcd container; K3s
  * embeds etcd and ships no etcdctl, so the command needs one installed on the host, with K3s's client certificate.
  */
-export function etcdMemberList(d: Distribution | null): string {
+function etcdctl(d: Distribution | null, args: string): string {
   if (d === 'k3s') {
     return 'sudo etcdctl --endpoints https://127.0.0.1:2379 --cacert /var/lib/rancher/k3s/server/tls/etcd/server-ca.crt ' +
-      '--cert /var/lib/rancher/k3s/server/tls/etcd/client.crt --key /var/lib/rancher/k3s/server/tls/etcd/client.key member list';
+      `--cert /var/lib/rancher/k3s/server/tls/etcd/client.crt --key /var/lib/rancher/k3s/server/tls/etcd/client.key ${ args }`;
   }
   const tls = '/var/lib/rancher/rke2/server/tls/etcd';
 
   return `${ crictl('rke2', `exec $(${ crictl('rke2', 'ps --label io.kubernetes.container.name=etcd -q') }) etcdctl`) } ` +
-    `--cacert ${ tls }/server-ca.crt --cert ${ tls }/server-client.crt --key ${ tls }/server-client.key member list`;
+    `--cacert ${ tls }/server-ca.crt --cert ${ tls }/server-client.crt --key ${ tls }/server-client.key ${ args }`;
+}
+
+/** The etcd members as etcd itself lists them: whether a member is still listed, not whether it answers. */
+export function etcdMemberList(d: Distribution | null): string {
+  return etcdctl(d, 'member list');
+}
+
+/**
+ * Whether each etcd member answers, as etcd itself tells: every listed member's endpoint, each "is healthy" only
+ * when a read through it succeeds, which needs the majority. A member list answers without one.
+ */
+export function etcdEndpointHealth(d: Distribution | null): string {
+  return etcdctl(d, 'endpoint health --cluster');
 }
