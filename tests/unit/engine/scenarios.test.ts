@@ -145,6 +145,24 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
 
     expect(String(infra.evidence[0].value)).toMatch(/vm/i);
     expect(linkChain(record).find((l) => l.kind === 'infraMachine')).toMatchObject({ state: 'failed', detail: infra.evidence[0].value });
+    // A node-driver machine: its VM is looked for at the provider, and its pool replaces it.
+    expect(infra.args?.custom).toBe('no');
+    expect(infra.fix.map((f) => f.key.split('.').pop())).toStrictEqual(['checkProvider', 'restoreOrReplace', 'deleteMachine', 'ifStuck']);
+  });
+
+  it('tells a custom host whose CustomMachine was deleted to register again, not to look for a VM or wait for a pool', () => {
+    const custom = diagnoseScenario(buildScenario('every-failure')).records.find((r) => r.nodeName === 'ef-wk-infra-gone')!;
+    const infra = custom.findings.find((f) => f.rule === 'infrastructure-missing')!;
+
+    expect(infra.args).toMatchObject({
+      custom: 'yes', kind: 'CustomMachine', node: 'ef-wk-infra-gone'
+    });
+    expect(infra.fix.map((f) => [f.key.split('.').pop(), f.act])).toStrictEqual([
+      ['checkHost', undefined], ['deleteCustom', 'delete-machine'], ['ifStuckCustom', 'remove-finalizers'], ['reRegister', 're-register'],
+    ]);
+    expect(custom.resolution?.steps.map((f) => f.key.split('.').pop())).toStrictEqual(['checkHost', 'deleteCustom', 'ifStuckCustom', 'reRegister']);
+    // The registration command is offered; the delete is not, while the host's Node is alive.
+    expect(custom.preflight?.map((p) => [p.id, p.allowed])).toStrictEqual([['re-register', true]]);
   });
 
   it('explains the upper-case host name and the lower-case Node', () => {

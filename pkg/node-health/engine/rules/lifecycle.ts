@@ -11,7 +11,7 @@ import { bootstrapRef, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
-import { infrastructureDeleteError, infrastructureJobError } from './shared';
+import { customHost, infrastructureDeleteError, infrastructureJobError } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
@@ -288,10 +288,6 @@ function deletionStage(r: NodeRecord, deleting: Condition | null): DeletionStage
   }
 
   return stage;
-}
-
-function customHost(r: NodeRecord): 'yes' | 'no' {
-  return r.objects.machine && infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' ? 'yes' : 'no';
 }
 
 /** The object a stage inferred without Deleting waits for: the infrastructure machine or the bootstrap config. */

@@ -16,7 +16,7 @@ import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
   Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, olderThan, podsOnNode, sh, acting, step
 } from './rule';
-import { findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
+import { customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import { crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS } from './host-commands';
@@ -124,18 +124,28 @@ export const infrastructureMissing: Rule = {
     const ref = infrastructureRef(m);
     const infra = r.objects.infraMachine;
     const cond = infra ? findUnhealthyCondition(infra, (c) => c.message === found.value) : null;
+    // A custom host has no VM and no pool: Rancher made its CustomMachine when the host registered, and nothing makes
+    // it again. The machine is replaced by deleting it and registering the host anew.
+    const custom = customHost(r);
 
     return {
-      args:     { kind: ref?.kind ?? '?', name: ref?.name ?? '?' },
+      args:     {
+        kind: ref?.kind ?? '?', name: ref?.name ?? '?', custom, node: r.nodeName ?? '-'
+      },
       evidence: [found, evidence(objectLabel('machine', m), 'spec.infrastructureRef', ref ? `${ ref.kind ?? '?' } ${ ref.name }` : null)],
-      fix:      [
+      fix:      custom === 'yes' ? [
+        step(this.id, 'checkHost', { node: r.nodeName ?? '-' }),
+        acting('delete-machine', step(this.id, 'deleteCustom', {}, kubectlMachine(r, 'delete', '--wait=false'))),
+        acting('remove-finalizers', step(this.id, 'ifStuckCustom')),
+        acting('re-register', step(this.id, 'reRegister')),
+      ] : [
         step(this.id, 'checkProvider', { name: ref?.name ?? '?' }),
         step(this.id, 'restoreOrReplace'),
         acting('delete-machine', step(this.id, 'deleteMachine', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         acting('remove-finalizers', step(this.id, 'ifStuck')),
       ],
       since:   cond?.lastTransitionTime ?? r.created,
-      actions: [],
+      actions: custom === 'yes' ? ['re-register'] : [],
     };
   },
 };

@@ -188,6 +188,14 @@ export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, '
 }
 
 /**
+ * Whether the machine is a custom cluster's host: its infrastructure machine is the CustomMachine Rancher made when
+ * the host registered, with no provider, no server and no pool behind it.
+ */
+export function customHost(r: NodeRecord): 'yes' | 'no' {
+  return r.objects.machine && infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' ? 'yes' : 'no';
+}
+
+/**
  * The Node another record has that is most likely this machine's host, in the words of a step: its name, how sure,
  * and the strongest value they share. Null when no record is.
  */
