@@ -14,7 +14,7 @@ import { getCondition, nodeReadyCondition, readyHeartbeat } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
-import { infrastructureDeleteError } from './rules/shared';
+import { customHost, infrastructureDeleteError } from './rules/shared';
 
 /**
  * A kubelet status this recent says the kubelet runs. With nothing changed, kubelet writes its Node's status (the
@@ -326,7 +326,7 @@ function noneJoined(r: NodeRecord, ctx: Context): PreflightCheck {
 }
 
 function notDeleting(r: NodeRecord): PreflightCheck {
-  return r.deleting ? check('notDeleting', false, 'deleting', { since: r.deleting }) : check('notDeleting', true, 'running');
+  return r.deleting ? check('notDeleting', false, 'deleting', { since: r.deleting, custom: customHost(r) }) : check('notDeleting', true, 'running');
 }
 
 /** What comes after the delete: a node-driver pool creates a new machine; a custom host is not replaced. */
@@ -336,7 +336,7 @@ function replacement(r: NodeRecord): PreflightCheck {
   if (!m) {
     return check('replacement', null, 'unknown');
   }
-  if (infrastructureRef(m)?.kind === 'CustomMachine') {
+  if (customHost(r) === 'yes') {
     return check('replacement', true, 'custom');
   }
   const pool = label(m, LABELS.machinePoolName) ?? label(m, LABELS.deploymentName);

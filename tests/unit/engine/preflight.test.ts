@@ -346,6 +346,8 @@ describe('deleting a machine so that its pool replaces it', () => {
     const ghost = recordOf(diagnoseScenario(buildScenario('ghost-etcd')), GHOST_MACHINE);
 
     expect(deleteCheck(ghost, Date.now(), [], 'notDeleting')).toBe('false:deleting');
+    // Its words say that nothing replaces it: no pool waits for it to be gone.
+    expect(preflightOf('delete-machine', ghost, Date.now(), []).checks.find((c) => c.id === 'notDeleting')?.args).toMatchObject({ custom: 'yes' });
     expect(deleteCheck({ ...ghost, deleting: null }, Date.now(), [], 'notDeleting')).toBe('true:running');
     expect(deleteCheck(ghost, Date.now(), [], 'replacement')).toBe('true:custom');
   });
