@@ -363,3 +363,26 @@ describe('a failed machine health check', () => {
     expect(step.command).toMatch(looksAt === 'node' ? /^kubectl describe node / : /^kubectl -n \S+ describe machines\.cluster\.x-k8s\.io /);
   });
 });
+
+describe('a Node whose cloud instance shut down', () => {
+  const shutdownStep = (findings: { fix: { key: string; args?: Record<string, unknown> }[] }[]) => findings.flatMap((f) => f.fix).find((s) => s.key.endsWith('.fix.cloudShutdown'));
+
+  it('says what replaces it: a custom host nothing (another host registers), a Node without a machine nothing either', () => {
+    const catalogue = buildScenario('signal-catalogue');
+    const custom = diagnose(clusterObjects(catalogue, catalogue.clusters[0].mgmtId), { now: catalogue.now }).records.find((r) => shutdownStep(r.findings));
+
+    expect(shutdownStep(custom!.findings)?.args).toEqual({ machine: 'custom' });
+
+    const imported = buildScenario('imported');
+    const objects = JSON.parse(JSON.stringify(clusterObjects(imported, imported.clusters[0].mgmtId))) as any[];
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1');
+
+    node.spec.taints = [...(node.spec.taints ?? []), {
+      key: 'node.cloudprovider.kubernetes.io/shutdown', effect: 'NoSchedule', timeAdded: ago(imported.now, '2h')
+    }];
+    const record = diagnose(objects, { now: imported.now }).records.find((r) => r.nodeName === node.metadata.name)!;
+
+    expect(record.objects.machine).toBeUndefined();
+    expect(shutdownStep(record.findings)?.args).toEqual({ machine: 'none' });
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
 import { taintText } from '../objects';
+import { customHost } from './shared';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
 } from './rule';
@@ -153,7 +154,7 @@ export const nodeTaint: Rule = {
         fix: signalSteps('taints', entry, {
           ...nodeCommands(n),
           outOfService: kubectl('taint', 'nodes', [nameOf(n)], { after: [`${ entry.taintKey }-`] }),
-        }),
+        }).map((s) => (s.key.endsWith('.fix.cloudShutdown') ? { ...s, args: { machine: replacedBy(r) } } : s)),
         since,
       }));
     }
@@ -161,6 +162,15 @@ export const nodeTaint: Rule = {
     return hits.length ? hits : null;
   },
 };
+
+/** What replaces a node whose instance is gone: its pool, nothing (a custom host: another registers), or no machine at all. */
+function replacedBy(r: NodeRecord): 'pool' | 'custom' | 'none' {
+  if (!r.objects.machine) {
+    return 'none';
+  }
+
+  return customHost(r) === 'yes' ? 'custom' : 'pool';
+}
 
 function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, string> {
   const m = r.objects.machine as KubeObject;
