@@ -157,6 +157,9 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
     expect(infra.args).toMatchObject({
       custom: 'yes', kind: 'CustomMachine', node: 'ef-wk-infra-gone'
     });
+    // Since Cluster API said it was deleted, not since the machine was created four months before.
+    expect(infra.since).toBe((custom.objects.machine as any).status.conditions.find((c: any) => c.type === 'InfrastructureReady').lastTransitionTime);
+    expect(infra.since).not.toBe(custom.created);
     expect(infra.fix.map((f) => [f.key.split('.').pop(), f.act])).toStrictEqual([
       ['checkHost', undefined], ['deleteCustom', 'delete-machine'], ['ifStuckCustom', 'remove-finalizers'], ['reRegister', 're-register'],
     ]);

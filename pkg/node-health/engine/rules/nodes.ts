@@ -123,7 +123,8 @@ export const infrastructureMissing: Rule = {
     // Read only for a finding: nearly every machine has its infrastructure.
     const ref = infrastructureRef(m);
     const infra = r.objects.infraMachine;
-    const cond = infra ? findUnhealthyCondition(infra, (c) => c.message === found.value) : null;
+    // Since when: the infrastructure machine's own condition, or, where it is gone, the moment the Machine said so.
+    const cond = infra ? findUnhealthyCondition(infra, (c) => c.message === found.value) : getCondition(m, 'InfrastructureReady');
     // A custom host has no VM and no pool: Rancher made its CustomMachine when the host registered, and nothing makes
     // it again. The machine is replaced by deleting it and registering the host anew.
     const custom = customHost(r);
@@ -144,7 +145,7 @@ export const infrastructureMissing: Rule = {
         acting('delete-machine', step(this.id, 'deleteMachine', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         acting('remove-finalizers', step(this.id, 'ifStuck')),
       ],
-      since:   cond?.lastTransitionTime ?? r.created,
+      since:   (cond && cond.status !== 'True' ? cond.lastTransitionTime : null) ?? r.created,
       actions: custom === 'yes' ? ['re-register'] : [],
     };
   },
