@@ -131,7 +131,7 @@ export const infrastructureMissing: Rule = {
 
     return {
       args:     {
-        kind: ref?.kind ?? '?', name: ref?.name ?? '?', custom, node: r.nodeName ?? '-'
+        kind: ref?.kind ?? '?', name: ref?.name ?? '?', custom
       },
       evidence: [found, evidence(objectLabel('machine', m), 'spec.infrastructureRef', ref ? `${ ref.kind ?? '?' } ${ ref.name }` : null)],
       fix:      custom === 'yes' ? [
