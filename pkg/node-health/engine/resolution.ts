@@ -17,6 +17,14 @@ const EXPLAINS = new Map<string, readonly string[]>(
   CATALOGUE.filter((r) => r.explains?.length).map((r) => [r.id, r.explains as readonly string[]])
 );
 const SYMPTOMS = new Set(CATALOGUE.filter((r) => r.stepsWhenExplained === false).map((r) => r.id));
+const ASKED_BY_CLUSTER = new Map(CATALOGUE.filter((r) => r.stepsTheClusterAsks).map((r) => [r.id, r.stepsTheClusterAsks as Readonly<Record<string, string>>]));
+
+/** Whether the record's cluster has the finding that asks for this step of the record's finding already. */
+function askedByCluster(f: Finding, s: FixStep, record: NodeRecord | null): boolean {
+  const asked = ASKED_BY_CLUSTER.get(f.rule)?.[s.key.slice(s.key.lastIndexOf('.') + 1)];
+
+  return !!asked && !!record?.cluster?.findings.some((c) => c.rule === asked);
+}
 
 function explainsOf(f: Finding): readonly string[] {
   return f.explains ?? EXPLAINS.get(f.rule) ?? [];
@@ -80,7 +88,7 @@ function planSteps(ordered: Finding[], root: Finding | null, record: NodeRecord 
       continue;
     }
     for (const s of f.fix) {
-      if (doneAlready(s, record, f === root) || steps.some((t) => sameStep(t, s)) || (s.act && acts.has(s.act))) {
+      if (doneAlready(s, record, f === root) || askedByCluster(f, s, record) || steps.some((t) => sameStep(t, s)) || (s.act && acts.has(s.act))) {
         continue;
       }
       if (s.act) {

@@ -203,6 +203,9 @@ describe('nodes-status-frozen', () => {
     for (const r of report.records.filter((x) => x.objects.node)) {
       expect([r.nodeName, r.findings.map((x) => x.rule)]).toEqual([r.nodeName, ['node-status-stale']]);
       expect(r.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.nodesStatusFrozen' }));
+      // Comparing every Node's heartbeat is the cluster's step: the row's plan does not ask it again.
+      expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['lease', 'kubeletLog']]);
+      expect(r.findings[0].fix.map((x) => x.key.split('.').pop())).toContain('allNodes');
     }
     // Its etcd members and control plane all say Ready, but from statuses as old: neither is judged healthy.
     expect(report.clusters[0].notes?.map((n) => [n.args?.check, n.args?.why, n.args?.count])).toStrictEqual([['etcdQuorum', 'stale', 3], ['controlPlane', 'stale', 1]]);
@@ -216,7 +219,11 @@ describe('nodes-status-frozen', () => {
     const report = diagnose(objects, { now });
 
     expect(report.clusters[0].findings.map((x) => x.rule)).not.toContain('nodes-status-frozen');
-    expect(report.records.filter((r) => r.findings.some((x) => x.rule === 'node-status-stale'))).toHaveLength(3);
+    const stale = report.records.filter((r) => r.findings.some((x) => x.rule === 'node-status-stale'));
+
+    expect(stale).toHaveLength(3);
+    // Without the cluster's finding, each row asks to compare every Node's heartbeat itself.
+    expect(stale.map((r) => r.resolution?.steps.map((x) => x.key.split('.').pop()))).toEqual([0, 1, 2].map(() => ['lease', 'kubeletLog', 'allNodes']));
   });
 
   it('counts a transition as a write: a Node the controller marked Unknown 2 minutes ago shows the controllers run', () => {

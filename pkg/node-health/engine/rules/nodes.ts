@@ -435,9 +435,11 @@ const NODE_STATUS_ERRORS = 'Error updating node status|Unable to update node sta
  * Rancher's copy of a Node keeps no heartbeat, so only the Node itself is judged.
  */
 export const nodeStatusStale: Rule = {
-  id:       'node-status-stale',
-  severity: 'warning',
-  needs:    ['nodes'],
+  id:                  'node-status-stale',
+  severity:            'warning',
+  needs:               ['nodes'],
+  // Comparing every Node's heartbeat is what nodes-status-frozen has done, and its first step asks the cluster's own API.
+  stepsTheClusterAsks: { allNodes: 'nodes-status-frozen' },
   check(r, ctx) {
     const n = r.objects.node;
     const raw = n ? rawCondition(n, 'Ready') : null;

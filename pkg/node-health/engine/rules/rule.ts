@@ -96,6 +96,11 @@ export interface Rule {
    * already names (why no Node is linked, why probes fail), and the record's plan leaves them out.
    */
   stepsWhenExplained?: false;
+  /**
+   * Steps a finding of the whole cluster asks for too (step name: that cluster rule's id): while the record's cluster
+   * has that finding, the record's plan leaves them out rather than ask every row for what the cluster asks once.
+   */
+  stepsTheClusterAsks?: Readonly<Record<string, string>>;
   /** One hit, or one per table entry the record shows (a Node may report several pressures at once) */
   check(record: NodeRecord, ctx: RuleContext): RuleHit | RuleHit[] | null;
 }
