@@ -14,7 +14,7 @@ import { getCondition, nodeReadyCondition, readyHeartbeat } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
-import { customHost, infrastructureDeleteError } from './rules/shared';
+import { customHost, infrastructureDeleteError, readMember } from './rules/shared';
 
 /**
  * A kubelet status this recent says the kubelet runs. With nothing changed, kubelet writes its Node's status (the
@@ -118,46 +118,41 @@ function infrastructureGone(r: NodeRecord): PreflightCheck {
   return check('infrastructureGone', true, 'gone', { object: `${ ref.kind ?? 'InfrastructureMachine' } ${ ref.name }` });
 }
 
-type MemberReading = { healthy: boolean } | { healthy: null, outcome: 'unknown' | 'stale', args: MessageArgs };
+type MemberHealth = { healthy: boolean } | { healthy: null, outcome: 'unknown' | 'stale', args: MessageArgs };
 
 /**
  * Whether a member answers, by its Node as the kubelet last reported it. Ready True counts only from a status
  * recent enough to be the kubelet's current word: an older one that Kubernetes never marked Unknown is a stale
  * reading (the agent's view, or a control plane whose controllers stopped, as they do when etcd lost its
- * majority), and a member that may be down cannot be counted as healthy.
+ * majority), and a member that may be down cannot be counted as healthy. The reading is the cluster findings'
+ * (readMember), with this check's own bound: a write asks for a kubelet heard within LIVE_HEARTBEAT_MS.
  */
-function healthyMember(r: NodeRecord, now: number): MemberReading {
-  const n = r.objects.node;
+function healthyMember(r: NodeRecord, now: number): MemberHealth {
+  const stale = (n: KubeObject) => {
+    const ago = readyAge(n, now);
+
+    return ago === null || ago > LIVE_HEARTBEAT_MS;
+  };
+  const reading = readMember(r, 'etcd', stale);
   const member = r.machineName ?? r.nodeName ?? '?';
 
-  if (!n) {
-    return r.inputs.nodes === 'ok' ? { healthy: false } : {
-      healthy: null, outcome: 'unknown', args: { member }
-    };
+  if (reading.health !== 'unknown') {
+    return { healthy: reading.health === 'healthy' };
   }
-  const ready = nodeReadyCondition(n);
-
-  if (!ready) {
+  if (reading.why !== 'stale' || !r.objects.node) {
     return {
       healthy: null, outcome: 'unknown', args: { member }
     };
   }
-  if (ready.status !== 'True' || r.plan.unhealthyProbes.includes('etcd')) {
-    return { healthy: false };
-  }
-  const ago = readyAge(n, now);
+  const ago = readyAge(r.objects.node, now);
 
-  if (ago === null || ago > LIVE_HEARTBEAT_MS) {
-    return {
-      healthy: null,
-      outcome: 'stale',
-      args:    {
-        member, node: nameOf(n) ?? '?', minutes: ago === null ? '?' : Math.round(ago / 60000)
-      }
-    };
-  }
-
-  return { healthy: true };
+  return {
+    healthy: null,
+    outcome: 'stale',
+    args:    {
+      member, node: nameOf(r.objects.node) ?? '?', minutes: ago === null ? '?' : Math.round(ago / 60000)
+    }
+  };
 }
 
 /**

@@ -21,18 +21,15 @@ import {
   apiserverCheck, crictl, distributionOfAny, etcdEndpointHealth, NODE_HEARTBEATS, serverKubectl
 } from './host-commands';
 import {
-  age, conditionEvidence, duration, evidence, objectLabel, olderThan, sh, step
+  age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
-
-type MemberHealth = 'healthy' | 'unhealthy' | 'unknown';
-
-/** Why a member's health is not known: its Nodes could not be read, its Node has no Ready, or its Ready is stale. */
-type NotKnown = 'nodesUnreadable' | 'noReady' | 'stale';
+import { readMember, staleReadyBeat } from './shared';
+import type { MemberReading, NotKnown } from './shared';
 
 interface Member {
   record: NodeRecord;
-  health: MemberHealth;
-  /** why it is not healthy: its Ready condition, or the missing Node */
+  health: MemberReading['health'];
+  /** why it is not healthy: its Ready condition, its etcd probe, or the missing Node */
   evidence: Evidence[];
   /** why its health is unknown, and for a stale Ready how old it is */
   notKnown?: { why: NotKnown; age?: number | null };
@@ -47,47 +44,30 @@ function joined(r: NodeRecord): boolean {
   return !!r.objects.node || (!!r.objects.machine && !!nodeRefName(r.objects.machine));
 }
 
+/** A member as the cluster's findings judge it: a Ready nothing wrote for node-status-stale's bound proves nothing. */
 function memberHealth(r: NodeRecord, role: Role, ctx: RuleContext): Member {
-  const n = r.objects.node;
+  const reading = readMember(r, role, (n) => staleReadyBeat(n, ctx) !== null);
 
-  if (!n) {
-    // Its Node is gone, or could not be read.
-    return r.inputs.nodes === 'ok' ? {
-      record: r, health: 'unhealthy', evidence: [evidence(recordLabel(r), 'status.nodeRef.name', r.nodeName)]
-    } : {
-      record: r, health: 'unknown', evidence: [], notKnown: { why: 'nodesUnreadable' }
+  switch (reading.health) {
+  case 'healthy':
+    return {
+      record: r, health: 'healthy', evidence: []
     };
-  }
-  const ready = nodeReadyCondition(n);
+  case 'unknown':
+    return {
+      record: r, health: 'unknown', evidence: [], notKnown: { why: reading.why, age: reading.why === 'stale' && r.objects.node ? age(ctx, readyHeartbeat(r.objects.node)) : undefined }
+    };
+  default: {
+    const n = r.objects.node;
+    const ev = reading.cause === 'notReady' && n && reading.ready ? conditionEvidence(objectLabel('node', n), reading.ready) : [
+      reading.cause === 'etcdProbe' ? evidence(recordLabel(r), 'probe-statuses[etcd].healthy', false) : evidence(recordLabel(r), 'status.nodeRef.name', r.nodeName),
+    ];
 
-  if (!ready) {
     return {
-      record: r, health: 'unknown', evidence: [], notKnown: { why: 'noReady' }
+      record: r, health: 'unhealthy', evidence: ev
     };
   }
-  if (ready.status !== 'True') {
-    return {
-      record: r, health: 'unhealthy', evidence: conditionEvidence(objectLabel('node', n), ready)
-    };
   }
-  if (role === 'etcd' && r.plan.unhealthyProbes.includes('etcd')) {
-    return {
-      record: r, health: 'unhealthy', evidence: [evidence(recordLabel(r), 'probe-statuses[etcd].healthy', false)]
-    };
-  }
-  // A Ready nothing has written for longer than node-status-stale allows proves nothing (its row says so); Rancher's
-  // copy of a Node keeps no heartbeat to judge.
-  const beat = readyHeartbeat(n);
-
-  if (annotation(n, COPIED_FROM_ANNOTATION) === null && olderThan(ctx, beat, ctx.config.nodeStatusStaleMs)) {
-    return {
-      record: r, health: 'unknown', evidence: [], notKnown: { why: 'stale', age: age(ctx, beat) }
-    };
-  }
-
-  return {
-    record: r, health: 'healthy', evidence: []
-  };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import {
-  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition, rawCondition
+  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
 } from '../conditions';
 import type { Condition } from '../conditions';
 import {
@@ -14,13 +14,14 @@ import {
 import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
-  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, olderThan, podsOnNode, sh, acting, step
+  Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
-import { customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone } from './shared';
+import {
+  customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone, staleReadyBeat
+} from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import { crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS } from './host-commands';
-import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 
 /** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready') {
@@ -442,14 +443,9 @@ export const nodeStatusStale: Rule = {
   stepsTheClusterAsks: { allNodes: 'nodes-status-frozen' },
   check(r, ctx) {
     const n = r.objects.node;
-    const raw = n ? rawCondition(n, 'Ready') : null;
+    const beat = n ? staleReadyBeat(n, ctx) : null;
 
-    if (!n || !raw || raw.status !== 'True' || annotation(n, COPIED_FROM_ANNOTATION) !== null) {
-      return null;
-    }
-    const beat = asString(raw.lastHeartbeatTime);
-
-    if (!olderThan(ctx, beat, ctx.config.nodeStatusStaleMs)) {
+    if (!n || !beat) {
       return null;
     }
     const name = nameOf(n);

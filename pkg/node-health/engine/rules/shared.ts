@@ -3,13 +3,19 @@
  * gone, and how to find a machine's host and read its agent.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition } from '../conditions';
-import { asObject, asString } from '../fields';
+import {
+  conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition, nodeReadyCondition, rawCondition
+} from '../conditions';
+import type { Condition } from '../conditions';
+import { annotation, asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objects';
-import { RuleContext, commonStep, evidence, objectLabel } from './rule';
+import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
+import {
+  RuleContext, commonStep, evidence, objectLabel, olderThan
+} from './rule';
 import { jobSignals } from '../signals/infrastructure';
 import { sameHostWith } from '../hosts';
-import type { MessageArgs } from '../vocabulary';
+import type { MessageArgs, Role } from '../vocabulary';
 
 /** Where the system agent keeps its connection to Rancher, and so the name of its plan secret. */
 export const CONNECTION_INFO_PATH = {
@@ -193,6 +199,59 @@ export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, '
  */
 export function customHost(r: NodeRecord): 'yes' | 'no' {
   return r.objects.machine && infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' ? 'yes' : 'no';
+}
+
+/**
+ * The moment a Node said Ready True that nothing has written since for longer than node-status-stale allows
+ * (`nodeStatusStaleMs`), or null. Rancher's copy of a Node keeps no heartbeat: it is never judged stale.
+ */
+export function staleReadyBeat(node: KubeObject, ctx: RuleContext): string | null {
+  const raw = rawCondition(node, 'Ready');
+
+  if (!raw || raw.status !== 'True' || annotation(node, COPIED_FROM_ANNOTATION) !== null) {
+    return null;
+  }
+  const beat = asString(raw.lastHeartbeatTime);
+
+  return beat && olderThan(ctx, beat, ctx.config.nodeStatusStaleMs) ? beat : null;
+}
+
+/** Why a cluster member's health cannot be told: its Nodes could not be read, its Node says no Ready, or a stale one. */
+export type NotKnown = 'nodesUnreadable' | 'noReady' | 'stale';
+
+/** An etcd or control-plane member's health, and what says it. */
+export type MemberReading =
+  | { health: 'healthy' }
+  | { health: 'unhealthy'; cause: 'nodeGone' | 'notReady' | 'etcdProbe'; ready?: Condition }
+  | { health: 'unknown'; why: NotKnown };
+
+/**
+ * A member's health by its Node as the kubelet last reported it and, for etcd, its plan's etcd probe. Ready True
+ * counts only where `stale` does not call it too old to be the kubelet's current word: the cluster's findings take
+ * node-status-stale's bound, a write's preflight its own stricter one. The one reading both judge by.
+ */
+export function readMember(r: NodeRecord, role: Role, stale: (node: KubeObject) => boolean): MemberReading {
+  const n = r.objects.node;
+
+  if (!n) {
+    // Its Node is gone, or could not be read.
+    return r.inputs.nodes === 'ok' ? { health: 'unhealthy', cause: 'nodeGone' } : { health: 'unknown', why: 'nodesUnreadable' };
+  }
+  const ready = nodeReadyCondition(n);
+
+  if (!ready) {
+    return { health: 'unknown', why: 'noReady' };
+  }
+  if (ready.status !== 'True') {
+    return {
+      health: 'unhealthy', cause: 'notReady', ready
+    };
+  }
+  if (role === 'etcd' && r.plan.unhealthyProbes.includes('etcd')) {
+    return { health: 'unhealthy', cause: 'etcdProbe' };
+  }
+
+  return stale(n) ? { health: 'unknown', why: 'stale' } : { health: 'healthy' };
 }
 
 /**
