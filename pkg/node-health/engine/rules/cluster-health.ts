@@ -137,8 +137,8 @@ export const etcdQuorum: ClusterRule = {
   related(input, ctx) {
     return members(input, 'etcd', ctx).filter((m) => m.health !== 'healthy').map((m) => m.record);
   },
-  relatedArgs(record, input, ctx) {
-    return { member: members(input, 'etcd', ctx).find((m) => m.record === record)?.health === 'unknown' ? 'unknown' : 'down' };
+  relatedArgs(record, _input, ctx) {
+    return { member: memberHealth(record, 'etcd', ctx).health === 'unknown' ? 'unknown' : 'down' };
   },
   check(input, ctx) {
     const etcd = members(input, 'etcd', ctx);
