@@ -310,16 +310,8 @@ function stageSteps(r: NodeRecord, stage: DeletionStageSignal, said: string | nu
   const delays = stage.id === 'draining' ? drainDelays(said) : [];
 
   if (delays.length === 0) {
-    const steps = signalSteps('deletionStages', stage, commands);
-
     // A custom host's CustomMachine has no provider: Rancher lets it go at once (pkg/controllers/capr/unmanaged).
-    if (stage.id === 'infrastructure') {
-      steps.forEach((s) => {
-        s.args = { custom: customHost(r) };
-      });
-    }
-
-    return steps;
+    return signalSteps('deletionStages', stage, commands, { infrastructure: { custom: customHost(r) } });
   }
 
   return delays.map((name) => {

@@ -3,6 +3,7 @@
  * the signal ("Disk pressure on the node"), with the writer's own reason and message and since when.
  */
 import type { ActionId, FixStep, KubeObject, NodeRecord } from '../types';
+import type { MessageArgs } from '../vocabulary';
 import type { Condition } from '../conditions';
 import { conditionStatus, getCondition, trueConditions } from '../conditions';
 import { annotation, asArray, asString, nameOf } from '../fields';
@@ -24,7 +25,9 @@ const NOT_A_PROBLEM = new Set(['Ready']);
 
 const SHARED = 'shared:';
 
-export function signalSteps(table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>): FixStep[] {
+export function signalSteps(
+  table: SignalTableId, entry: SignalEntry, commands: Record<string, string | undefined>, args: Record<string, MessageArgs> = {}
+): FixStep[] {
   return entry.fix.map((name) => {
     // shared:<step>: the same step in several entries, one key, so that a plan says it once.
     const s: FixStep = { key: name.startsWith(SHARED) ? `nodeHealth.signals.sharedFix.${ name.slice(SHARED.length) }` : signalKey(table, entry, `fix.${ name }`) };
@@ -32,6 +35,10 @@ export function signalSteps(table: SignalTableId, entry: SignalEntry, commands: 
 
     if (command) {
       s.command = command;
+    }
+    // What the step's words depend on, where they depend on the record (a custom host, what replaces a node).
+    if (args[name]) {
+      s.args = args[name];
     }
 
     return s;
@@ -154,7 +161,7 @@ export const nodeTaint: Rule = {
         fix: signalSteps('taints', entry, {
           ...nodeCommands(n),
           outOfService: kubectl('taint', 'nodes', [nameOf(n)], { after: [`${ entry.taintKey }-`] }),
-        }).map((s) => (s.key.endsWith('.fix.cloudShutdown') ? { ...s, args: { machine: replacedBy(r) } } : s)),
+        }, { cloudShutdown: { machine: replacedBy(r) } }),
         since,
       }));
     }
