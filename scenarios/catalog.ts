@@ -2107,6 +2107,11 @@ export const SIGNAL_MACHINES = {
   staleStatus:  customMachineName(agentId('a263df81c027')),
 };
 
+/** A kubelet's last write of its Node, kept as it was: every condition's heartbeat is that moment, nothing since. */
+function lastWrittenAt(node: NodeObject, at: string): void {
+  node.status.conditions = node.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: at }));
+}
+
 /**
  * What Kubernetes, node-problem-detector and Cluster API write on a node, one signal per worker of an
  * otherwise healthy RKE2 cluster, in the writers' own words: the kubelet's DiskPressure ("kubelet has disk
@@ -2160,10 +2165,7 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   shutDown.spec.taints = [...(shutDown.spec.taints ?? []), {
     key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute', timeAdded: ago(now, '2h')
   }];
-  const frozen = node('sg-worker-06');
-
-  // The kubelet's last write, kept as it was: every condition's heartbeat is that moment.
-  frozen.status.conditions = frozen.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: ago(now, '38m') }));
+  lastWrittenAt(node('sg-worker-06'), ago(now, '38m'));
   for (const host of ['sg-worker-01', 'sg-worker-02', 'sg-worker-03', 'sg-worker-06']) recopyNode(builtNode(built, host).managementNode, node(host));
   const paused = builtNode(built, 'sg-worker-04').machine as KubeObject;
 
@@ -2196,15 +2198,15 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
   });
 }
 
+/** nodes-frozen's first etcd machine, by its Node's and its own name */
+export const FROZEN_ETCD = { node: 'fz-etcd-01', machine: customMachineName(agentId(stableHex('cluster-health:fz-etcd-01', 12))) };
+
 /**
  * rancher/rancher#20927: a custom cluster with one control-plane and worker node and three etcd nodes, and its etcd
  * nodes powered off. Without etcd nothing in the cluster is written any more: no kubelet's status, and no
  * controller marks the silent Nodes Unknown. Rancher's agent stays connected and Rancher goes on showing the cluster
  * Active, every Node Ready from the statuses written 25 minutes ago.
  */
-/** nodes-frozen's first etcd machine, by its Node's and its own name */
-export const FROZEN_ETCD = { node: 'fz-etcd-01', machine: customMachineName(agentId(stableHex('cluster-health:fz-etcd-01', 12))) };
-
 export function nodesFrozen(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-05-08T07:45:00Z';
   const built = clusterHealthCluster('fz-rke2', 'c-m-fr0z3n7q', [
@@ -2218,7 +2220,7 @@ export function nodesFrozen(o: ScenarioOptions = {}): Scenario {
   for (const n of built.nodes) {
     const node = n.node as NodeObject;
 
-    node.status.conditions = node.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: ago(now, '25m') }));
+    lastWrittenAt(node, ago(now, '25m'));
     recopyNode(n.managementNode, node);
     expected[(n.machine as KubeObject).metadata.name] = ['node-status-stale'];
   }
