@@ -163,6 +163,8 @@ describe('seed case 2: Windows workers waiting for node ref', () => {
       ['checkHost', undefined], ['deleteCustom', 'delete-machine'], ['ifStuckCustom', 'remove-finalizers'], ['reRegister', 're-register'],
     ]);
     expect(custom.resolution?.steps.map((f) => f.key.split('.').pop())).toStrictEqual(['checkHost', 'deleteCustom', 'ifStuckCustom', 'reRegister']);
+    // Its host still runs: the delete is one to plan, in the step's words too.
+    expect(infra.fix[1].args).toEqual({ running: 'yes' });
     // The registration command is offered; the delete is not, while the host's Node is alive.
     expect(custom.preflight?.map((p) => [p.id, p.allowed])).toStrictEqual([['re-register', true]]);
   });

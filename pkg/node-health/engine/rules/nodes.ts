@@ -5,7 +5,7 @@
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import {
-  conditionStatus, conditions, findUnhealthyCondition, getCondition, nodeReadyCondition
+  conditionStatus, conditions, findUnhealthyCondition, getCondition, isTrue, nodeReadyCondition
 } from '../conditions';
 import type { Condition } from '../conditions';
 import {
@@ -137,7 +137,9 @@ export const infrastructureMissing: Rule = {
       evidence: [found, evidence(objectLabel('machine', m), 'spec.infrastructureRef', ref ? `${ ref.kind ?? '?' } ${ ref.name }` : null)],
       fix:      custom === 'yes' ? [
         step(this.id, 'checkHost', { node: r.nodeName ?? '-' }),
-        acting('delete-machine', step(this.id, 'deleteCustom', {}, kubectlMachine(r, 'delete', '--wait=false'))),
+        // A host that still runs serves its workloads: its deletion is planned, not the first thing done.
+        acting('delete-machine', step(this.id, 'deleteCustom', { running: r.objects.node && isTrue(nodeReadyCondition(r.objects.node)) ? 'yes' : 'no' },
+          kubectlMachine(r, 'delete', '--wait=false'))),
         acting('remove-finalizers', step(this.id, 'ifStuckCustom')),
         acting('re-register', step(this.id, 'reRegister')),
       ] : [
