@@ -6,11 +6,17 @@
  * written again once its status is 5 min old, so that it stays live however long the server runs. A Node the
  * scenario shows otherwise (Ready Unknown, a status nothing writes any more) keeps what it was given, as does a
  * bundle's Node (read-only, and as of the moment the bundle was made).
+ *
+ * A kubelet that runs also renews its Node's Lease in kube-node-lease every 10 s, whether or not it can write its
+ * status: each Lease a scenario shows renewed (within the last two minutes of its `now`) is renewed at every tick
+ * here, the others keep their last renewal. Nothing watches Leases, so their writes cost no traffic.
  */
 import type { KubeObject } from '../scenarios/types';
 import { LOCAL_SCOPE } from './store';
 import type { ObjectStore } from './store';
 import type { TypeInfo } from './type-registry';
+
+const LEASE_NAMESPACE = 'kube-node-lease';
 
 /** kubelet's nodeStatusReportFrequency */
 export const REPORT_MS = 5 * 60 * 1000;
@@ -41,8 +47,20 @@ function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** A Lease's renewTime as the API server writes a MicroTime */
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/Z$/, '000Z');
+}
+
+function renewTimeOf(lease: KubeObject): number {
+  const renewed = (lease.spec as { renewTime?: unknown } | undefined)?.renewTime;
+
+  return typeof renewed === 'string' ? Date.parse(renewed) : NaN;
+}
+
 export class Kubelets {
   private readonly live: { scope: string; info: TypeInfo; name: string }[] = [];
+  private readonly renewing: { scope: string; info: TypeInfo; name: string }[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
 
   /** The live Nodes of `store` as built at `now` */
@@ -52,6 +70,15 @@ export class Kubelets {
 
       if (!info) {
         continue;
+      }
+      const leaseInfo = store.scope(scope)?.types.fromSteveName('coordination.k8s.io.lease');
+
+      for (const lease of leaseInfo ? store.list(scope, leaseInfo.id, LEASE_NAMESPACE) : []) {
+        if (now - renewTimeOf(lease) <= LIVE_AT_START_MS) {
+          this.renewing.push({
+            scope, info: leaseInfo as TypeInfo, name: lease.metadata.name
+          });
+        }
       }
       for (const node of store.list(scope, info.id)) {
         const status = readyOf(node)?.status;
@@ -70,7 +97,10 @@ export class Kubelets {
     return this.live.length;
   }
 
-  /** Each live Node whose status is due: its conditions' heartbeats set to `now`, written as the kubelet writes it. */
+  /**
+   * Each live Node whose status is due: its conditions' heartbeats set to `now`, written as the kubelet writes it
+   * (how many were is returned); and every renewed Lease renewed again.
+   */
   report(now: number): number {
     let written = 0;
 
@@ -88,6 +118,14 @@ export class Kubelets {
         status: { ...status, conditions: status.conditions.map((c) => (c && typeof c === 'object' ? { ...c, lastHeartbeatTime: beat } : c)) }
       });
       written++;
+    }
+
+    for (const { scope, info, name } of this.renewing) {
+      const lease = this.store.peek(scope, info.id, LEASE_NAMESPACE, name);
+
+      if (lease) {
+        this.store.update(scope, info, LEASE_NAMESPACE, name, { ...lease, spec: { ...(lease.spec as object), renewTime: microTime(now) } });
+      }
     }
 
     return written;

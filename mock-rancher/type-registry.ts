@@ -97,6 +97,7 @@ export const DOWNSTREAM_TYPES: readonly TypeInfo[] = [
   t('v1', 'Secret', true),
   t('v1', 'ConfigMap', true),
   t('v1', 'Event', true),
+  t('coordination.k8s.io/v1', 'Lease', true),
   t('management.cattle.io/v3', 'Project', true),
 ];
 

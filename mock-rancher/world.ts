@@ -254,7 +254,7 @@ function downstreamClusterOf(raw: Record<string, unknown>): string | undefined {
 }
 
 /**
- * Serves a bundle's objects: local ones in Rancher's scope, Nodes in the downstream scope of their
+ * Serves a bundle's objects: local ones in Rancher's scope, Nodes (and their Leases) in the downstream scope of their
  * cluster, with their own timestamps (as in the customer's logs). Its provisioning and management clusters
  * say that they are a bundle's, with Node Health's own annotations (pkg/node-health/data/bundle-view.ts): the
  * tab judges them at the moment the bundle was made, does not refresh them and offers no write. The API refuses
@@ -318,6 +318,9 @@ export function loadBundle(store: ObjectStore, world: World, path: string): void
 
       store.seed(scope, object, true);
       nodeCounts[scope] = (nodeCounts[scope] || 0) + 1;
+    } else if (object.apiVersion === 'coordination.k8s.io/v1' && object.kind === 'Lease') {
+      // The kubelets' Leases live in the downstream cluster, with their Nodes.
+      store.seed(downstreamClusterOf(raw) || fallbackCluster, object, true);
     } else {
       store.seed(LOCAL_SCOPE, object, true);
     }

@@ -5,7 +5,7 @@
 
 import {
   buildCluster, BuiltCluster, BuiltNode, CAPI_V1BETA1, CAPI_V1BETA2, ClusterBuild, customMachineName, DEFAULT_SECRET_MARKER, LooseNodeSpec, machineNameFor,
-  event, machinesToV1beta2, nodeDriverMachineName, NodeSpec, provisioningJob, recopyNode, sortCapiConditions, summarizeReady,
+  event, KubeLease, machinesToV1beta2, nodeDriverMachineName, nodeLease, NodeSpec, provisioningJob, recopyNode, sortCapiConditions, summarizeReady,
 } from './builders';
 import { sha256Hex } from './encoding';
 import { NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, TAINT_SIGNALS } from '../pkg/node-health/engine/signals/node';
@@ -38,6 +38,20 @@ function agentId(prefix12: string): string {
   return prefix12 + sha256Hex(`agent-id:${ prefix12 }`).slice(0, 52);
 }
 
+/**
+ * A cluster's objects with the Lease of each Node's kubelet, as its state says it is renewed (nodeLease), where the
+ * scenario did not give one of its own.
+ */
+function withLeases(objects: KubeObject[], now: string): KubeObject[] {
+  const given = new Set(objects.filter((o) => o.kind === 'Lease').map((o) => o.metadata.name));
+  const leases = objects
+    .filter((o): o is NodeObject => o.kind === 'Node' && o.apiVersion === 'v1' && !given.has(o.metadata.name))
+    .map((n) => nodeLease(n, now))
+    .filter((l): l is KubeLease => !!l);
+
+  return [...objects, ...leases];
+}
+
 function scenarioFrom(
   meta: { name: string; title: string; description: string; now: string; secretMarker: string },
   built: BuiltCluster[],
@@ -46,7 +60,7 @@ function scenarioFrom(
 ): Scenario {
   const downstream: Record<string, KubeObject[]> = {};
 
-  for (const b of built) downstream[b.cluster.mgmtId] = b.downstream;
+  for (const b of built) downstream[b.cluster.mgmtId] = withLeases(b.downstream, meta.now);
 
   return {
     ...meta,
@@ -2166,6 +2180,8 @@ export function nodeSignals(o: ScenarioOptions = {}): Scenario {
     key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute', timeAdded: ago(now, '2h')
   }];
   lastWrittenAt(node('sg-worker-06'), ago(now, '38m'));
+  // Its kubelet runs: it renewed its Lease seconds ago, only its writes of the Node's status fail.
+  built.downstream.push(nodeLease(node('sg-worker-06'), now, ago(now, '7s')) as KubeLease);
   for (const host of ['sg-worker-01', 'sg-worker-02', 'sg-worker-03', 'sg-worker-06']) recopyNode(builtNode(built, host).managementNode, node(host));
   const paused = builtNode(built, 'sg-worker-04').machine as KubeObject;
 

@@ -3,7 +3,9 @@
  */
 
 import { stableHex, stableInt, stableUid } from '../random';
-import { Labels, NodeCondition, NodeObject, NodeSystemInfo } from '../types';
+import {
+  KubeObject, Labels, NodeCondition, NodeObject, NodeSystemInfo
+} from '../types';
 import {
   MACHINE_UID_LABEL, meta, OperatingSystem, Roles, runtimeOf
 } from './common';
@@ -197,4 +199,55 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   }
 
   return node;
+}
+
+/** The kubelet's default --node-lease-duration-seconds; it renews its Lease every quarter of it. */
+const LEASE_DURATION_S = 40;
+/** A kubelet's status older than this is overdue: it writes one at least every 5 min. */
+const STATUS_OVERDUE_MS = 6 * 60 * 1000;
+
+/** A Lease's renewTime as the API server writes a MicroTime: RFC 3339 with microseconds. */
+function microTime(ms: number, name: string): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, `.${ String(stableInt(`lease-us:${ name }`, 0, 999999)).padStart(6, '0') }Z`);
+}
+
+/**
+ * The Lease the Node's kubelet keeps in kube-node-lease (pkg/kubelet/nodelease), as the Node's state says it is
+ * renewed: `renewedAt` where given; else the last time the kubelet was heard where Kubernetes marked the Node
+ * Unknown or its status is overdue (nothing reaches the cluster from it); else seconds before `now` (the kubelet
+ * renews it every 10 s). None for a Node without a Ready condition.
+ */
+export function nodeLease(node: NodeObject, now: string, renewedAt?: string): KubeLease | null {
+  const ready = node.status.conditions.find((c) => c.type === 'Ready');
+
+  if (!ready) {
+    return null;
+  }
+  const name = node.metadata.name;
+  const beat = Date.parse(ready.lastHeartbeatTime ?? ready.lastTransitionTime ?? '');
+  const nowMs = Date.parse(now);
+  const silent = ready.status === 'Unknown' || Number.isNaN(beat) || nowMs - beat > STATUS_OVERDUE_MS;
+  const renewed = renewedAt ? Date.parse(renewedAt) : (silent ? (Number.isNaN(beat) ? Date.parse(node.metadata.creationTimestamp) : beat) : nowMs - 1000 * stableInt(`lease:${ name }`, 1, 9));
+
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind:       'Lease',
+    metadata:   meta('Lease', {
+      name,
+      namespace:       'kube-node-lease',
+      createdAt:       node.metadata.creationTimestamp,
+      ownerReferences: [{
+        apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid
+      }],
+    }),
+    spec: {
+      holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, renewTime: microTime(renewed, name)
+    },
+  };
+}
+
+export interface KubeLease extends KubeObject {
+  apiVersion: 'coordination.k8s.io/v1';
+  kind: 'Lease';
+  spec: { holderIdentity: string; leaseDurationSeconds: number; renewTime: string };
 }

@@ -13,6 +13,7 @@ const KIND_LABELS: Record<string, string> = {
   infraMachine: 'InfrastructureMachine',
   mgmtNode:     'management Node',
   node:         'Node',
+  lease:        'Lease',
 };
 
 export function objectLabel(kind: keyof typeof KIND_LABELS, obj: KubeObject): string {

@@ -10,6 +10,7 @@ export { linkChain } from './chain';
 export { clusterIdentityOf } from './cluster-info';
 export { heldBack } from './resolution';
 export { preflightOf, userConfirmable } from './preflight';
+export { leasesWanted, statusOverdue } from './leases';
 export { attachPoolComparisons } from './pools';
 export {
   entryExplaining, eventsIndex, jobLogOf, jobsIndex, timelineOf, JOB_LOG_LINES
@@ -29,7 +30,7 @@ export {
   HOST_CONFIRMATIONS, RULES, RULE_IDS, infrastructureDeleteError, ruleKey
 } from './rules';
 export {
-  CAPI_INFRASTRUCTURE_GROUP, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, deletionTimestamp, finalizers, infrastructureRef,
+  CAPI_INFRASTRUCTURE_GROUP, NODE_LEASE_NAMESPACE, classify, STEVE_TYPES, PLAN_SECRET_TYPE, bootstrapRef, deletionTimestamp, finalizers, infrastructureRef,
   machineClusterName, machinePhase, machineRoles, nodeRefName, operatingSystem
 } from './objects';
 export * from './vocabulary';

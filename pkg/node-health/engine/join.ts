@@ -15,7 +15,7 @@ import { effectiveAvailability, settleRecordInputs } from './join/availability';
 import {
   clusterKey, indexClusters, indexMachines, indexPlanSecrets, lazyJoinedTo, lazyNodesByLowerName
 } from './join/indexes';
-import { attachMgmtNodes, attachNodes } from './join/attach';
+import { attachLeases, attachMgmtNodes, attachNodes } from './join/attach';
 import { buildRecords } from './join/records';
 import type { JoinResult } from './join/result';
 import type { EarlierRecords } from './join/records';
@@ -85,6 +85,8 @@ export function join(
   const parts = kept.parts.index;
   const nodes = attachNodes(buckets.node, clusters, machines);
   const lonelyMgmtNodes = attachMgmtNodes(buckets.mgmtNode, clusters, machines, nodes);
+
+  attachLeases(buckets.lease, clusters, nodes);
   const records = buildRecords(clusters, machines, parts, nodes, lonelyMgmtNodes, availability, earlier);
 
   // A management cluster only adds to a cluster already known: a dump of every management cluster makes no records.

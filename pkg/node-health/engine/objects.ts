@@ -31,6 +31,14 @@ export const DRAIN_ANNOTATIONS = [
   'rke.cattle.io/post-drain',
 ] as const;
 
+/** Where each kubelet keeps the Lease it renews every 10 s, named as its Node. */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/** A kubelet's Lease: one of kube-node-lease, not a controller's leader election. */
+function isNodeLease(obj: Record<string, any>): boolean {
+  return asObject(obj.metadata).namespace === NODE_LEASE_NAMESPACE;
+}
+
 /** Steve type ids, used to link to an object's page in Rancher. */
 export const STEVE_TYPES = {
   cluster:            'provisioning.cattle.io.cluster',
@@ -39,6 +47,7 @@ export const STEVE_TYPES = {
   bootstrap:          'rke.cattle.io.rkebootstrap',
   mgmtNode:           'management.cattle.io.node',
   node:               'node',
+  lease:              'coordination.k8s.io.lease',
   registrationToken:  'management.cattle.io.clusterregistrationtoken',
   mgmtCluster:        'management.cattle.io.cluster',
   capiCluster:        'cluster.x-k8s.io.cluster',
@@ -48,7 +57,7 @@ export const STEVE_TYPES = {
 } as const;
 
 /** The API group of an apiVersion, cut out only when it is none of the engine's (most objects are of these). */
-const KNOWN_GROUPS = ['management.cattle.io', 'cluster.x-k8s.io', 'provisioning.cattle.io', 'rke.cattle.io', 'rke-machine.cattle.io', 'batch', 'events.k8s.io', CAPI_INFRASTRUCTURE_GROUP];
+const KNOWN_GROUPS = ['coordination.k8s.io', 'management.cattle.io', 'cluster.x-k8s.io', 'provisioning.cattle.io', 'rke.cattle.io', 'rke-machine.cattle.io', 'batch', 'events.k8s.io', CAPI_INFRASTRUCTURE_GROUP];
 
 function groupOf(apiVersion: string | null): string {
   if (!apiVersion) {
@@ -107,6 +116,8 @@ export function classify(input: unknown): ObjectKind | null {
       }
 
       return group === '' ? 'node' : null;
+    case 'Lease':
+      return group === 'coordination.k8s.io' && isNodeLease(obj) ? 'lease' : null;
     case 'ClusterRegistrationToken':
       return 'registrationToken';
     case 'Job':
@@ -145,6 +156,8 @@ export function classify(input: unknown): ObjectKind | null {
       return 'mgmtNode';
     case 'node':
       return 'node';
+    case STEVE_TYPES.lease:
+      return isNodeLease(obj) ? 'lease' : null;
     case 'event':
     case 'events.k8s.io.event':
       return 'event';

@@ -14,15 +14,10 @@ import { getCondition, nodeReadyCondition, readyHeartbeat } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
-import { customHost, infrastructureDeleteError, readMember } from './rules/shared';
+import { customHost, infrastructureDeleteError, readLease, readMember } from './rules/shared';
+import { LIVE_HEARTBEAT_MS } from './leases';
 
-/**
- * A kubelet status this recent says the kubelet runs. With nothing changed, kubelet writes its Node's status (the
- * conditions' lastHeartbeatTime with it) only every nodeStatusReportFrequency, 5 min by default, checked every 10 s
- * (pkg/kubelet/kubelet_node_status.go tryUpdateNodeStatus), and renews its Lease in between: a live host's heartbeat
- * is up to 5 min old. A minute more allows for the time Rancher's view takes to catch up.
- */
-export const LIVE_HEARTBEAT_MS = 6 * 60 * 1000;
+export { LIVE_HEARTBEAT_MS } from './leases';
 
 interface Context {
   now: number;
@@ -85,6 +80,13 @@ function hostGone(r: NodeRecord, ctx: Context, forDelete = false): PreflightChec
     const outcome = ready.status === 'True' ? 'alive' : 'reporting';
 
     return check('hostGone', false, forDelete ? `${ outcome }Delete` : outcome, { node: name, seconds: Math.round(ago / 1000) });
+  }
+
+  // An old status with a Lease the kubelet renews: the kubelet runs, only its status writes fail.
+  const lease = readLease(r, ctx.now);
+
+  if (lease.state === 'renewed') {
+    return check('hostGone', false, forDelete ? 'leaseRenewedDelete' : 'leaseRenewed', { node: name, seconds: Math.round(lease.age / 1000) });
   }
 
   return check('hostGone', null, 'stale', {

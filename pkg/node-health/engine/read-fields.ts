@@ -98,6 +98,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     // Whether the kubelet still reports: a live host is not a ghost (preflight.ts)
     'status.conditions[].lastHeartbeatTime',
   ],
+  // The kubelet's Lease: who holds it, when it was last renewed and for how long a renewal holds.
+  lease:              ['spec.holderIdentity', 'spec.renewTime', 'spec.leaseDurationSeconds'],
   // Whether the cluster agent is connected: its Connected and Ready conditions.
   mgmtCluster:        ['status.connected', ...CONDITIONS],
   // The registration command is read from Norman by the tab, never from an export.

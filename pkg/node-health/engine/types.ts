@@ -24,6 +24,7 @@ export type ObjectKind =
   | 'infraMachine'
   | 'mgmtNode'
   | 'node'
+  | 'lease'
   | 'registrationToken'
   | 'mgmtCluster'
   | 'capiCluster'
@@ -38,7 +39,7 @@ export type ObjectKind =
  */
 export type Availability = 'ok' | 'partial' | 'forbidden' | 'error' | 'absent';
 export type InputName =
-  | 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes'
+  | 'machines' | 'planSecrets' | 'bootstraps' | 'infraMachines' | 'mgmtNodes' | 'nodes' | 'leases'
   | 'capiClusters' | 'machineHealthChecks' | 'machineDeployments' | 'machineSets';
 export type InputAvailability = Partial<Record<InputName, Availability>>;
 
@@ -318,6 +319,8 @@ export interface JoinedObjects {
   infraMachine?: KubeObject;
   mgmtNode?: KubeObject;
   node?: KubeObject;
+  /** the kubelet's Lease of its Node (kube-node-lease), read only while some Node's status is stale */
+  lease?: KubeObject;
 }
 
 export interface EngineConfig {

@@ -69,7 +69,7 @@ export type MessageArgs = Record<string, string | number>;
  * Message arguments that hold a duration, in milliseconds (or "?" when it is unknown). The engine leaves them as
  * numbers; each renderer says them in its reader's language.
  */
-export const DURATION_ARGS: readonly string[] = ['duration', 'age', 'median'];
+export const DURATION_ARGS: readonly string[] = ['duration', 'age', 'median', 'leaseAge'];
 
 /**
  * Message arguments that hold a point in time, as Kubernetes writes it (RFC 3339 in UTC). The engine leaves them as

@@ -4,7 +4,8 @@
  * (objects, findings, evidence, fix commands), so the diagnosis of the bundle joins and judges as before.
  *
  * - IP addresses (IPv4 and IPv6, anywhere in any string) become 10.255.x.y and 2001:db8::n.
- * - Hostnames are those the objects declare as such: downstream Node names, kubernetes.io/hostname and other
+ * - Hostnames are those the objects declare as such: downstream Node names (and their kubelets' Leases' names and
+ *   holders), kubernetes.io/hostname and other
  *   *hostname / *nodename labels and annotations, spec.requestedHostname, status.nodeName, Machine
  *   status.nodeRef.name, providerID suffixes, Hostname/DNS addresses. Each becomes host-NNN, and its domain
  *   domain-NNN.invalid; then every occurrence of those names in any string is replaced, also inside
@@ -134,8 +135,10 @@ function learnObject(obj: Record<string, any>, into: Learned): void {
     }
   };
 
-  if (kind === 'node') {
+  if (kind === 'node' || kind === 'lease') {
+    // A kubelet's Lease is named as its Node, and held by it.
     addHost(meta.name);
+    addHost(isPlainObject(obj.spec) ? obj.spec.holderIdentity : undefined);
   } else if (typeof meta.name === 'string') {
     into.keep.add(meta.name.toLowerCase());
   }

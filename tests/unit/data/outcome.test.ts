@@ -18,6 +18,7 @@ function loadWith(issues: LoadIssue[], availability: Partial<LoadResult['availab
       infraMachines:       'ok',
       mgmtNodes:           'ok',
       nodes:               'ok',
+      leases:              'absent',
       capiClusters:        'ok',
       machineHealthChecks: 'ok',
       machineDeployments:  'ok',

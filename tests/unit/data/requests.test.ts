@@ -194,6 +194,7 @@ describe('the Steve types the requests and links name', () => {
     bootstrap:          null,
     mgmtNode:           MANAGEMENT.NODE,
     node:               NODE,
+    lease:              null,
     registrationToken:  null,
     mgmtCluster:        MANAGEMENT.CLUSTER,
     capiCluster:        CAPI.CAPI_CLUSTER,
@@ -210,6 +211,7 @@ describe('the Steve types the requests and links name', () => {
     expect(Object.keys(SHELL_NAMES).sort()).toEqual(Object.keys(STEVE_TYPES).sort());
     expect(STEVE_TYPES.bootstrap).toBe('rke.cattle.io.rkebootstrap');
     expect(STEVE_TYPES.registrationToken).toBe('management.cattle.io.clusterregistrationtoken');
+    expect(STEVE_TYPES.lease).toBe('coordination.k8s.io.lease');
   });
 
   it('every request of a load but the infrastructure machines\' asks for a list of one of them', () => {

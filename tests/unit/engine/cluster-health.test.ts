@@ -203,9 +203,21 @@ describe('nodes-status-frozen', () => {
     for (const r of report.records.filter((x) => x.objects.node)) {
       expect([r.nodeName, r.findings.map((x) => x.rule)]).toEqual([r.nodeName, ['node-status-stale']]);
       expect(r.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.nodesStatusFrozen' }));
+      // Its Lease is as old as its status: nothing reaches the cluster from its kubelet.
+      expect(r.findings[0].args?.lease).toBe('stopped');
+      expect(Math.floor(Number(r.findings[0].args?.leaseAge) / 1000)).toBe(25 * 60 - 1);
+      expect(r.findings[0].evidence.map((e) => [e.object, e.path])).toContainEqual([`Lease kube-node-lease/${ r.nodeName }`, 'spec.renewTime']);
       // Comparing every Node's heartbeat is the cluster's step: the row's plan does not ask it again.
-      expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['lease', 'kubeletLog']]);
+      expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['kubeletLinux', 'leaseLog']]);
       expect(r.findings[0].fix.map((x) => x.key.split('.').pop())).toContain('allNodes');
+    }
+    // Without the Leases (a healthy cluster's load reads none), each row asks to read its Lease by hand.
+    const unread = diagnose(objects.filter((o) => o.kind !== 'Lease'), { now });
+
+    expect(unread.clusters[0].findings.map((x) => x.rule)).toContain('nodes-status-frozen');
+    for (const r of unread.records.filter((x) => x.objects.node)) {
+      expect(r.findings[0].args?.lease).toBe('unread');
+      expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['lease', 'kubeletLog']]);
     }
     // Its etcd members and control plane all say Ready, but from statuses as old: neither is judged healthy.
     expect(report.clusters[0].notes?.map((n) => [n.args?.check, n.args?.why, n.args?.count])).toStrictEqual([['etcdQuorum', 'stale', 3], ['controlPlane', 'stale', 1]]);
@@ -223,7 +235,35 @@ describe('nodes-status-frozen', () => {
 
     expect(stale).toHaveLength(3);
     // Without the cluster's finding, each row asks to compare every Node's heartbeat itself.
-    expect(stale.map((r) => r.resolution?.steps.map((x) => x.key.split('.').pop()))).toEqual([0, 1, 2].map(() => ['lease', 'kubeletLog', 'allNodes']));
+    expect(stale.map((r) => r.resolution?.steps.map((x) => x.key.split('.').pop()))).toEqual([0, 1, 2].map(() => ['allNodes', 'kubeletLinux', 'leaseLog']));
+  });
+
+  it('says nothing while a kubelet renews its Lease: the API server and etcd take writes, and that row says its status writes fail', () => {
+    const { now, objects } = frozen();
+    const lease = objects.find((o) => o.kind === 'Lease' && o.metadata.name === 'fz-etcd-02');
+
+    lease.spec.renewTime = '2026-05-08T07:44:51.204117Z';
+    const report = diagnose(objects, { now });
+
+    expect(report.clusters[0].findings.map((x) => x.rule)).not.toContain('nodes-status-frozen');
+    const renewing = report.records.find((r) => r.nodeName === 'fz-etcd-02')!;
+
+    expect(renewing.findings[0].args).toMatchObject({ lease: 'renewed', leaseAge: 8796 });
+    expect(renewing.findings[0].evidence).toContainEqual({
+      object: 'Lease kube-node-lease/fz-etcd-02', path: 'spec.renewTime', value: '2026-05-08T07:44:51.204117Z'
+    });
+    expect(renewing.resolution?.steps.map((x) => x.key.split('.').pop())).toEqual(['kubeletLog', 'statusWrites']);
+    // A renewal three of its 40 s durations old no longer counts.
+    lease.spec.renewTime = '2026-05-08T07:43:00.000000Z';
+    expect(diagnose(objects, { now }).records.find((r) => r.nodeName === 'fz-etcd-02')!.findings[0].args?.lease).toBe('stopped');
+    lease.spec.renewTime = '2026-05-08T07:43:00.001000Z';
+    expect(diagnose(objects, { now }).records.find((r) => r.nodeName === 'fz-etcd-02')!.findings[0].args?.lease).toBe('renewed');
+    // A Lease that says no time of renewal tells nothing: read by hand, as where none was read.
+    delete lease.spec.renewTime;
+    const unsaid = diagnose(objects, { now }).records.find((r) => r.nodeName === 'fz-etcd-02')!.findings[0];
+
+    expect(unsaid.args?.lease).toBe('unread');
+    expect(unsaid.fix[0].key).toBe('nodeHealth.rules.nodeStatusStale.fix.lease');
   });
 
   it('counts a transition as a write: a Node the controller marked Unknown 2 minutes ago shows the controllers run', () => {

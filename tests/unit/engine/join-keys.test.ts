@@ -48,6 +48,42 @@ describe('a Node that says nothing of its cluster, among several clusters (kubec
   });
 });
 
+describe('the kubelets\' Leases', () => {
+  const leaseOf = (r: { objects: { lease?: { metadata?: { name?: string } } } }) => r.objects.lease?.metadata?.name;
+
+  it.each(['kubectl', 'steve'] as Shape[])('each Node gets the Lease named as it, %s shape', (shape) => {
+    const report = diagnose(clusterObjects(s, id, shape), { now: s.now, defaultCluster: id });
+    const withNode = report.records.filter((r) => r.objects.node);
+
+    expect(withNode.length).toBeGreaterThan(3);
+    expect(withNode.map(leaseOf)).toStrictEqual(withNode.map((r) => r.objects.node?.metadata?.name));
+    expect(withNode.every((r) => r.inputs.leases === 'ok')).toBe(true);
+  });
+
+  it('in kubectl output of two clusters, a Lease goes to the one Node of its name, and to none where two clusters have one', () => {
+    const other = buildScenario('healthy', { now: s.now });
+    const theirs = clusterObjects(other, other.clusters[0].mgmtId) as any[];
+    const twin = JSON.parse(JSON.stringify(theirs.find((o) => o.kind === 'Node' && o.apiVersion === 'v1')));
+    const twinLease = JSON.parse(JSON.stringify(theirs.find((o) => o.kind === 'Lease' && o.metadata.name === twin.metadata.name)));
+    const ours = (JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[]).filter((o) => o.kind !== 'Lease' || o.metadata.name !== 'keys-wk-label');
+    const node = ours.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'keys-wk-label');
+
+    // Our cluster's keys-wk-label (joined to its machine by the machine's uid label) is renamed as one of theirs:
+    // one Lease of that name, two Nodes.
+    node.metadata.name = twin.metadata.name;
+    node.metadata.labels['kubernetes.io/hostname'] = twin.metadata.name;
+    const report = diagnose([...ours, ...theirs.filter((o) => o !== twinLease), twinLease], { now: s.now });
+    const named = report.records.filter((r) => r.objects.node?.metadata?.name === twin.metadata.name);
+
+    expect(named).toHaveLength(2);
+    expect(named.map(leaseOf)).toStrictEqual([undefined, undefined]);
+    const others = report.records.filter((r) => r.objects.node && r.objects.node.metadata?.name !== twin.metadata.name);
+
+    expect(others.length).toBeGreaterThan(3);
+    expect(others.map(leaseOf)).toStrictEqual(others.map((r) => r.objects.node?.metadata?.name));
+  });
+});
+
 describe('keys that disagree', () => {
   it('the machine label wins over a stale annotation naming another machine', () => {
     const report = diagnose(clusterObjects(s, id), { now: s.now, defaultCluster: id });

@@ -81,12 +81,24 @@ describe('the finalizer removal\'s preflight', () => {
     });
 
     expect(outcome(checkOf(networkDown, 'remove-finalizers', 'hostGone'))).toBe('false:reporting');
-    // Still Ready from a report far older than kubelet leaves it, never marked Unknown: a stale view, nothing told.
-    const stale = readyAs({
+    // Still Ready from a report far older than kubelet leaves it, never marked Unknown, while the kubelet renewed its
+    // Lease seconds ago: the host runs, only its status writes fail.
+    const oldStatus = readyAs({
       status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: '2020-01-01T00:00:00Z'
     });
 
+    expect(outcome(checkOf(oldStatus, 'remove-finalizers', 'hostGone'))).toBe('false:leaseRenewed');
+    expect(checkOf(oldStatus, 'remove-finalizers', 'hostGone')?.args).toEqual({ node: leaving.nodeName, seconds: expect.any(Number) });
+    expect(oldStatus.preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
+    // The Lease as old as the status, or none read at all: a stale view, nothing told.
+    const lease = objects.find((o) => o.kind === 'Lease' && o.metadata.name === leaving.nodeName);
+
+    lease.spec.renewTime = '2020-01-01T00:00:00.000000Z';
+    const stale = readyAs({});
+
     expect(outcome(checkOf(stale, 'remove-finalizers', 'hostGone'))).toBe('null:stale');
+    expect(outcome(checkOf(diagnose(objects.filter((o) => o.kind !== 'Lease'), { now }).records.find((r) => r.machineName === leaving.machineName)!,
+      'remove-finalizers', 'hostGone'))).toBe('null:stale');
     expect(stale.preflight?.find((p) => p.id === 'remove-finalizers')?.allowed).toBe(false);
     // What Kubernetes' node lifecycle controller writes once the kubelet stopped renewing its lease.
     const again = readyAs({

@@ -71,13 +71,15 @@ describe('bundle shape', () => {
       infraMachines:       'ok',
       mgmtNodes:           'ok',
       nodes:               'ok',
+      // The kubelets' Leases were in the objects too.
+      leases:              'ok',
       // A custom cluster's CAPI Cluster was in the objects; it has no pools.
       capiClusters:        'ok',
       machineHealthChecks: 'absent',
       machineDeployments:  'absent',
       machineSets:         'absent',
     });
-    expect(Object.values(settledAvailability([]))).toStrictEqual(Array(10).fill('absent'));
+    expect(Object.values(settledAvailability([]))).toStrictEqual(Array(11).fill('absent'));
   });
 
   it('carries every record with its findings, keys, chain and plan status', () => {

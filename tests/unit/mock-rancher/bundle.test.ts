@@ -33,10 +33,15 @@ describe('serving a node-health-bundle/v1 file as a cluster', () => {
     });
     const served = world.clusters.find((c) => c.source.startsWith('bundle:'));
 
+    const nodes = downstream.filter((o) => o.kind === 'Node');
+
     expect(served).toMatchObject({
-      name: scenario.clusters[0].name, mgmtId, nodes: downstream.length
+      name: scenario.clusters[0].name, mgmtId, nodes: nodes.length
     });
-    expect(store.list(mgmtId, 'node')).toHaveLength(downstream.length);
+    expect(store.list(mgmtId, 'node')).toHaveLength(nodes.length);
+    // The kubelets' Leases with them, in kube-node-lease.
+    expect(store.list(mgmtId, 'coordination.k8s.io.lease', 'kube-node-lease')).toHaveLength(downstream.length - nodes.length);
+    expect(store.list(LOCAL_SCOPE, 'coordination.k8s.io.lease')).toHaveLength(0);
     expect(store.list(LOCAL_SCOPE, 'cluster.x-k8s.io.machine').length).toBe(scenario.objects.filter((o) => o.kind === 'Machine').length);
     const node = store.list(mgmtId, 'node')[0] as Record<string, unknown>;
 

@@ -55,6 +55,11 @@ describe('the embedded API\'s kubelets', () => {
       .map((r) => r.machineName);
 
     expect(stale(hourLater)).toEqual([SIGNAL_MACHINES.staleStatus]);
+    // Its kubelet runs and renews its Lease, an hour on as at the start; only its status writes fail.
+    const staleFinding = diagnose(s.everything(), { now: new Date(hourLater).toISOString() }).records
+      .find((r) => r.machineName === SIGNAL_MACHINES.staleStatus)?.findings.find((f) => f.rule === 'node-status-stale');
+
+    expect(staleFinding?.args).toMatchObject({ lease: 'renewed', leaseAge: 0 });
     // Without them, every Node of the cluster would read stale by then.
     expect(stale(hourLater).length).toBeLessThan(diagnose(served(['node-signals']).everything(), { now: new Date(hourLater).toISOString() }).records
       .filter((r) => r.findings.some((f) => f.rule === 'node-status-stale')).length);

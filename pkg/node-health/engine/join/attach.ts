@@ -109,3 +109,34 @@ export function attachMgmtNodes(mgmtNodeObjects: KubeObject[], clusters: Cluster
 
   return lonely;
 }
+
+/**
+ * Each Node's Lease: the one of its cluster with its name (a kubelet names its Lease after its Node). A Lease
+ * whose cluster nothing tells (kubectl output) goes to the one Node of that name whose cluster is not told either,
+ * or to the only Node of that name.
+ */
+export function attachLeases(leaseObjects: KubeObject[], clusters: ClusterIndex, nodes: NodeIndex): void {
+  if (leaseObjects.length === 0) {
+    return;
+  }
+  const byName = lazily(() => {
+    const named = new Map<string, NodeEntry | null>();
+
+    for (const entry of nodes.nodes) {
+      named.set(entry.name, named.has(entry.name) ? null : entry);
+    }
+
+    return named;
+  });
+
+  for (let i = 0; i < leaseObjects.length; i++) {
+    const lease = leaseObjects[i];
+    const name = nameOf(lease) as string;
+    const cluster = clusters.forMgmtId(downstreamClusterIdFromLinks(lease)) ?? clusters.fallback();
+    const node = nodes.byClusterName.get(clusterKey(cluster), name) ?? (cluster ? undefined : byName().get(name) ?? undefined);
+
+    if (node && !node.lease) {
+      node.lease = lease;
+    }
+  }
+}

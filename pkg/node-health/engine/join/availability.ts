@@ -75,6 +75,9 @@ function availabilityByCluster(
     if (o.node) {
       inputs.add('nodes');
     }
+    if (o.lease) {
+      inputs.add('leases');
+    }
   }
   // Only a cluster with records needs its availability; unjoined objects matter where its records show none.
   for (const [cluster, input] of unjoined((c, i) => present.get(c)?.has(i) === false)) {

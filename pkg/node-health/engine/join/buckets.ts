@@ -14,6 +14,7 @@ export interface Buckets {
   infraMachine: KubeObject[];
   mgmtNode: KubeObject[];
   node: KubeObject[];
+  lease: KubeObject[];
   registrationToken: KubeObject[];
   mgmtCluster: KubeObject[];
   capiCluster: KubeObject[];
@@ -29,6 +30,7 @@ export const INPUT_OF_KIND: Partial<Record<ObjectKind, InputName>> = {
   infraMachine:       'infraMachines',
   mgmtNode:           'mgmtNodes',
   node:               'nodes',
+  lease:              'leases',
   capiCluster:        'capiClusters',
   machineHealthCheck: 'machineHealthChecks',
   machineDeployment:  'machineDeployments',
@@ -46,6 +48,7 @@ export function bucketObjects(objects: unknown[]): { buckets: Buckets; skipped: 
     infraMachine:       [],
     mgmtNode:           [],
     node:               [],
+    lease:              [],
     registrationToken:  [],
     mgmtCluster:        [],
     capiCluster:        [],

@@ -70,6 +70,8 @@ export interface NodeEntry {
   name: string;
   cluster: ClusterInfo | null;
   mgmtNode: KubeObject | undefined;
+  /** its kubelet's Lease, where leases were read */
+  lease?: KubeObject;
   /** the machine it was joined to */
   takenBy: string | null;
 }

@@ -83,7 +83,7 @@ export interface EarlierRecords {
   kept?: KeptIndexes;
 }
 
-const OBJECT_SLOTS = ['cluster', 'machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node'] as const;
+const OBJECT_SLOTS = ['cluster', 'machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node', 'lease'] as const;
 
 /**
  * The earlier record of this key, copied as the join left it, added to the records when it joined these very
@@ -175,6 +175,7 @@ function addMachineRecords(
       infraMachine: infraFor(ns, infrastructureRef(m)),
       mgmtNode:     nodeEntry?.mgmtNode ?? machines.machines[i].mgmtNode,
       node,
+      lease:        nodeEntry?.lease,
     };
 
     if (secret) {
@@ -226,6 +227,7 @@ function addNodeRecords(
       cluster:  cluster ? clusters.objects.get(cluster) : undefined,
       node:     n,
       mgmtNode: nodes.nodes[i].mgmtNode,
+      lease:    nodes.nodes[i].lease,
     };
     const key = `node:${ clusterKey(cluster) }/${ name }`;
 

@@ -23,7 +23,7 @@ import {
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
-import { readMember, staleReadyBeat } from './shared';
+import { readLease, readMember, staleReadyBeat } from './shared';
 import type { MemberReading, NotKnown } from './shared';
 
 interface Member {
@@ -270,6 +270,11 @@ export const nodesStatusFrozen: ClusterRule = {
   },
   check(input, ctx) {
     if (input.cluster.agent === 'disconnected' || !input.records.some((r) => r.findings.some((f) => f.rule === STALE_RULE))) {
+      return null;
+    }
+    // A kubelet that renews its Lease writes through the cluster's API server into etcd: what writes is running, and
+    // each stale Node's own finding says its status writes fail.
+    if (input.records.some((r) => r.objects.node && readLease(r, ctx).state === 'renewed')) {
       return null;
     }
     const nodes = input.records.map((r) => r.objects.node).filter((n): n is KubeObject => !!n && annotation(n, COPIED_FROM_ANNOTATION) === null);

@@ -11,20 +11,25 @@ import type { Condition } from '../conditions';
 import {
   annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
-import { bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName } from '../objects';
+import {
+  NODE_LEASE_NAMESPACE, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
+} from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
   Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
-  customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone, staleReadyBeat
+  customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone, readLease, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import { crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS } from './host-commands';
 
-/** `why`: the Node never registered, or it did and is not Ready now (what to look for in the log). */
-function kubeletStep(r: NodeRecord, why: 'register' | 'ready') {
+/**
+ * `why`: the Node never registered, or it did and is not Ready now, or its kubelet renews neither its status nor
+ * its Lease (what to look for in the log).
+ */
+function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease') {
   return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', { why }, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
 }
 
@@ -428,6 +433,12 @@ export const nodeNotReady: Rule = {
 
 /** The kubelet's own words when it cannot write its Node's status (pkg/kubelet/kubelet_node_status.go). */
 const NODE_STATUS_ERRORS = 'Error updating node status|Unable to update node status';
+/**
+ * The kubelet's words when it cannot renew its Lease (k8s.io/component-helpers/apimachinery/lease/controller.go,
+ * "failed"/"Failed" by version): "failed to update lease using latest lease, fallback to ensure lease", "failed 5
+ * attempts to update lease", "Failed to ensure lease exists, will retry", "Will retry updating lease".
+ */
+const LEASE_ERRORS = 'ailed to update lease|ailed [0-9]+ attempts to update lease|ailed to ensure lease|etry updating lease';
 
 /**
  * A Node that says Ready from a status nothing has written for longer than a kubelet ever leaves it. Kubelet writes
@@ -435,7 +446,10 @@ const NODE_STATUS_ERRORS = 'Error updating node status|Unable to update node sta
  * Unknown once neither came for its grace period. Ready True and old therefore means the kubelet still renews its
  * Lease but cannot write its status, or the cluster's controllers (or this view of the cluster) stopped, as they
  * do when etcd lost its majority (rancher/rancher#13578, #20927): the Ready shown cannot be trusted either way.
- * Rancher's copy of a Node keeps no heartbeat, so only the Node itself is judged.
+ * Where the cluster's Leases were read (the tab reads them while some status is old), the Node's own Lease says
+ * which: renewed, the kubelet runs and only its status writes fail; not renewed (or none), nothing reaches the
+ * cluster from the host and nothing marked the Node Unknown. Rancher's copy of a Node keeps no heartbeat, so only
+ * the Node itself is judged.
  */
 export const nodeStatusStale: Rule = {
   id:                  'node-status-stale',
@@ -453,17 +467,34 @@ export const nodeStatusStale: Rule = {
     const name = nameOf(n);
     const nodeLabel = objectLabel('node', n);
     const readyPath = 'status.conditions[Ready]';
+    const lease = readLease(r, ctx);
+    const d = distributionOf(r);
+    const ev = [evidence(nodeLabel, `${ readyPath }.status`, 'True'), evidence(nodeLabel, `${ readyPath }.lastHeartbeatTime`, beat)];
+    const allNodes = step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' }, `kubectl ${ NODE_HEARTBEATS }`);
+    let fix;
+
+    if (lease.state === 'unread') {
+      fix = [
+        step(this.id, 'lease', { node: name ?? '?' }, kubectl('get', 'lease', [name], { namespace: NODE_LEASE_NAMESPACE, flags: ['-o jsonpath=\'{.spec.renewTime}\''] })),
+        step(this.id, 'kubeletLog', {}, kubeletLogSearch(d, r.os, NODE_STATUS_ERRORS)),
+        allNodes,
+      ];
+    } else if (lease.state === 'renewed') {
+      ev.push(evidence(objectLabel('lease', lease.lease), 'spec.renewTime', lease.renewTime));
+      fix = [step(this.id, 'kubeletLog', {}, kubeletLogSearch(d, r.os, NODE_STATUS_ERRORS)), step(this.id, 'statusWrites', { node: name ?? '?' })];
+    } else {
+      ev.push(lease.state === 'missing' ? evidence(`Lease ${ NODE_LEASE_NAMESPACE }/${ name }`, 'metadata.name', null) : evidence(objectLabel('lease', lease.lease), 'spec.renewTime', lease.renewTime));
+      fix = [allNodes, kubeletStep(r, 'lease'), step(this.id, 'leaseLog', {}, kubeletLogSearch(d, r.os, LEASE_ERRORS))];
+    }
 
     return {
-      args:     { node: name ?? '?', duration: duration(age(ctx, beat)) },
-      evidence: [evidence(nodeLabel, `${ readyPath }.status`, 'True'), evidence(nodeLabel, `${ readyPath }.lastHeartbeatTime`, beat)],
-      fix:      [
-        step(this.id, 'lease', { node: name ?? '?' }, kubectl('get', 'lease', [name], { namespace: 'kube-node-lease', flags: ['-o jsonpath=\'{.spec.renewTime}\''] })),
-        step(this.id, 'kubeletLog', {}, kubeletLogSearch(distributionOf(r), r.os, NODE_STATUS_ERRORS)),
-        step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' }, `kubectl ${ NODE_HEARTBEATS }`),
-      ],
-      since:   beat,
-      actions: [],
+      args: {
+        node: name ?? '?', duration: duration(age(ctx, beat)), lease: lease.state, leaseAge: lease.state === 'renewed' || lease.state === 'stopped' ? duration(lease.age) : '?'
+      },
+      evidence: ev,
+      fix,
+      since:    beat,
+      actions:  [],
     };
   },
 };

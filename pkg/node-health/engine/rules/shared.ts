@@ -10,6 +10,7 @@ import type { Condition } from '../conditions';
 import { annotation, asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objects';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
+import { leaseRenewTime, leaseRenewedWithinMs } from '../leases';
 import {
   RuleContext, commonStep, evidence, objectLabel, olderThan
 } from './rule';
@@ -214,6 +215,40 @@ export function staleReadyBeat(node: KubeObject, ctx: RuleContext): string | nul
   const beat = asString(raw.lastHeartbeatTime);
 
   return beat && olderThan(ctx, beat, ctx.config.nodeStatusStaleMs) ? beat : null;
+}
+
+/**
+ * What a record's Lease says of its kubelet: `unread` where the cluster's Leases were not read (a healthy cluster's
+ * never are) or could not be, or its Lease says no time of renewal; `missing` where they were and the Node has none; `renewed` where the kubelet renewed
+ * it lately; `stopped` where it did not. `age` is how long ago it was renewed (ms).
+ * `now` alone or the rule's context: through the context, the moment a renewed Lease stops counting as renewed is
+ * one the judgement depends on.
+ */
+export type LeaseReading =
+  | { state: 'unread' }
+  | { state: 'missing' }
+  | { state: 'renewed' | 'stopped'; lease: KubeObject; renewTime: string | null; age: number };
+
+export function readLease(r: NodeRecord, at: number | RuleContext): LeaseReading {
+  const lease = r.objects.lease;
+
+  if (!lease) {
+    return r.inputs.leases === 'ok' && r.objects.node ? { state: 'missing' } : { state: 'unread' };
+  }
+  const renewTime = leaseRenewTime(lease);
+  const renewed = Date.parse(renewTime ?? '');
+
+  // A Lease that says no time of renewal tells nothing either way.
+  if (Number.isNaN(renewed)) {
+    return { state: 'unread' };
+  }
+  const now = typeof at === 'number' ? at : at.now;
+  const within = leaseRenewedWithinMs(lease);
+  const old = typeof at === 'number' ? now - renewed > within : olderThan(at, renewTime, within);
+
+  return {
+    state: old ? 'stopped' : 'renewed', lease, renewTime, age: Math.max(0, now - renewed)
+  };
 }
 
 /** Why a cluster member's health cannot be told: its Nodes could not be read, its Node says no Ready, or a stale one. */
