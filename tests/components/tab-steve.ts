@@ -59,6 +59,7 @@ const INPUT_OF_RESOURCE: Record<string, SteveInput> = {
   'rke.cattle.io.rkebootstraps':          'bootstraps',
   'management.cattle.io.nodes':           'mgmtNodes',
   nodes:                                  'nodes',
+  'coordination.k8s.io.leases':           'leases',
   'management.cattle.io.clusters':        'mgmtCluster',
   'cluster.x-k8s.io.clusters':            'capiClusters',
   'cluster.x-k8s.io.machinedeployments':  'machineDeployments',

@@ -18,7 +18,7 @@ import type { Dispatch, LoadIssue, LoadResult } from './types';
 const MAX_PAGES = 500;
 
 export const ALL_INPUTS: readonly InputName[] = [
-  'machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes', 'capiClusters', 'machineHealthChecks', 'machineDeployments', 'machineSets',
+  'machines', 'planSecrets', 'bootstraps', 'infraMachines', 'mgmtNodes', 'nodes', 'leases', 'capiClusters', 'machineHealthChecks', 'machineDeployments', 'machineSets',
 ];
 
 class UnexpectedAnswer extends Error {}
@@ -134,6 +134,8 @@ export interface ListRequest<I extends string> {
   input: I;
   url: string;
   infra?: InfraKind;
+  /** never from the cache nor into it: the list is not watched */
+  unwatched?: true;
 }
 
 /** The lists of earlier loads, by request. */
@@ -178,7 +180,7 @@ export class ListReads<I extends string, R extends ListRequest<I> = ListRequest<
     if (stored) {
       return Promise.resolve({ ok: true, value: stored });
     }
-    const cache = this.options.cache;
+    const cache = request.unwatched ? undefined : this.options.cache;
     const cached = cache?.get(request);
 
     if (cached) {

@@ -6,11 +6,11 @@
  * can say what is missing and why.
  */
 import {
-  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, nameOf, nodeRefName, specOf
+  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, leasesWanted, nameOf, nodeRefName, specOf
 } from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
-  expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType
+  expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType, leasesRequest
 } from './requests';
 import type { InfraKind, ListForm, PlannedRequest } from './requests';
 import type { AccessReviews } from './access';
@@ -94,10 +94,18 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
     reads.take(request, result, mayListAll, ofCluster, true);
   }
 
+  const nodes = reads.list('nodes');
+
+  // Only where some Node's status is overdue does its Lease tell whether its kubelet runs: a healthy cluster reads none.
+  if (target.mgmtId && leasesWanted(nodes, now())) {
+    const { request, result, mayListAll } = await read(leasesRequest(target.mgmtId));
+
+    reads.take(request, result, mayListAll);
+  }
+
   const machines = reads.list('machines');
   const pools = (['machineDeployments', 'machineSets', 'machineHealthChecks'] as const).flatMap((input) => reads.list(input));
   const usesRkeBootstrap = machines.some((m) => bootstrapRef(m)?.kind === 'RKEBootstrap');
-  const nodes = reads.list('nodes');
 
   reads.hidden('planSecrets', usesRkeBootstrap, reads.list('planSecrets').length);
   reads.hidden('bootstraps', usesRkeBootstrap, reads.list('bootstraps').length);
@@ -111,7 +119,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   return {
     objects: [
       ...mgmtCluster, ...reads.list('capiClusters'), ...pools, ...machines, ...reads.list('planSecrets'), ...reads.list('bootstraps'), ...reads.list('infraMachines'),
-      ...reads.list('mgmtNodes'), ...nodes,
+      ...reads.list('mgmtNodes'), ...nodes, ...reads.list('leases'),
     ],
     availability: reads.availability,
     issues:       reads.issues,

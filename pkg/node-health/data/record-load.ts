@@ -15,15 +15,15 @@
  * address) the engine says in a note on the record instead of guessing (engine/scoped.ts).
  */
 import {
-  ANNOTATIONS, LABELS, asObject, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf
+  ANNOTATIONS, LABELS, asObject, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf, statusOverdue
 } from '../engine';
 import type { InputName, KubeObject, RecordScope } from '../engine';
 import {
-  capiClustersRequest, infraKindsOf, machineDeploymentsRequest, machineHealthChecksRequest, machineSetsRequest
+  capiClustersRequest, infraKindsOf, leasesRequest, machineDeploymentsRequest, machineHealthChecksRequest, machineSetsRequest
 } from './requests';
 import type { ListForm, PlannedRequest } from './requests';
 import {
-  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
+  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedLease, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
 } from './record-requests';
 import type { ScopedRequest } from './record-requests';
 import type { AccessReviews } from './access';
@@ -32,6 +32,9 @@ import { ListReads, fetchCollection, settle } from './load-core';
 import type { ListCache, Settled } from './load-core';
 import type { RecordSubject } from './record-target';
 import type { ClusterTarget, Dispatch, LoadResult } from './types';
+
+/** More overdue Nodes than this read their namespace's Leases in one list rather than one request each. */
+const MAX_LEASES_BY_NAME = 10;
 
 /** A pool whose Nodes would take more requests' worth of names than this is not compared here (the cluster's tab does). */
 export const POOL_PEERS_MAX = 50;
@@ -280,10 +283,17 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
       }
     }
   }
+  const nodes = unique(reads.list('nodes'));
+  // The Leases of the Nodes read whose status is overdue (as the cluster's load reads them): one by name each, the
+  // namespace's list where they are many.
+  const overdue = mgmtId ? nodes.filter((n) => statusOverdue(n, now())) : [];
+
+  if (mgmtId && overdue.length > 0) {
+    await round(overdue.length > MAX_LEASES_BY_NAME ? [leasesRequest(mgmtId)] : overdue.map((n) => scopedLease(mgmtId, form, nameOf(n) as string)));
+  }
   const mgmtCluster = await mgmtClusterFetch;
   const workers = workersFetch ? await workersFetch : undefined;
   const machines = unique(reads.list('machines'));
-  const nodes = unique(reads.list('nodes'));
   const planSecrets = unique(reads.list('planSecrets'));
   const usesRkeBootstrap = machines.some((m) => bootstrapRef(m)?.kind === 'RKEBootstrap');
 
@@ -296,6 +306,7 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
     objects: [
       ...mgmtCluster, ...reads.list('capiClusters'), ...reads.list('machineDeployments'), ...reads.list('machineSets'), ...reads.list('machineHealthChecks'),
       ...machines, ...planSecrets, ...unique(reads.list('bootstraps')), ...unique(reads.list('infraMachines')), ...unique(reads.list('mgmtNodes')), ...nodes,
+      ...unique(reads.list('leases')),
     ],
     availability: reads.availability,
     issues:       reads.issues,

@@ -6,7 +6,9 @@
  * cache, `filter=` with it. Steve's `filter` matches parts of a value in some modes, so every answer is checked
  * against the same selector again (`keep`).
  */
-import { LABELS, STEVE_TYPES, label, nameOf } from '../engine';
+import {
+  LABELS, NODE_LEASE_NAMESPACE, STEVE_TYPES, label, nameOf
+} from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
   MGMT_NODE_LEFT_OUT_PATHS, collection, fieldsOf, localAccess, path, planSecretParams, queryString, infraType
@@ -90,6 +92,16 @@ export function scopedBootstrap(target: ClusterTarget, form: ListForm, name: str
 export function scopedInfraMachine(target: ClusterTarget, form: ListForm, infra: InfraKind, name: string): ScopedRequest {
   return scoped('infraMachines', path('v1', collection(infraType(infra)), target.namespace), { name }, form,
     fieldsOf('infraMachine'), localAccess(infra.group, `${ infra.kind.toLowerCase() }s`, target.namespace), infra);
+}
+
+/** One kubelet's Lease, named as its Node; never watched (leasesRequest). */
+export function scopedLease(mgmtId: string, form: ListForm, nodeName: string): ScopedRequest {
+  return {
+    ...scoped('leases', path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.lease), NODE_LEASE_NAMESPACE), { name: nodeName }, form, fieldsOf('lease'), {
+      cluster: mgmtId, group: 'coordination.k8s.io', resource: 'leases', namespace: NODE_LEASE_NAMESPACE
+    }),
+    unwatched: true,
+  };
 }
 
 /** The downstream cluster's Nodes: one by name, or those with a label (a role, a machine's uid). */

@@ -18,7 +18,7 @@
  * (pkg/stores/partition ToAPI). The excludes still hold if a proxy drops `include`.
  */
 import {
-  CAPI_INFRASTRUCTURE_GROUP, LABELS, PLAN_SECRET_TYPE, STEVE_TYPES, infrastructureRef, steveIncludePaths
+  CAPI_INFRASTRUCTURE_GROUP, LABELS, NODE_LEASE_NAMESPACE, PLAN_SECRET_TYPE, STEVE_TYPES, infrastructureRef, steveIncludePaths
 } from '../engine';
 import type { InputName, KubeObject, ObjectKind } from '../engine';
 import type { ClusterTarget } from './types';
@@ -55,6 +55,8 @@ export interface PlannedRequest {
   /** infrastructure machine kind, for infraMachines requests */
   infra?: InfraKind;
   access: ListAccess;
+  /** read anew on every load, never from a watched earlier answer: a list whose objects all change every few seconds */
+  unwatched?: true;
 }
 
 export type Param = [string, string];
@@ -218,6 +220,21 @@ export function nodesRequest(mgmtId: string): PlannedRequest {
     access: {
       cluster: mgmtId, group: '', resource: 'nodes'
     },
+  };
+}
+
+/**
+ * The kubelets' Leases of the downstream cluster (kube-node-lease): asked for only while some Node's status is
+ * overdue (leasesWanted), and never watched, as each of them is renewed every 10 s.
+ */
+export function leasesRequest(mgmtId: string): PlannedRequest {
+  return {
+    input:    'leases',
+    url:      `${ path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.lease), NODE_LEASE_NAMESPACE) }${ queryString(fieldsOf('lease')) }`,
+    access:   {
+      cluster: mgmtId, group: 'coordination.k8s.io', resource: 'leases', namespace: NODE_LEASE_NAMESPACE
+    },
+    unwatched: true,
   };
 }
 

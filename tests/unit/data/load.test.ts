@@ -2,7 +2,7 @@ import { linkChain, PLAN_SECRET_STATUS_KEYS } from '@pkg/node-health/engine';
 import { PLAN_SECRET_SENSITIVE_KEYS, clusterTarget, diagnoseLoad, loadClusterData } from '@pkg/node-health/data';
 import type { ClusterTarget, StoreLists } from '@pkg/node-health/data';
 import {
-  ghostEtcd, healthy, imported, large, windowsNodeRef, GHOST_MACHINE
+  ghostEtcd, healthy, imported, large, nodeSignals, nodesFrozen, windowsNodeRef, GHOST_MACHINE, SIGNAL_MACHINES
 } from '../../../scenarios/catalog';
 import { revealSecretValue } from '../../../scenarios/builders';
 import type { Scenario } from '../../../scenarios/types';
@@ -66,6 +66,8 @@ describe('loadClusterData', () => {
       infraMachines:       'ok',
       mgmtNodes:           'ok',
       nodes:               'ok',
+      // No Node's status is overdue: no Lease is asked for.
+      leases:              'absent',
       // A custom cluster has its CAPI Cluster but no pools: nothing of those was missing.
       capiClusters:        'ok',
       machineHealthChecks: 'ok',
@@ -75,6 +77,57 @@ describe('loadClusterData', () => {
     expect(result.objects.filter((o) => o.kind === 'Cluster' && String(o.apiVersion).startsWith('cluster.x-k8s.io/')).map((o) => o.metadata.name)).toStrictEqual(['dev-k3s']);
     expect(result.issues).toEqual([]);
     expect(result.loadedAt).toBe(Date.parse(ghostEtcd().now));
+  });
+
+  it('reads the kubelets\' Leases, after the Nodes, only while some Node\'s status is overdue, and never from an earlier answer', async() => {
+    const { steve, target, result } = await load(nodeSignals());
+    const leases = '/k8s/clusters/c-m-s1gn4l5x/v1/coordination.k8s.io.leases/kube-node-lease';
+
+    // sg-worker-06's status was written 38 minutes ago: its Lease tells whether its kubelet runs.
+    expect(pathsOf(steve.urls)).toContain(leases);
+    expect(pathsOf(steve.urls).indexOf(leases)).toBe(steve.urls.length - 1);
+    expect(new URL(steve.urls[steve.urls.length - 1], 'https://x').searchParams.getAll('include')).toEqual(expect.arrayContaining(['spec.renewTime', 'spec.holderIdentity']));
+    expect(result.availability.leases).toBe('ok');
+    expect(result.objects.filter((o) => o.kind === 'Lease')).toHaveLength(7);
+    const stale = diagnoseLoad(target, result).records.find((r) => r.machineName === SIGNAL_MACHINES.staleStatus);
+
+    const args = stale?.findings.find((f) => f.rule === 'node-status-stale')?.args;
+
+    expect(args?.lease).toBe('renewed');
+    expect(Math.round(Number(args?.leaseAge) / 1000)).toBe(7);
+
+    // A cache that would answer every list: the Leases are asked for again all the same.
+    const cached = new Map(result.requests.map((r) => [r.url, result.objects]));
+    const again = await loadClusterData(steve.dispatch, target, {
+      now:       () => Date.parse(nodeSignals().now),
+      fromStore: storeHolding(nodeSignals()),
+      cache:     {
+        get: (r) => cached.get(r.url), reading: () => undefined, set: () => undefined
+      },
+    });
+
+    expect(again.requests.filter((r) => !r.reused).map((r) => r.url)).toEqual([result.requests[result.requests.length - 1].url]);
+
+    // Not one Node overdue: none asked for.
+    const healthyLoad = await load(healthy());
+
+    expect(pathsOf(healthyLoad.steve.urls).filter((u) => u.includes('leases'))).toEqual([]);
+    // Its Nodes unreadable: nothing to tell overdue, and no Lease asked for.
+    const unreadable = await load(nodesFrozen(), { fail: { nodes: { status: 403 } } });
+
+    expect(pathsOf(unreadable.steve.urls).filter((u) => u.includes('leases'))).toEqual([]);
+    expect(unreadable.result.availability.leases).toBe('absent');
+  });
+
+  it('says so where the Leases cannot be read, and the stale Nodes fall back to reading theirs by hand', async() => {
+    const s = nodesFrozen();
+    const { target, result } = await load(s, { fail: { leases: { status: 403, message: 'leases.coordination.k8s.io is forbidden' } } });
+
+    expect(result.availability.leases).toBe('forbidden');
+    expect(result.issues).toContainEqual(expect.objectContaining({ input: 'leases', kind: 'forbidden' }));
+    for (const r of diagnoseLoad(target, result).records.filter((x) => x.objects.node)) {
+      expect(r.findings.find((f) => f.rule === 'node-status-stale')?.args?.lease).toBe('unread');
+    }
   });
 
   it('asks for the infrastructure machines of a node-driver cluster by their kind', async() => {

@@ -222,3 +222,40 @@ describe('loadRecordData: a machine compared with its pool', () => {
     expect(steve.urls.some((u) => new URL(u, 'https://rancher.example.com').searchParams.get('labelSelector')?.startsWith('rke.cattle.io/machine in ('))).toBe(true);
   });
 });
+
+describe('loadRecordData: the kubelet\'s Lease', () => {
+  it('reads the Lease of a Node whose status is overdue, by its name and anew each time, and none of a live one', async() => {
+    const s = buildScenario('node-signals');
+    const target = targetOf(s, s.clusters[0].name) as ClusterTarget;
+    const stale = s.downstream[target.mgmtId as string].find((o) => o.kind === 'Node' && o.metadata.name === 'sg-worker-06')!;
+    const leaseUrls = (urls: string[]) => urls.filter((u) => u.includes('coordination.k8s.io.leases'));
+    const { steve, load, record } = await scoped(s, target, {
+      kind: 'node', name: stale.metadata.name, namespace: null
+    });
+
+    expect(leaseUrls(steve.urls)).toHaveLength(1);
+    expect(decodeURIComponent(leaseUrls(steve.urls)[0])).toContain('/k8s/clusters/c-m-s1gn4l5x/v1/coordination.k8s.io.leases/kube-node-lease?fieldSelector=metadata.name=sg-worker-06');
+    expect(load.availability.leases).toBe('ok');
+    expect(record?.findings.find((f) => f.rule === 'node-status-stale')?.args?.lease).toBe('renewed');
+    // Never from an earlier answer: the Lease is not watched. A cache that would answer every list leaves it asked.
+    const again = await loadRecordData(steve.dispatch, target, {
+      kind: 'node', name: stale.metadata.name, namespace: null
+    }, {
+      now:         () => Date.parse(s.now),
+      mgmtCluster: mgmtClusterOf(s, target),
+      cache:       {
+        get: () => load.objects, reading: () => undefined, set: () => undefined
+      },
+    });
+
+    expect(leaseUrls(again.requests.filter((r) => !r.reused).map((r) => r.url))).toHaveLength(1);
+    expect(again.requests.filter((r) => !r.reused && !r.url.includes('leases')).map((r) => r.input)).toEqual([]);
+
+    const live = await scoped(s, target, {
+      kind: 'node', name: 'sg-worker-01', namespace: null
+    });
+
+    expect(leaseUrls(live.steve.urls)).toEqual([]);
+    expect(live.load.availability.leases).toBe('absent');
+  });
+});
