@@ -425,8 +425,11 @@ export const TESTS: E2eTest[] = [
       await expectFindings(page, SIGNAL_MACHINES.staleStatus, ['node-status-stale']);
       const frozen = await page.locator(NH.detail).first().innerText();
 
-      assert(/Node status is stale/.test(frozen) && /nothing has written its status for 38/.test(frozen), `the stale status is not said: ${ frozen.slice(0, 400) }`);
-      assert(/Error updating node status, will retry/.test(frozen) && /kube-node-lease/.test(frozen), `the steps do not lead to the Lease and the kubelet's log: ${ frozen.slice(0, 600) }`);
+      // Its kubelet renews its Lease (the tab reads the Leases while a Node's status is overdue): it runs, and only its
+      // status writes fail.
+      assert(/Kubelet renews its Lease but cannot write the Node's status/.test(frozen) && /nothing has written its status for 38/.test(frozen), `the stale status is not said: ${ frozen.slice(0, 400) }`);
+      assert(/renewed its Lease \d+s ago/.test(frozen) && /Lease kube-node-lease\/sg-worker-06/.test(frozen), `the Lease read is not shown: ${ frozen.slice(0, 800) }`);
+      assert(/Error updating node status, will retry/.test(frozen) && /nodes\/status/.test(frozen), `the steps do not lead to the kubelet's log and what rejects its writes: ${ frozen.slice(0, 800) }`);
       await t.shot(page, 'node status stale');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
@@ -690,7 +693,9 @@ export const TESTS: E2eTest[] = [
       await openRow(page, FROZEN_ETCD.machine);
       const detail = await page.locator(NH.detail).first().innerText();
 
-      assert(/Node status is stale/.test(detail) && /see the cluster's finding before this host/.test(detail), `the row does not point to the cluster's finding: ${ detail.slice(0, 400) }`);
+      // The tab read the Leases (every Node's status is overdue): not one was renewed either.
+      assert(/Nothing is heard from this Node's kubelet/.test(detail) && /Its Lease has not been renewed for 2[45]m/.test(detail), `the row does not say its Lease stopped too: ${ detail.slice(0, 600) }`);
+      assert(/see the cluster's finding before this host/.test(detail), `the row does not point to the cluster's finding: ${ detail.slice(0, 400) }`);
       assert(!/&#39;|&quot;|&amp;/.test(text + detail), 'literal HTML entities');
       await t.shot(page, 'nodes frozen');
     },
