@@ -139,6 +139,28 @@ describe('etcd-quorum', () => {
     expect(diagnose(objects, { now }).clusters[0].notes).toStrictEqual([]);
   });
 
+  it('names every member not known, the first reason\'s in the note\'s sentence and the others after it', () => {
+    const { now, objects } = objectsOf('etcd-quorum');
+
+    setReady(nodeNamed(objects, 'q-cp-03'), 'True');
+    writtenAgo(nodeNamed(objects, 'q-cp-03'), now, 0);
+    writtenAgo(nodeNamed(objects, 'q-cp-02'), now, 30);
+    const noReady = nodeNamed(objects, 'q-cp-01');
+
+    noReady.status.conditions = noReady.status.conditions.filter((c: any) => c.type !== 'Ready');
+    const note = diagnose(objects, { now }).clusters[0].notes?.find((n) => n.args?.check === 'etcdQuorum');
+
+    expect(note?.args).toMatchObject({ why: 'noReady', count: 1 });
+    expect(String(note?.args?.members)).toContain('(q-cp-01)');
+    expect(String(note?.args?.others)).toContain('(q-cp-02)');
+    expect(String(note?.args?.others)).not.toContain('q-cp-01');
+    // One reason alone: no others.
+    noReady.status.conditions.push({
+      type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now
+    });
+    expect(diagnose(objects, { now }).clusters[0].notes?.find((n) => n.args?.check === 'etcdQuorum')?.args?.others).toBe('none');
+  });
+
   it('does not count a machine that never joined (no Node, no nodeRef) as a member', () => {
     const { now, objects } = objectsOf('etcd-quorum');
     const extra = JSON.parse(JSON.stringify(objects.find((o) => o.kind === 'Machine' && o.metadata.name === CLUSTER_HEALTH_MACHINES.etcdDown)));

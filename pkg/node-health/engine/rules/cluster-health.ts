@@ -72,18 +72,20 @@ function memberHealth(r: NodeRecord, role: Role, ctx: RuleContext): Member {
 
 /**
  * Why a role's check could not be judged, said by the first reason its unknown members share (unreadable Nodes
- * before a missing Ready before a stale one), with the members it names and, for stale ones, the oldest status.
+ * before a missing Ready before a stale one), with the members it names and, for stale ones, the oldest status;
+ * the members not known for another reason are named too (`others`, "none" without), each row saying its own.
  */
 function notJudged(check: 'etcdQuorum' | 'controlPlane', cluster: string, unknown: Member[]): NotJudged {
   const why = (['nodesUnreadable', 'noReady', 'stale'] as NotKnown[]).find((w) => unknown.some((m) => m.notKnown?.why === w)) ?? 'noReady';
   const named = unknown.filter((m) => m.notKnown?.why === why);
+  const others = unknown.filter((m) => m.notKnown?.why !== why);
   const ages = named.map((m) => m.notKnown?.age).filter((a): a is number => typeof a === 'number');
 
   return {
     notJudged: {
       key:  'nodeHealth.notes.notJudged',
       args: {
-        check, why, cluster, members: names(named), count: named.length, duration: duration(ages.length ? Math.max(...ages) : null)
+        check, why, cluster, members: names(named), count: named.length, duration: duration(ages.length ? Math.max(...ages) : null), others: others.length ? names(others) : 'none'
       },
     },
   };
