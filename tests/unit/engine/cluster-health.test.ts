@@ -217,8 +217,12 @@ describe('nodes-status-frozen', () => {
       cluster: 'fz-rke2', nodes: 4, duration: 25 * 60000
     });
     expect(f.since).toBe('2026-05-08T07:20:00Z');
-    expect(f.evidence).toHaveLength(1);
+    // The newest status written, and the newest Lease renewed: as old.
+    expect(f.evidence).toHaveLength(2);
     expect(f.evidence[0].path).toBe('status.conditions[Ready].lastHeartbeatTime');
+    expect(f.evidence[1]).toMatchObject({
+      object: expect.stringMatching(/^Lease kube-node-lease\/fz-/), path: 'spec.renewTime', value: expect.stringMatching(/^2026-05-08T07:20:00\.\d{6}Z$/)
+    });
     expect(f.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['api', 'etcd', 'controllers', 'agent']);
     expect(f.fix[0].command).toContain('/var/lib/rancher/rke2/bin/kubectl --kubeconfig /etc/rancher/rke2/rke2.yaml get nodes');
     expect(f.fix[1].command).toMatch(/etcdctl .* endpoint health --cluster$/);
@@ -236,7 +240,7 @@ describe('nodes-status-frozen', () => {
     // Without the Leases (a healthy cluster's load reads none), each row asks to read its Lease by hand.
     const unread = diagnose(objects.filter((o) => o.kind !== 'Lease'), { now });
 
-    expect(unread.clusters[0].findings.map((x) => x.rule)).toContain('nodes-status-frozen');
+    expect(unread.clusters[0].findings.find((x) => x.rule === 'nodes-status-frozen')?.evidence).toHaveLength(1);
     for (const r of unread.records.filter((x) => x.objects.node)) {
       expect(r.findings[0].args?.lease).toBe('unread');
       expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['lease', 'kubeletLog']]);

@@ -24,7 +24,7 @@ import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
 } from './rule';
 import { readLease, readMember, staleReadyBeat } from './shared';
-import type { MemberReading, NotKnown } from './shared';
+import type { LeaseReading, MemberReading, NotKnown } from './shared';
 
 interface Member {
   record: NodeRecord;
@@ -276,8 +276,18 @@ export const nodesStatusFrozen: ClusterRule = {
     }
     // A kubelet that renews its Lease writes through the cluster's API server into etcd: what writes is running, and
     // each stale Node's own finding says its status writes fail.
-    if (input.records.some((r) => r.objects.node && readLease(r, ctx).state === 'renewed')) {
+    const leases = input.records.filter((r) => r.objects.node).map((r) => readLease(r, ctx));
+
+    if (leases.some((l) => l.state === 'renewed')) {
       return null;
+    }
+    // Where the Leases were read, the newest renewal of all says as much of them.
+    let newestLease: Extract<LeaseReading, { lease: KubeObject }> | null = null;
+
+    for (const l of leases) {
+      if (l.state === 'stopped' && (!newestLease || l.age < newestLease.age)) {
+        newestLease = l;
+      }
     }
     const nodes = input.records.map((r) => r.objects.node).filter((n): n is KubeObject => !!n && annotation(n, COPIED_FROM_ANNOTATION) === null);
     let newest: Written | null = null;
@@ -302,7 +312,10 @@ export const nodesStatusFrozen: ClusterRule = {
         cluster: input.cluster.name, nodes: nodes.length, duration: duration(ctx.now - newest.at), newest: nameOf(newest.node) ?? '?'
       },
       // The newest write of all, which every other Node's is older than; not every Node's, on a cluster of thousands.
-      evidence: [evidence(objectLabel('node', newest.node), newest.path, newest.said)],
+      evidence: [
+        evidence(objectLabel('node', newest.node), newest.path, newest.said),
+        ...(newestLease ? [evidence(objectLabel('lease', newestLease.lease), 'spec.renewTime', newestLease.renewTime)] : []),
+      ],
       fix:      [
         step(this.id, 'api', { servers: servers.map((r) => r.nodeName ?? r.machineName ?? '?').join(', ') || '?' },
           serverKubectl(d, NODE_HEARTBEATS)),
