@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { main as cli } from '../cli/main';
 import type { CliIo } from '../cli/io';
 import { large } from '../scenarios/catalog';
+import { asTheTabReads } from './tab-input';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/e2e/harness';
 
 function median(values: number[]): number {
@@ -50,7 +51,7 @@ async function run(): Promise<void> {
   const html = join(dir, 'report.html');
 
   writeFileSync(input, JSON.stringify({
-    apiVersion: 'v1', kind: 'List', items: [...scenario.objects, ...Object.values(scenario.downstream).flat()]
+    apiVersion: 'v1', kind: 'List', items: asTheTabReads([...scenario.objects, ...Object.values(scenario.downstream).flat()], scenario.now)
   }));
   if (await cli(['bundle', '--now', scenario.now, '-o', bundle, input], io) !== 0) {
     throw new Error('node-health bundle failed');

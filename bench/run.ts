@@ -16,6 +16,7 @@ import { large } from '../scenarios/catalog';
 import { fleet } from '../scenarios/fleet';
 import { loadEngine } from './bundle';
 import type { BenchEngine } from './bundle';
+import { asTheTabReads } from './tab-input';
 
 const WARMUP_NODES = 10000;
 
@@ -78,7 +79,7 @@ let engine: BenchEngine;
 function measure(nodes: number, runs: number): Figure {
   const scenario = large(nodes, { seed: `bench-${ nodes }` });
   const cluster = scenario.clusters[0];
-  const objects = [...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])];
+  const objects = asTheTabReads([...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])], scenario.now);
 
   return time(objects, nodes, runs, (items) => {
     const report = engine.diagnose(items, { now: scenario.now, defaultCluster: cluster.mgmtId });
@@ -103,7 +104,7 @@ interface ChangeFigure {
 function measureChange(nodes: number, runs: number): ChangeFigure {
   const scenario = large(nodes, { seed: `bench-${ nodes }` });
   const cluster = scenario.clusters[0];
-  const objects = JSON.parse(JSON.stringify([...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])]));
+  const objects = JSON.parse(JSON.stringify(asTheTabReads([...scenario.objects, ...(scenario.downstream[cluster.mgmtId] ?? [])], scenario.now)));
   const options = { now: scenario.now, defaultCluster: cluster.mgmtId };
   const {
     applyChanges, classify, diagnose, diagnoseChanges, diagnoseKeeping
