@@ -6,12 +6,14 @@
  * can say what is missing and why.
  */
 import {
-  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, leasesWanted, nameOf, nodeRefName, specOf
+  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, nameOf, nodeRefName, specOf, statusOverdue
 } from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
-  expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType, leasesRequest
+  expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType
 } from './requests';
+import { leaseRequests, matchesSelector } from './record-requests';
+import type { ScopedRequest } from './record-requests';
 import type { InfraKind, ListForm, PlannedRequest } from './requests';
 import type { AccessReviews } from './access';
 import { fetchMgmtCluster } from './mgmt-cluster';
@@ -72,6 +74,13 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
 
     return Promise.all(infraKindsOf(ofCluster(result.value)).map((kind) => early.get(infraType(kind)) ?? fetchInfra(kind)));
   }) : Promise.resolve([]);
+  // The Leases of the Nodes whose status is overdue only (their Lease tells whether their kubelet runs), asked for as
+  // soon as the Nodes are in: a healthy cluster reads none.
+  const nodesFetch = fetches[planned.findIndex((r) => r.input === 'nodes')] as ReturnType<typeof read> | undefined;
+  const mgmtId = target.mgmtId;
+  const leasesFetch = nodesFetch && mgmtId ? nodesFetch.then(({ result }: { result: Settled<KubeObject[]> }) => (
+    result.ok ? Promise.all(leaseRequests(mgmtId, form, result.value.filter((n) => statusOverdue(n, now()))).map(read)) : []
+  )) : Promise.resolve([]);
   const mgmtClusterFetch = storedMgmtCluster ? Promise.resolve(storedMgmtCluster) : (target.mgmtId ? fetchMgmtCluster(dispatch, target.mgmtId, reads.requests) : Promise.resolve([]));
   const settled = await Promise.all(fetches);
   const infraSettled = await infraFetch;
@@ -94,15 +103,11 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
     reads.take(request, result, mayListAll, ofCluster, true);
   }
 
-  const nodes = reads.list('nodes');
-
-  // Only where some Node's status is overdue does its Lease tell whether its kubelet runs: a healthy cluster reads none.
-  if (target.mgmtId && leasesWanted(nodes, now())) {
-    const { request, result, mayListAll } = await read(leasesRequest(target.mgmtId));
-
-    reads.take(request, result, mayListAll);
+  for (const { request, result, mayListAll } of await leasesFetch) {
+    // An answer by name is checked against its name (Steve's SQL cache ignores field selectors).
+    reads.take(request, result, mayListAll, 'selector' in request ? (items) => items.filter((o) => matchesSelector(o, (request as ScopedRequest).selector)) : undefined);
   }
-
+  const nodes = reads.list('nodes');
   const machines = reads.list('machines');
   const pools = (['machineDeployments', 'machineSets', 'machineHealthChecks'] as const).flatMap((input) => reads.list(input));
   const usesRkeBootstrap = machines.some((m) => bootstrapRef(m)?.kind === 'RKEBootstrap');

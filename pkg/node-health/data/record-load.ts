@@ -19,11 +19,11 @@ import {
 } from '../engine';
 import type { InputName, KubeObject, RecordScope } from '../engine';
 import {
-  capiClustersRequest, infraKindsOf, leasesRequest, machineDeploymentsRequest, machineHealthChecksRequest, machineSetsRequest
+  capiClustersRequest, infraKindsOf, machineDeploymentsRequest, machineHealthChecksRequest, machineSetsRequest
 } from './requests';
 import type { ListForm, PlannedRequest } from './requests';
 import {
-  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedLease, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
+  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, leaseRequests, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
 } from './record-requests';
 import type { ScopedRequest } from './record-requests';
 import type { AccessReviews } from './access';
@@ -32,9 +32,6 @@ import { ListReads, fetchCollection, settle } from './load-core';
 import type { ListCache, Settled } from './load-core';
 import type { RecordSubject } from './record-target';
 import type { ClusterTarget, Dispatch, LoadResult } from './types';
-
-/** More overdue Nodes than this read their namespace's Leases in one list rather than one request each. */
-const MAX_LEASES_BY_NAME = 10;
 
 /** A pool whose Nodes would take more requests' worth of names than this is not compared here (the cluster's tab does). */
 export const POOL_PEERS_MAX = 50;
@@ -289,7 +286,7 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
   const overdue = mgmtId ? nodes.filter((n) => statusOverdue(n, now())) : [];
 
   if (mgmtId && overdue.length > 0) {
-    await round(overdue.length > MAX_LEASES_BY_NAME ? [leasesRequest(mgmtId)] : overdue.map((n) => scopedLease(mgmtId, form, nameOf(n) as string)));
+    await round(leaseRequests(mgmtId, form, overdue));
   }
   const mgmtCluster = await mgmtClusterFetch;
   const workers = workersFetch ? await workersFetch : undefined;

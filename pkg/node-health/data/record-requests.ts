@@ -11,7 +11,7 @@ import {
 } from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
-  MGMT_NODE_LEFT_OUT_PATHS, collection, fieldsOf, localAccess, path, planSecretParams, queryString, infraType
+  MGMT_NODE_LEFT_OUT_PATHS, collection, fieldsOf, leasesRequest, localAccess, path, planSecretParams, queryString, infraType
 } from './requests';
 import type { InfraKind, ListForm, Param, PlannedRequest } from './requests';
 import type { ClusterTarget } from './types';
@@ -102,6 +102,21 @@ export function scopedLease(mgmtId: string, form: ListForm, nodeName: string): S
     }),
     unwatched: true,
   };
+}
+
+/** More overdue Nodes than this read their namespace's Leases in one list rather than one request each. */
+export const MAX_LEASES_BY_NAME = 10;
+
+/**
+ * The requests for the Leases of the Nodes whose status is overdue: one by name each (a stale Node on a cluster of
+ * thousands costs one small answer per refresh, not every Lease), the namespace's list where they are many.
+ */
+export function leaseRequests(mgmtId: string, form: ListForm, overdue: KubeObject[]): (PlannedRequest | ScopedRequest)[] {
+  if (overdue.length > MAX_LEASES_BY_NAME) {
+    return [leasesRequest(mgmtId)];
+  }
+
+  return overdue.map((n) => scopedLease(mgmtId, form, nameOf(n) as string));
 }
 
 /** The downstream cluster's Nodes: one by name, or those with a label (a role, a machine's uid). */

@@ -224,8 +224,8 @@ export function nodesRequest(mgmtId: string): PlannedRequest {
 }
 
 /**
- * The kubelets' Leases of the downstream cluster (kube-node-lease): asked for only while some Node's status is
- * overdue (leasesWanted), and never watched, as each of them is renewed every 10 s.
+ * The kubelets' Leases of the downstream cluster (kube-node-lease), all of them: asked for where many Nodes' status
+ * is overdue (record-requests.ts leaseRequests), and never watched, as each of them is renewed every 10 s.
  */
 export function leasesRequest(mgmtId: string): PlannedRequest {
   return {

@@ -10,7 +10,7 @@ export { linkChain } from './chain';
 export { clusterIdentityOf } from './cluster-info';
 export { heldBack } from './resolution';
 export { preflightOf, userConfirmable } from './preflight';
-export { leasesWanted, statusOverdue } from './leases';
+export { statusOverdue } from './leases';
 export { attachPoolComparisons } from './pools';
 export {
   entryExplaining, eventsIndex, jobLogOf, jobsIndex, timelineOf, JOB_LOG_LINES

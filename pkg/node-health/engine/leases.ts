@@ -6,7 +6,7 @@
  * apart only with its Lease: renewed, the kubelet runs and reaches the API server but its status writes fail; not
  * renewed, nothing reaches the cluster from the host, and nothing marked the Node Unknown either.
  *
- * The tab reads Leases only while some Node's status is older than a kubelet leaves it (`leasesWanted`), and
+ * The tab reads the Leases of the Nodes whose status is older than a kubelet leaves it (`statusOverdue`) only, and
  * never watches them: every one of them changes every 10 s.
  */
 import type { KubeObject } from './types';
@@ -62,15 +62,4 @@ export function statusOverdue(node: KubeObject, now: number): boolean {
   const beat = Date.parse(readyHeartbeat(node) ?? '');
 
   return Number.isNaN(beat) || now - beat > LIVE_HEARTBEAT_MS;
-}
-
-/** Whether a load should read the cluster's Leases: some Node's status is overdue. A healthy cluster reads none. */
-export function leasesWanted(nodes: readonly KubeObject[], now: number): boolean {
-  for (let i = 0; i < nodes.length; i++) {
-    if (statusOverdue(nodes[i], now)) {
-      return true;
-    }
-  }
-
-  return false;
 }

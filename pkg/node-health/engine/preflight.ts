@@ -17,8 +17,6 @@ import { recordsByCluster } from './cluster-info';
 import { customHost, infrastructureDeleteError, readLease, readMember } from './rules/shared';
 import { LIVE_HEARTBEAT_MS } from './leases';
 
-export { LIVE_HEARTBEAT_MS } from './leases';
-
 interface Context {
   now: number;
   /** the records of the same cluster */

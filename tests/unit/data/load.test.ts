@@ -79,16 +79,20 @@ describe('loadClusterData', () => {
     expect(result.loadedAt).toBe(Date.parse(ghostEtcd().now));
   });
 
-  it('reads the kubelets\' Leases, after the Nodes, only while some Node\'s status is overdue, and never from an earlier answer', async() => {
+  it('reads the Leases of the Nodes whose status is overdue, after the Nodes, by name, and never from an earlier answer', async() => {
     const { steve, target, result } = await load(nodeSignals());
     const leases = '/k8s/clusters/c-m-s1gn4l5x/v1/coordination.k8s.io.leases/kube-node-lease';
+    const leaseUrls = steve.urls.filter((u) => pathsOf([u])[0] === leases);
 
-    // sg-worker-06's status was written 38 minutes ago: its Lease tells whether its kubelet runs.
-    expect(pathsOf(steve.urls)).toContain(leases);
-    expect(pathsOf(steve.urls).indexOf(leases)).toBe(steve.urls.length - 1);
-    expect(new URL(steve.urls[steve.urls.length - 1], 'https://x').searchParams.getAll('include')).toEqual(expect.arrayContaining(['spec.renewTime', 'spec.holderIdentity']));
+    // sg-worker-06's status was written 38 minutes ago: its Lease, and only its, tells whether its kubelet runs.
+    expect(leaseUrls).toHaveLength(1);
+    expect(steve.urls.indexOf(leaseUrls[0])).toBeGreaterThan(pathsOf(steve.urls).indexOf('/k8s/clusters/c-m-s1gn4l5x/v1/nodes'));
+    const query = new URL(leaseUrls[0], 'https://x').searchParams;
+
+    expect(query.get('fieldSelector')).toBe('metadata.name=sg-worker-06');
+    expect(query.getAll('include')).toEqual(expect.arrayContaining(['spec.renewTime', 'spec.holderIdentity']));
     expect(result.availability.leases).toBe('ok');
-    expect(result.objects.filter((o) => o.kind === 'Lease')).toHaveLength(7);
+    expect(result.objects.filter((o) => o.kind === 'Lease').map((o) => o.metadata.name)).toStrictEqual(['sg-worker-06']);
     const stale = diagnoseLoad(target, result).records.find((r) => r.machineName === SIGNAL_MACHINES.staleStatus);
 
     const args = stale?.findings.find((f) => f.rule === 'node-status-stale')?.args;
@@ -106,7 +110,22 @@ describe('loadClusterData', () => {
       },
     });
 
-    expect(again.requests.filter((r) => !r.reused).map((r) => r.url)).toEqual([result.requests[result.requests.length - 1].url]);
+    expect(again.requests.filter((r) => !r.reused).map((r) => pathsOf([r.url])[0])).toEqual([leases]);
+
+    // A Steve that answers with every Lease whatever the name asked for: only the one named is kept.
+    const sql = await load(nodeSignals(), { ignoreSelectors: true });
+
+    expect(sql.result.objects.filter((o) => o.kind === 'Lease').map((o) => o.metadata.name)).toStrictEqual(['sg-worker-06']);
+    // More than ten Nodes overdue: the namespace's list, once.
+    const many = large(40);
+
+    for (const n of many.downstream[many.clusters[0].mgmtId].filter((o) => o.kind === 'Node').slice(0, 11)) {
+      (n as any).status.conditions = (n as any).status.conditions.map((c: any) => ({ ...c, lastHeartbeatTime: '2020-01-01T00:00:00Z' }));
+    }
+    const manyLoad = await load(many);
+
+    expect(manyLoad.steve.urls.filter((u) => u.includes('coordination.k8s.io.leases')).map((u) => new URL(u, 'https://x').searchParams.get('fieldSelector'))).toStrictEqual([null]);
+    expect(manyLoad.result.objects.filter((o) => o.kind === 'Lease').length).toBeGreaterThan(11);
 
     // Not one Node overdue: none asked for.
     const healthyLoad = await load(healthy());

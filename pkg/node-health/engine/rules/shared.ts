@@ -219,15 +219,15 @@ export function staleReadyBeat(node: KubeObject, ctx: RuleContext): string | nul
 
 /**
  * What a record's Lease says of its kubelet: `unread` where the cluster's Leases were not read (a healthy cluster's
- * never are) or could not be, or its Lease says no time of renewal; `missing` where they were and the Node has none; `renewed` where the kubelet renewed
- * it lately; `stopped` where it did not. `age` is how long ago it was renewed (ms).
- * `now` alone or the rule's context: through the context, the moment a renewed Lease stops counting as renewed is
- * one the judgement depends on.
+ * never are) or could not be, or where its Lease says no time of renewal; `missing` where they were and its Node
+ * has none; `renewed` where the kubelet renewed it within three of its durations, `stopped` where it did not. `age`:
+ * how long ago it was renewed (ms). Judged at `now`, or through the rule's context, which makes the moment a
+ * renewed Lease stops counting as renewed one the record's judgement depends on.
  */
 export type LeaseReading =
   | { state: 'unread' }
   | { state: 'missing' }
-  | { state: 'renewed' | 'stopped'; lease: KubeObject; renewTime: string | null; age: number };
+  | { state: 'renewed' | 'stopped'; lease: KubeObject; renewTime: string; age: number };
 
 export function readLease(r: NodeRecord, at: number | RuleContext): LeaseReading {
   const lease = r.objects.lease;
@@ -239,12 +239,12 @@ export function readLease(r: NodeRecord, at: number | RuleContext): LeaseReading
   const renewed = Date.parse(renewTime ?? '');
 
   // A Lease that says no time of renewal tells nothing either way.
-  if (Number.isNaN(renewed)) {
+  if (renewTime === null || Number.isNaN(renewed)) {
     return { state: 'unread' };
   }
   const now = typeof at === 'number' ? at : at.now;
   const within = leaseRenewedWithinMs(lease);
-  const old = typeof at === 'number' ? now - renewed > within : olderThan(at, renewTime, within);
+  const old = typeof at === 'number' ? now >= renewed + within : olderThan(at, renewTime, within);
 
   return {
     state: old ? 'stopped' : 'renewed', lease, renewTime, age: Math.max(0, now - renewed)
