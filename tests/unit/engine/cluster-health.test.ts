@@ -214,7 +214,7 @@ describe('nodes-status-frozen', () => {
 
     expect(f.severity).toBe('error');
     expect(f.args).toMatchObject({
-      cluster: 'fz-rke2', nodes: 4, duration: 25 * 60000
+      cluster: 'fz-rke2', nodes: 4, duration: 25 * 60000, leases: 'stopped'
     });
     expect(f.since).toBe('2026-05-08T07:20:00Z');
     // The newest status written, and the newest Lease renewed: as old.
@@ -241,6 +241,7 @@ describe('nodes-status-frozen', () => {
     const unread = diagnose(objects.filter((o) => o.kind !== 'Lease'), { now });
 
     expect(unread.clusters[0].findings.find((x) => x.rule === 'nodes-status-frozen')?.evidence).toHaveLength(1);
+    expect(unread.clusters[0].findings.find((x) => x.rule === 'nodes-status-frozen')?.args?.leases).toBe('unread');
     for (const r of unread.records.filter((x) => x.objects.node)) {
       expect(r.findings[0].args?.lease).toBe('unread');
       expect([r.nodeName, r.resolution?.steps.map((x) => x.key.split('.').pop())]).toEqual([r.nodeName, ['lease', 'kubeletLog']]);

@@ -309,7 +309,7 @@ export const nodesStatusFrozen: ClusterRule = {
 
     return {
       args: {
-        cluster: input.cluster.name, nodes: nodes.length, duration: duration(ctx.now - newest.at), newest: nameOf(newest.node) ?? '?'
+        cluster: input.cluster.name, nodes: nodes.length, duration: duration(ctx.now - newest.at), newest: nameOf(newest.node) ?? '?', leases: newestLease ? 'stopped' : 'unread'
       },
       // The newest write of all, which every other Node's is older than; not every Node's, on a cluster of thousands.
       evidence: [
