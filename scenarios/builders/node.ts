@@ -3,6 +3,7 @@
  */
 
 import { stableHex, stableInt, stableUid } from '../random';
+import { DEFAULT_LEASE_DURATION_S, statusOverdue } from '../../pkg/node-health/engine/leases';
 import {
   KubeObject, Labels, NodeCondition, NodeObject, NodeSystemInfo
 } from '../types';
@@ -201,11 +202,6 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   return node;
 }
 
-/** The kubelet's default --node-lease-duration-seconds; it renews its Lease every quarter of it. */
-const LEASE_DURATION_S = 40;
-/** A kubelet's status older than this is overdue: it writes one at least every 5 min. */
-const STATUS_OVERDUE_MS = 6 * 60 * 1000;
-
 /** A Lease's renewTime as the API server writes a MicroTime: RFC 3339 with microseconds. */
 function microTime(ms: number, name: string): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, `.${ String(stableInt(`lease-us:${ name }`, 0, 999999)).padStart(6, '0') }Z`);
@@ -226,7 +222,8 @@ export function nodeLease(node: NodeObject, now: string, renewedAt?: string): Ku
   const name = node.metadata.name;
   const beat = Date.parse(ready.lastHeartbeatTime ?? ready.lastTransitionTime ?? '');
   const nowMs = Date.parse(now);
-  const silent = ready.status === 'Unknown' || Number.isNaN(beat) || nowMs - beat > STATUS_OVERDUE_MS;
+  // Unknown, or a status older than a running kubelet leaves it: as the tab judges it (engine/leases.ts).
+  const silent = ready.status === 'Unknown' || statusOverdue(node, nowMs);
   const renewed = renewedAt ? Date.parse(renewedAt) : (silent ? (Number.isNaN(beat) ? Date.parse(node.metadata.creationTimestamp) : beat) : nowMs - 1000 * stableInt(`lease:${ name }`, 1, 9));
 
   return {
@@ -241,7 +238,7 @@ export function nodeLease(node: NodeObject, now: string, renewedAt?: string): Ku
       }],
     }),
     spec: {
-      holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_S, renewTime: microTime(renewed, name)
+      holderIdentity: name, leaseDurationSeconds: DEFAULT_LEASE_DURATION_S, renewTime: microTime(renewed, name)
     },
   };
 }
