@@ -6,14 +6,13 @@
  * can say what is missing and why.
  */
 import {
-  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, nameOf, nodeRefName, specOf, statusOverdue
+  LABELS, PLAN_SECRET_TYPE, bootstrapRef, classify, label, nameOf, nodeRefName, specOf
 } from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
   expectedInfraKinds, infraKindsOf, infraMachinesRequest, initialRequests, infraType
 } from './requests';
-import { leaseRequests, matchesSelector } from './record-requests';
-import type { ScopedRequest } from './record-requests';
+import { keptOf, leaseRequests } from './record-requests';
 import type { InfraKind, ListForm, PlannedRequest } from './requests';
 import type { AccessReviews } from './access';
 import { fetchMgmtCluster } from './mgmt-cluster';
@@ -79,7 +78,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   const nodesFetch = fetches[planned.findIndex((r) => r.input === 'nodes')] as ReturnType<typeof read> | undefined;
   const mgmtId = target.mgmtId;
   const leasesFetch = nodesFetch && mgmtId ? nodesFetch.then(({ result }: { result: Settled<KubeObject[]> }) => (
-    result.ok ? Promise.all(leaseRequests(mgmtId, form, result.value.filter((n) => statusOverdue(n, now()))).map(read)) : []
+    result.ok ? Promise.all(leaseRequests(mgmtId, form, result.value, now()).map(read)) : []
   )) : Promise.resolve([]);
   const mgmtClusterFetch = storedMgmtCluster ? Promise.resolve(storedMgmtCluster) : (target.mgmtId ? fetchMgmtCluster(dispatch, target.mgmtId, reads.requests) : Promise.resolve([]));
   const settled = await Promise.all(fetches);
@@ -104,8 +103,7 @@ export async function loadClusterData(dispatch: Dispatch, target: ClusterTarget,
   }
 
   for (const { request, result, mayListAll } of await leasesFetch) {
-    // An answer by name is checked against its name (Steve's SQL cache ignores field selectors).
-    reads.take(request, result, mayListAll, 'selector' in request ? (items) => items.filter((o) => matchesSelector(o, (request as ScopedRequest).selector)) : undefined);
+    reads.take(request, result, mayListAll, keptOf(request));
   }
   const nodes = reads.list('nodes');
   const machines = reads.list('machines');

@@ -15,7 +15,7 @@
  * address) the engine says in a note on the record instead of guessing (engine/scoped.ts).
  */
 import {
-  ANNOTATIONS, LABELS, asObject, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf, statusOverdue
+  ANNOTATIONS, LABELS, asObject, bootstrapRef, infrastructureRef, label, nameOf, nodeRefName, statusOf
 } from '../engine';
 import type { InputName, KubeObject, RecordScope } from '../engine';
 import {
@@ -23,7 +23,7 @@ import {
 } from './requests';
 import type { ListForm, PlannedRequest } from './requests';
 import {
-  matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, leaseRequests, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
+  keptOf, leaseRequests, matchesSelector, roleContextRequests, scopedBootstrap, scopedInfraMachine, scopedMachines, scopedMgmtNodes, scopedNodes, scopedPlanSecrets, workerProbe
 } from './record-requests';
 import type { ScopedRequest } from './record-requests';
 import type { AccessReviews } from './access';
@@ -198,9 +198,7 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
   const take = (settled: (Read | null)[]): void => {
     for (const s of settled) {
       if (s) {
-        const selector = 'selector' in s.request ? (s.request as ScopedRequest).selector : null;
-
-        reads.take(s.request, s.result, s.mayListAll, selector ? (items) => items.filter((o) => matchesSelector(o, selector)) : undefined);
+        reads.take(s.request, s.result, s.mayListAll, keptOf(s.request));
       }
     }
   };
@@ -281,12 +279,11 @@ export async function loadRecordData(dispatch: Dispatch, target: ClusterTarget, 
     }
   }
   const nodes = unique(reads.list('nodes'));
+
   // The Leases of the Nodes read whose status is overdue (as the cluster's load reads them): one by name each, the
   // namespace's list where they are many.
-  const overdue = mgmtId ? nodes.filter((n) => statusOverdue(n, now())) : [];
-
-  if (mgmtId && overdue.length > 0) {
-    await round(leaseRequests(mgmtId, form, overdue));
+  if (mgmtId) {
+    await round(leaseRequests(mgmtId, form, nodes, now()));
   }
   const mgmtCluster = await mgmtClusterFetch;
   const workers = workersFetch ? await workersFetch : undefined;

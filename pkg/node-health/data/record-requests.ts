@@ -7,11 +7,11 @@
  * against the same selector again (`keep`).
  */
 import {
-  LABELS, NODE_LEASE_NAMESPACE, STEVE_TYPES, label, nameOf
+  LABELS, STEVE_TYPES, label, nameOf, statusOverdue
 } from '../engine';
 import type { InputName, KubeObject } from '../engine';
 import {
-  MGMT_NODE_LEFT_OUT_PATHS, collection, fieldsOf, leasesRequest, localAccess, path, planSecretParams, queryString, infraType
+  MGMT_NODE_LEFT_OUT_PATHS, collection, fieldsOf, leasesAccess, leasesPath, leasesRequest, localAccess, path, planSecretParams, queryString, infraType
 } from './requests';
 import type { InfraKind, ListForm, Param, PlannedRequest } from './requests';
 import type { ClusterTarget } from './types';
@@ -62,6 +62,16 @@ export function matchesSelector(obj: KubeObject, selector: ListSelector): boolea
     (!labelIn || labelIn.values.includes(label(obj, labelIn.key) ?? ''));
 }
 
+/**
+ * What a load keeps of an answer: where the request was narrowed by a selector, only what matches it (Steve's SQL
+ * cache ignores label and field selectors); everything otherwise.
+ */
+export function keptOf(request: PlannedRequest | ScopedRequest): ((items: KubeObject[]) => KubeObject[]) | undefined {
+  const selector = 'selector' in request ? request.selector : null;
+
+  return selector ? (items) => items.filter((o) => matchesSelector(o, selector)) : undefined;
+}
+
 function scoped(input: InputName, base: string, selector: ListSelector, form: ListForm, fields: Param[], access: PlannedRequest['access'], infra?: InfraKind): ScopedRequest {
   return {
     input, url: `${ base }${ queryString([...selectorParams(selector, form), ...fields]) }`, access, selector, ...(infra ? { infra } : {})
@@ -97,9 +107,7 @@ export function scopedInfraMachine(target: ClusterTarget, form: ListForm, infra:
 /** One kubelet's Lease, named as its Node; never watched (leasesRequest). */
 export function scopedLease(mgmtId: string, form: ListForm, nodeName: string): ScopedRequest {
   return {
-    ...scoped('leases', path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.lease), NODE_LEASE_NAMESPACE), { name: nodeName }, form, fieldsOf('lease'), {
-      cluster: mgmtId, group: 'coordination.k8s.io', resource: 'leases', namespace: NODE_LEASE_NAMESPACE
-    }),
+    ...scoped('leases', leasesPath(mgmtId), { name: nodeName }, form, fieldsOf('lease'), leasesAccess(mgmtId)),
     unwatched: true,
   };
 }
@@ -108,10 +116,13 @@ export function scopedLease(mgmtId: string, form: ListForm, nodeName: string): S
 export const MAX_LEASES_BY_NAME = 10;
 
 /**
- * The requests for the Leases of the Nodes whose status is overdue: one by name each (a stale Node on a cluster of
- * thousands costs one small answer per refresh, not every Lease), the namespace's list where they are many.
+ * The requests for the Leases of the Nodes whose status is overdue at `now` (engine statusOverdue): none where no
+ * status is, one by name each (a stale Node on a cluster of thousands costs one small answer per refresh, not every
+ * Lease), the namespace's list where they are many.
  */
-export function leaseRequests(mgmtId: string, form: ListForm, overdue: KubeObject[]): (PlannedRequest | ScopedRequest)[] {
+export function leaseRequests(mgmtId: string, form: ListForm, nodes: KubeObject[], now: number): (PlannedRequest | ScopedRequest)[] {
+  const overdue = nodes.filter((n) => statusOverdue(n, now));
+
   if (overdue.length > MAX_LEASES_BY_NAME) {
     return [leasesRequest(mgmtId)];
   }

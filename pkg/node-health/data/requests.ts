@@ -229,12 +229,18 @@ export function nodesRequest(mgmtId: string): PlannedRequest {
  */
 export function leasesRequest(mgmtId: string): PlannedRequest {
   return {
-    input:    'leases',
-    url:      `${ path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.lease), NODE_LEASE_NAMESPACE) }${ queryString(fieldsOf('lease')) }`,
-    access:   {
-      cluster: mgmtId, group: 'coordination.k8s.io', resource: 'leases', namespace: NODE_LEASE_NAMESPACE
-    },
-    unwatched: true,
+    input: 'leases', url: `${ leasesPath(mgmtId) }${ queryString(fieldsOf('lease')) }`, access: leasesAccess(mgmtId), unwatched: true
+  };
+}
+
+/** Where the downstream cluster's Steve lists the kubelets' Leases. */
+export function leasesPath(mgmtId: string): string {
+  return path('k8s', 'clusters', mgmtId, 'v1', collection(STEVE_TYPES.lease), NODE_LEASE_NAMESPACE);
+}
+
+export function leasesAccess(mgmtId: string): ListAccess {
+  return {
+    cluster: mgmtId, group: 'coordination.k8s.io', resource: 'leases', namespace: NODE_LEASE_NAMESPACE
   };
 }
 
