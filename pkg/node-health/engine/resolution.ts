@@ -64,7 +64,15 @@ function consequencesOf(root: Finding, findings: Finding[]): Set<Finding> {
   return out;
 }
 
+/**
+ * The same step, or one that only runs again a command an earlier step gave (two findings that each ask to
+ * describe the Node): a step that acts is kept, its action is what it adds.
+ */
 function sameStep(a: FixStep, b: FixStep): boolean {
+  if (b.command && !b.act && a.command === b.command) {
+    return true;
+  }
+
   return a.key === b.key && a.command === b.command && JSON.stringify(a.args ?? {}) === JSON.stringify(b.args ?? {});
 }
 

@@ -49,12 +49,20 @@ describe('every scenario', () => {
           expect(EXPLAINS.get(plan.rootCause as string)).toContain(expectedRoot);
         }
         const seen = new Set<string>();
+        // A command is run once: a later step that only runs it again (no action of its own) says nothing new.
+        const commands = new Set<string>();
 
         for (const step of plan.steps) {
           const id = JSON.stringify([step.key, step.args ?? {}, step.command ?? null]);
 
           expect(seen.has(id)).toBe(false);
           seen.add(id);
+          if (step.command && !step.act) {
+            expect([step.key, commands.has(step.command)]).toEqual([step.key, false]);
+          }
+          if (step.command) {
+            commands.add(step.command);
+          }
           expect(rules).toContain(step.rule);
         }
         const acts = plan.steps.map((st) => st.act).filter(Boolean);
