@@ -339,7 +339,8 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
 
       o = {
         ...base,
-        planProbesPassed: appliedAt,
+        // The planner clears it with every new plan; failing, the probes have not passed since.
+        planProbesPassed: '',
         appliedPlan:      currentPlan,
         appliedChecksum:  currentPlanHash,
         appliedOutput:    applyOutput(),

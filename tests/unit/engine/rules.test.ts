@@ -120,7 +120,7 @@ describe('near misses', () => {
     const record = report.records.find((r) => r.machineName === 'custom-4d2e8b6f3c54')!;
 
     expect(record.findings.map((f) => f.rule)).toContain('probes-failing');
-    expect(record.findings.find((f) => f.rule === 'probes-failing')!.args.probes).toBe('kube-apiserver, kubelet');
+    expect(record.findings.find((f) => f.rule === 'probes-failing')!.args.probes).toBe('kube-apiserver');
     expect(record.status).not.toBe('healthy');
   });
 
