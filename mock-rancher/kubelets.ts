@@ -11,6 +11,7 @@
  * status: each Lease a scenario shows renewed (within the last two minutes of its `now`) is renewed at every tick
  * here, the others keep their last renewal. Nothing watches Leases, so their writes cost no traffic.
  */
+import { microTime, rfc3339 } from '../scenarios/time';
 import type { KubeObject } from '../scenarios/types';
 import { LOCAL_SCOPE } from './store';
 import type { ObjectStore } from './store';
@@ -41,15 +42,6 @@ function heartbeatOf(node: KubeObject): number {
   const beat = readyOf(node)?.lastHeartbeatTime;
 
   return typeof beat === 'string' ? Date.parse(beat) : NaN;
-}
-
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** A Lease's renewTime as the API server writes a MicroTime */
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
 function renewTimeOf(lease: KubeObject): number {

@@ -43,6 +43,16 @@ export function rfc3339(ms: number): string {
   return `${ new Date(ms).toISOString().slice(0, 19) }Z`;
 }
 
+/**
+ * A MicroTime as the API server writes one (a Lease's renewTime): RFC 3339 in UTC with six fractional digits,
+ * the microseconds below the millisecond given (0-999) or none.
+ */
+export function microTime(ms: number, belowMs = 0): string {
+  const whole = Math.floor(ms);
+
+  return `${ new Date(whole).toISOString().slice(0, 23) }${ String(Math.trunc(belowMs) % 1000).padStart(3, '0') }Z`;
+}
+
 let lastParsed = '';
 let lastParsedMs = 0;
 

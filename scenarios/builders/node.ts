@@ -3,6 +3,7 @@
  */
 
 import { stableHex, stableInt, stableUid } from '../random';
+import { microTime } from '../time';
 import { DEFAULT_LEASE_DURATION_S, statusOverdue } from '../../pkg/node-health/engine/leases';
 import {
   KubeObject, Labels, NodeCondition, NodeObject, NodeSystemInfo
@@ -202,11 +203,6 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   return node;
 }
 
-/** A Lease's renewTime as the API server writes a MicroTime: RFC 3339 with microseconds. */
-function microTime(ms: number, name: string): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, `.${ String(stableInt(`lease-us:${ name }`, 0, 999999)).padStart(6, '0') }Z`);
-}
-
 /**
  * The Lease the Node's kubelet keeps in kube-node-lease (pkg/kubelet/nodelease), as the Node's state says it is
  * renewed: `renewedAt` where given; else the last time the kubelet was heard where Kubernetes marked the Node
@@ -226,6 +222,10 @@ export function nodeLease(node: NodeObject, now: string, renewedAt?: string): Ku
   const silent = ready.status === 'Unknown' || statusOverdue(node, nowMs);
   const renewed = renewedAt ? Date.parse(renewedAt) : (silent ? (Number.isNaN(beat) ? Date.parse(node.metadata.creationTimestamp) : beat) : nowMs - 1000 * stableInt(`lease:${ name }`, 1, 9));
 
+  // Renewed within the second its Node's heartbeat was stamped in (that one is whole seconds), at a microsecond of its own.
+  const micros = stableInt(`lease-us:${ name }`, 0, 999999);
+  const renewTime = microTime(Math.floor(renewed / 1000) * 1000 + Math.floor(micros / 1000), micros % 1000);
+
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind:       'Lease',
@@ -238,7 +238,7 @@ export function nodeLease(node: NodeObject, now: string, renewedAt?: string): Ku
       }],
     }),
     spec: {
-      holderIdentity: name, leaseDurationSeconds: DEFAULT_LEASE_DURATION_S, renewTime: microTime(renewed, name)
+      holderIdentity: name, leaseDurationSeconds: DEFAULT_LEASE_DURATION_S, renewTime
     },
   };
 }
