@@ -1,4 +1,6 @@
-import { certRotationBlocked, ghostEtcd, large, GHOST_MACHINE } from '../../scenarios/catalog';
+import {
+  agentWaitBootstrap, certRotationBlocked, ghostEtcd, large, AGENT_WAIT_MACHINE, GHOST_MACHINE
+} from '../../scenarios/catalog';
 import { chooseFilter, filterValue, mountTab, sortByHeader } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
@@ -63,6 +65,27 @@ describe('the blocking banner', () => {
 
     expect(banner(tab).classes()).toContain('warning');
     expect(translated.filter((k) => k.startsWith('nodeHealth.tab.blocking.condition ')).map((k) => JSON.parse(k.slice(k.indexOf('{'))).state)).toContain('failed');
+  });
+
+  it('names no machine, nor says the cluster waits for one, when the planner waits for the agent', async() => {
+    const translated: string[] = [];
+
+    tab = mountTab(agentWaitBootstrap(), {
+      t: (key, args) => {
+        translated.push(`${ key } ${ JSON.stringify(args ?? {}) }`);
+
+        return `%${ key }%`;
+      }
+    });
+    await tab.show();
+    const b = banner(tab);
+    const argsOf = (key: string) => translated.filter((k) => k.startsWith(`${ key } `)).map((k) => JSON.parse(k.slice(k.indexOf('{'))));
+
+    expect(b.find('q').text()).toBe(`configuring bootstrap node(s) ${ AGENT_WAIT_MACHINE }: waiting for cluster agent to connect`);
+    expect(b.find(`[data-testid="node-health-blocking-${ AGENT_WAIT_MACHINE }"]`).exists()).toBe(false);
+    expect(argsOf('nodeHealth.tab.blocking.title').map((a) => a.count)).toContain(0);
+    expect(argsOf('nodeHealth.tab.blocking.condition').map((a) => a.state)).toEqual(expect.arrayContaining(['held']));
+    expect(argsOf('nodeHealth.tab.blocking.condition').map((a) => a.state)).not.toContain('configuring');
   });
 
   it('says a certificate rotation waits for the machine when the planner says it does', async() => {
