@@ -1777,6 +1777,50 @@ export function agentWaitBootstrap(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'tls-rke2': ['cluster-agent-disconnected'] });
 }
 
+export const PRE_BOOTSTRAP_MACHINE = customMachineName(agentId('8c41e9d2a7b5'));
+
+/**
+ * A new cluster whose pre-bootstrap Rancher has not finished (feature provisioningprebootstrap), in the words of the
+ * source, no public thread having shown one: the planner says "configuring bootstrap node(s) <machine>: waiting for
+ * cluster pre-bootstrap to complete" (pkg/capr/planner/planner.go reconcile, once the machine's plan is applied), the
+ * management cluster's PreBootstrapped is still Unknown (clustermanager creates it so), and Rancher holds its Connected
+ * False until the pre-bootstrap is done (clusterconnected.go checkCluster); Ready is untouched, the cluster not yet
+ * provisioned.
+ */
+export function preBootstrapWait(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2026-08-03T09:30:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'pb-rke2',
+    mgmtId:            'c-m-pb7s2k4d',
+    kind:              'custom',
+    kubernetesVersion: 'v1.31.7+rke2r1',
+    createdAgo:        '55m',
+    nodes:             [
+      {
+        hostname: 'pb-cp-01', machineId: agentId('8c41e9d2a7b5'), roles: { etcd: true, controlPlane: true, worker: true }, address: '10.47.0.11', createdAgo: '50m'
+      },
+    ],
+    waitingMessage: `configuring bootstrap node(s) ${ PRE_BOOTSTRAP_MACHINE }: waiting for cluster pre-bootstrap to complete`,
+    waitingSince:   '40m',
+  }, now, o));
+  const mgmt = managementClusterOf(built);
+  const since = ago(now, '45m');
+
+  mgmt.status.connected = false;
+  setRancherCondition(mgmt, {
+    type: 'Connected', status: 'False', lastUpdateTime: since
+  });
+  setRancherCondition(mgmt, { type: 'PreBootstrapped', status: 'Unknown', lastUpdateTime: ago(now, '55m') });
+
+  return scenarioFrom({
+    name:         'pre-bootstrap-wait',
+    title:        "The planner waits for Rancher's pre-bootstrap",
+    description:  `New RKE2 custom cluster with pre-bootstrap on: the planner says "configuring bootstrap node(s) ${ PRE_BOOTSTRAP_MACHINE }: waiting for cluster pre-bootstrap to complete", and Rancher reports the agent disconnected until it is done.`,
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { 'pb-rke2': ['pre-bootstrap-pending'] });
+}
+
 /**
  * The init node deleted (rancher#37133, #42709): no plan secret carries rke.cattle.io/init-node any more and
  * the cluster says "init node not found".
@@ -2356,6 +2400,7 @@ export const SCENARIOS = {
   'ghost-etcd':              ghostEtcd,
   'cert-rotation-blocked':   certRotationBlocked,
   'agent-wait-bootstrap':    agentWaitBootstrap,
+  'pre-bootstrap-wait':      preBootstrapWait,
   'windows-node-ref':        windowsNodeRef,
   'orphan-node':             orphanNode,
   'etcd-hook':               etcdHook,

@@ -241,6 +241,7 @@ export type ClusterFailureFamily =
   | 'init-node-missing'
   | 'planner-error'
   | 'cluster-agent-disconnected'
+  | 'pre-bootstrap-pending'
   | 'capi-connection-down'
   | 'etcd-quorum'
   | 'control-plane-unavailable'

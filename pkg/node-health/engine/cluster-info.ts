@@ -5,7 +5,9 @@
  */
 import type { ClusterIdentity, ClusterInfo, KubeObject, NodeRecord } from './types';
 import { getCondition } from './conditions';
-import { AGENT_WAITING, CERTIFICATE_ROTATION_FAILED, CERTIFICATE_ROTATION_WAITING, PLANNER_MESSAGES } from './signals/planner';
+import {
+  AGENT_WAITING, CERTIFICATE_ROTATION_FAILED, CERTIFICATE_ROTATION_WAITING, PLANNER_MESSAGES, PRE_BOOTSTRAP_WAITING
+} from './signals/planner';
 import {
   asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
@@ -63,8 +65,9 @@ export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity =
 /** Fills blockingMachines from the names the cluster knows, so "and 10 more" never yields a bogus name. */
 export function resolveBlockingMachines(info: ClusterInfo, machineNames: Iterable<string>): void {
   // The planner names the control-plane machine it was configuring while it waits for the cluster agent
-  // (pkg/capr/planner: "waiting for cluster agent to connect"): the agent holds the cluster back, not the machine.
-  if (!info.blockingMessage || AGENT_WAITING.test(info.blockingMessage)) {
+  // (pkg/capr/planner: "waiting for cluster agent to connect") or for Rancher's pre-bootstrap of the cluster: the
+  // agent or Rancher holds the cluster back, not the machine.
+  if (!info.blockingMessage || AGENT_WAITING.test(info.blockingMessage) || PRE_BOOTSTRAP_WAITING.test(info.blockingMessage)) {
     return;
   }
   const tokens = messageTokens(info.blockingMessage);

@@ -4,7 +4,9 @@
  * Rancher's own: a remark, not a cause; the cluster's plan leads with the machine, and nothing says to resume.
  */
 import { diagnose, preflightOf } from '@pkg/node-health/engine';
-import { AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, ROTATION_MACHINE } from '../../../scenarios/catalog';
+import {
+  AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, PRE_BOOTSTRAP_MACHINE, ROTATION_MACHINE
+} from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 
 describe('a certificate rotation that waits for a ghost machine', () => {
@@ -59,6 +61,65 @@ describe('the planner waiting for the cluster agent while it configures a contro
     expect(cluster.blockingMachines).toEqual([]);
     expect(cluster.resolution?.rootCause).toBe('cluster-agent-disconnected');
     expect(report.records.find((r) => r.machineName === AGENT_WAIT_MACHINE)?.findings).toEqual([]);
+  });
+});
+
+/**
+ * The planner waiting for Rancher's pre-bootstrap (rancher pkg/capr/planner/planner.go reconcile, feature
+ * provisioningprebootstrap): it names the control-plane machine it was configuring, and Rancher holds the management
+ * cluster's Connected False until the pre-bootstrap is done (clusterconnected.go checkCluster), whatever the agent does.
+ */
+describe('the planner waiting for Rancher to pre-bootstrap a new cluster', () => {
+  const s = buildScenario('pre-bootstrap-wait');
+  const message = `configuring bootstrap node(s) ${ PRE_BOOTSTRAP_MACHINE }: waiting for cluster pre-bootstrap to complete`;
+
+  it('blames neither the machine it names nor the agent Rancher reports disconnected, and says what the pre-bootstrap needs', () => {
+    const report = diagnoseScenario(s);
+    const cluster = report.clusters[0];
+
+    expect(cluster.blockingMessage).toBe(message);
+    expect(cluster.blockingMachines).toEqual([]);
+    expect(cluster.findings.map((f) => f.rule)).toEqual(['pre-bootstrap-pending']);
+    expect(cluster.agent).toBe('unknown');
+    expect(cluster.resolution?.rootCause).toBe('pre-bootstrap-pending');
+    expect(cluster.resolution?.steps.map((x) => x.key.split('.').pop())).toEqual(['held', 'agentPods', 'secrets', 'rancherLogs']);
+    expect(cluster.findings[0].args).toMatchObject({ cluster: 'pb-rke2', duration: 40 * 60000 });
+    expect(cluster.findings[0].evidence.map((e) => [e.object.split(' ')[0], e.path])).toEqual(expect.arrayContaining([
+      ['Cluster', 'status.conditions[Updated].message'],
+      ['management', 'status.conditions[PreBootstrapped].status'],
+      ['management', 'status.conditions[Connected].status'],
+    ]));
+    // The secrets Rancher copies: those annotated for the pre-bootstrap, in the cluster's workspace, and who may read them.
+    expect(cluster.findings[0].fix.find((x) => x.key.endsWith('.secrets'))?.command).toBe(
+      'kubectl -n fleet-default get secrets -o jsonpath=\'{range .items[?(@.metadata.annotations.provisioning\\.cattle\\.io/sync-bootstrap=="true")]}' +
+      '{.metadata.name}{"\\t"}{.metadata.annotations.rke\\.cattle\\.io/object-authorized-for-clusters}{"\\n"}{end}\''
+    );
+    const machine = report.records.find((r) => r.machineName === PRE_BOOTSTRAP_MACHINE)!;
+
+    expect(machine.findings).toEqual([]);
+    // An action's check does not call the agent connected, nor disconnected: nothing tells now.
+    expect(preflightOf('delete-machine', machine, Date.parse(report.now), report.records).checks.find((c) => c.id === 'agentConnected'))
+      .toMatchObject({ ok: null, key: 'nodeHealth.preflight.agentConnected.unknown' });
+  });
+
+  it('waits as long as the agent would before it says so, and blames no machine meanwhile', () => {
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+    const prov = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning.cattle.io'));
+    const twoMinutesAgo = new Date(Date.parse(s.now) - 120000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+    for (const c of prov.status.conditions.filter((x: any) => x.message === message)) {
+      Object.assign(c, { lastTransitionTime: twoMinutesAgo, lastUpdateTime: twoMinutesAgo });
+    }
+    const report = diagnose(objects, { now: s.now });
+
+    expect(report.clusters[0].blockingMessage).toBe(message);
+    expect(report.clusters[0].findings).toEqual([]);
+    expect(report.clusters[0].blockingMachines).toEqual([]);
+    expect(report.records.every((r) => r.findings.length === 0)).toBe(true);
+  });
+
+  it('leaves a truly disconnected agent to its own finding when the planner waits for it instead', () => {
+    expect(diagnoseScenario(buildScenario('agent-wait-bootstrap')).clusters[0].findings.map((f) => f.rule)).toEqual(['cluster-agent-disconnected']);
   });
 });
 

@@ -12,7 +12,8 @@ import { nodeRefName } from '../objects';
 import { messageTokens, recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
 import {
-  AGENT_NOT_CONNECTED, AGENT_WAITING, CONFLICT, ENCRYPTION_KEY_ROTATION, ETCD_PLANE_REPLACED, ETCD_RESTORE, INIT_NODE_LOST, PLANNER_MESSAGES
+  AGENT_NOT_CONNECTED, AGENT_WAITING, CONFLICT, ENCRYPTION_KEY_ROTATION, ETCD_PLANE_REPLACED, ETCD_RESTORE, INIT_NODE_LOST, PLANNER_MESSAGES,
+  PRE_BOOTSTRAP_WAITING
 } from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
@@ -79,7 +80,16 @@ export const initNodeMissing: ClusterRule = {
   },
 };
 
-/** The signs of a disconnected agent: the planner waiting for it, else an object's Connected and Ready conditions that say so. */
+/** The planner waiting for Rancher to pre-bootstrap the cluster, on the provisioning cluster's conditions. */
+function preBootstrapWait(input: ClusterRuleInput): Condition | null {
+  return input.cluster.kind === 'imported' ? null : saying(input.provisioning, PRE_BOOTSTRAP_WAITING);
+}
+
+/**
+ * The signs of a disconnected agent: the planner waiting for it, else an object's Connected and Ready conditions that
+ * say so. Not while the planner waits for the pre-bootstrap: Rancher holds Connected False until it is done
+ * (clusterconnected.go), so it says nothing of the agent then; pre-bootstrap-pending asks after the agent itself.
+ */
 function disconnection(input: ClusterRuleInput): { object: string; conditions: Condition[] } | null {
   const prov = input.provisioning;
   const mgmt = input.management;
@@ -87,6 +97,9 @@ function disconnection(input: ClusterRuleInput): { object: string; conditions: C
 
   if (waiting) {
     return { object: provisioningLabel(input), conditions: [waiting] };
+  }
+  if (preBootstrapWait(input)) {
+    return null;
   }
   for (const [obj, name] of [[mgmt, mgmt ? describeObject('management Cluster', mgmt) : ''], [prov, provisioningLabel(input)]] as [KubeObject | undefined, string][]) {
     const connected = obj ? getCondition(obj, 'Connected') : null;
@@ -106,7 +119,8 @@ function disconnection(input: ClusterRuleInput): { object: string; conditions: C
 
 /** The agent's connection as the cluster objects say it now, with no threshold: what a write depends on. */
 function agentConnection(input: ClusterRuleInput): NonNullable<ClusterInfo['agent']> {
-  if (!input.provisioning && !input.management) {
+  // While Rancher pre-bootstraps the cluster it reports the agent disconnected whatever the agent does.
+  if ((!input.provisioning && !input.management) || preBootstrapWait(input)) {
     return 'unknown';
   }
 
@@ -143,6 +157,51 @@ export const clusterAgentDisconnected: ClusterRule = {
       actions:  [],
       // Cluster API reaches the cluster through Rancher, as the agent connects it: its lost connection is this one.
       explains: ['capi-connection-down'],
+    };
+  },
+};
+
+/**
+ * The planner holds a new cluster's control plane until Rancher has copied the secrets marked for pre-bootstrap into
+ * it (feature provisioningprebootstrap): "configuring bootstrap node(s) <machine>: waiting for cluster pre-bootstrap to
+ * complete". Rancher copies them through the cluster agent's connection as soon as it has one; a secret it cannot copy
+ * stops it ("failed to start cluster controllers <cluster>: failed to synchronize secret <ns>/<name> to cluster …").
+ * The machine the message names is not the cause.
+ */
+export const preBootstrapPending: ClusterRule = {
+  id:       'pre-bootstrap-pending',
+  severity: 'error',
+  check(input, ctx) {
+    const said = preBootstrapWait(input);
+
+    if (!said) {
+      return null;
+    }
+    const waited = age(ctx, said.lastTransitionTime);
+
+    if (waited !== null && waited < ctx.config.clusterAgentTimeoutMs) {
+      return null;
+    }
+    const mgmt = input.management;
+    const mgmtLabel = mgmt ? describeObject('management Cluster', mgmt) : null;
+    const shown = mgmt ? ['PreBootstrapped', 'Connected'].map((type) => getCondition(mgmt, type)).filter((c): c is Condition => !!c) : [];
+    const ns = input.cluster.namespace ?? 'fleet-default';
+
+    return {
+      args:     { cluster: input.cluster.name, duration: duration(waited) },
+      evidence: [
+        ...conditionEvidence(provisioningLabel(input), said),
+        ...(mgmtLabel ? shown.flatMap((c) => conditionEvidence(mgmtLabel, c)) : []),
+      ],
+      fix: [
+        step(this.id, 'held'),
+        step(this.id, 'agentPods', {}, 'kubectl -n cattle-system get pods -l app=cattle-cluster-agent -o wide'),
+        step(this.id, 'secrets', { namespace: ns, cluster: input.cluster.name },
+          `kubectl -n ${ sh(ns) } get secrets -o jsonpath='{range .items[?(@.metadata.annotations.provisioning\\.cattle\\.io/sync-bootstrap=="true")]}{.metadata.name}{"\\t"}{.metadata.annotations.rke\\.cattle\\.io/object-authorized-for-clusters}{"\\n"}{end}'`),
+        step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i "failed to start cluster controllers\\|failed to synchronize secret"'),
+      ],
+      since:   said.lastTransitionTime,
+      actions: [],
     };
   },
 };
@@ -260,7 +319,7 @@ export const plannerError: ClusterRule = {
 };
 
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, reconciliationPaused,
+  clusterAgentDisconnected, preBootstrapPending, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, reconciliationPaused,
   healthCheckCannotRemediate,
 ];
 

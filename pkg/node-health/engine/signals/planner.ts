@@ -57,6 +57,13 @@ export const INIT_NODE_LOST = /init node not found|unable to find designated ini
  */
 export const ETCD_PLANE_REPLACED = /no etcd machines exist that have plans|etcd plane has been entirely replaced/i;
 export const AGENT_WAITING = /waiting for cluster agent to connect/i;
+/**
+ * planner.go reconcile, for a control-plane machine while the cluster has pre-bootstrap manifests left (feature
+ * provisioningprebootstrap): Rancher has not yet copied the secrets marked for pre-bootstrap into the cluster
+ * (managementuser/secret bootstrap), which then sets the management cluster's PreBootstrapped True. Until then it
+ * keeps the management cluster's Connected False, whatever the agent does (clusterconnected.go).
+ */
+export const PRE_BOOTSTRAP_WAITING = /waiting for cluster pre-bootstrap to complete/i;
 export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
 export const ROLES_MISSING = /waiting for at least one control plane, etcd, and worker node to be registered/i;
 
@@ -109,6 +116,8 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'no suitable join URL found to join machine fleet-default/prod-pool1-7d9f8-x2k4q in rkecluster fleet-default/prod to', STOPPED),
   message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
     'waiting for cluster agent to connect'),
+  message('preBootstrap', PRE_BOOTSTRAP_WAITING, 'pre-bootstrap-pending', 'error', `${ PLANNER }/planner.go reconcile`,
+    'configuring bootstrap node(s) custom-0fdaa5766c14: waiting for cluster pre-bootstrap to complete'),
   message('agentNotConnected', AGENT_NOT_CONNECTED, 'cluster-agent-disconnected', 'error', 'rancher management cluster Ready (rancher#48585)',
     'Cluster agent is not connected'),
 ];
