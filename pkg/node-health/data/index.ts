@@ -39,7 +39,7 @@ export {
   pendingMachines, pendingRow, PendingRows
 } from './pending-rows';
 export {
-  PART_SIZE, SLICE_MS, StoreSync, SyncedLists
+  PART_SIZE, SCAN_CHECK, SLICE_MS, StoreSync, SyncedLists
 } from './store-sync';
 export type { StorePart, SyncedInput } from './store-sync';
 export {

@@ -6,7 +6,7 @@
 import { reactive, toRaw } from 'vue';
 import { STEVE_TYPES } from '@pkg/node-health/engine';
 import {
-  clusterTarget, storeLists, DEFAULT_FILTERS, FIRST_QUERY, PART_SIZE, SLICE_MS, StoreSync, SyncedLists, TabSession
+  clusterTarget, storeLists, DEFAULT_FILTERS, FIRST_QUERY, PART_SIZE, SCAN_CHECK, SLICE_MS, StoreSync, SyncedLists, TabSession
 } from '@pkg/node-health/data';
 import type { ClusterTarget, StoreGetters, StorePart } from '@pkg/node-health/data';
 import { large } from '../../../scenarios/catalog';
@@ -95,9 +95,38 @@ describe('the store\'s lists sent a change at a time', () => {
 
     expect(machineParts.map((p) => p.upsert.length)).toEqual([...Array(Math.floor(count / PART_SIZE)).fill(PART_SIZE), count % PART_SIZE].filter(Boolean));
     expect(machineParts.map((p) => p.reset)).toEqual(machineParts.map((_p, i) => i === 0));
-    expect(pauses).toBe(parts.length);
+    // The clock says a slice is spent at every look: before every part, and every SCAN_CHECK objects whose versions are read.
+    const scans = [whole.machines, whole.mgmtNodes].reduce((n, l) => n + Math.ceil((l?.length ?? 0) / SCAN_CHECK), 0);
+
+    expect(pauses).toBe(parts.length + scans);
     expect(kept.list('machines')).toEqual(whole.machines);
     expect(kept.list('mgmtNodes')).toEqual(whole.mgmtNodes);
+  });
+
+  it('gives the page back while it reads the versions, and sends the list as it was listed when the store changes it meanwhile', async() => {
+    const machines = store.lists[STEVE_TYPES.machine];
+    const count = machines.length;
+    const removed = machines[machines.length - 1].metadata.name;
+    let changedDuringPause = false;
+
+    await sync.send(store.getters, target, toRaw, async(part) => {
+      parts.push(part);
+      kept.apply(part);
+    }, async() => {
+      pauses++;
+      if (!changedDuringPause) {
+        // The store's watch removes a Machine while the page has its main thread back.
+        changedDuringPause = true;
+        machines.pop();
+      }
+    });
+    expect(changedDuringPause).toBe(true);
+    expect(kept.list('machines')?.length).toBe(count);
+    // The next load sends what went meanwhile.
+    parts = [];
+    await send();
+    expect(parts.filter((p) => p.input === 'machines').flatMap((p) => p.remove)).toEqual([removed]);
+    expect(kept.list('machines')?.length).toBe(count - 1);
   });
 
   it('then sends nothing while nothing changed, one object when one was written, and the names removed', async() => {
