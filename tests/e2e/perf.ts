@@ -11,6 +11,9 @@
  *   ui-open [mode=no-sql-cache] nodes=<n> first_rows_ms=<median> machines_tab_ms=<median> ratio=… blocked_open_ms=<median long-task time from
  *     the page having drawn its tabs until a second after the verdicts> blocked_open_machines_tab_ms=<the same from the page
  *     having drawn its tabs until a second after the Machines tab's rows: what the cluster page blocks there itself>
+ *     blocked_open_own_ms=<of the long-task time of one more, traced, opening of the Node Health tab (on a page of its
+ *     own, after a first visit), the share whose CPU samples were in the extension's code (tests/e2e/trace.ts); the rest is
+ *     the cluster page's, Vue's, the store's and the collector's; -1 where the trace lacks its marks>
  *     heap_mb=<page JS heap after one visit of the Node Health tab>
  *     heap_machines_tab_mb=<after one visit of Rancher's Machines tab> heap_after_tries_mb=<after all the tries> bytes=<first load>
  *     bytes_sent=<the same as sent> verdicts_ms=<median>
@@ -44,6 +47,9 @@ import type { MockRancher } from '../../mock-rancher/server';
 import type { TrafficEntry } from '../../mock-rancher/traffic';
 import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
 import { clusterPath, gotoHome, waitForShell } from './dashboard';
+import {
+  attribute, attributionText, navigateMarked, startTrace
+} from './trace';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
 } from './harness';
@@ -215,6 +221,38 @@ async function oneVisitHeap(browser: Browser, devUrl: string, cluster: string, t
   }
 }
 
+/**
+ * Of the long tasks of opening the Node Health tab, the ms whose CPU samples were in the extension's code (trace.ts),
+ * on a page of its own: loaded at Home, one visit first (the dashboard's scripts and the tab's chunks are loaded then,
+ * as in the tries after the first), and the second, from Home again, traced; -1 where the trace lacks its marks.
+ */
+async function ownBlockedOnOpening(browser: Browser, devUrl: string, cluster: string, label: string): Promise<number> {
+  const { page } = await openPage(await openContext(browser, devUrl));
+  const path = `${ clusterPath(NAMESPACE, cluster) }#node-health`;
+
+  try {
+    await page.goto(`${ devUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 300000 });
+    await waitForShell(page, 300000);
+    await navigateMarked(page, path, PAGE_DRAWN, ROW['node-health'], VERDICTS);
+    await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
+    await waitForShell(page);
+    await page.waitForTimeout(2000);
+    const stop = await startTrace(page);
+
+    await navigateMarked(page, path, PAGE_DRAWN, ROW['node-health'], VERDICTS);
+    const traced = await attribute(await stop());
+
+    log(`${ label } traced opening: ${ traced ? `${ Math.round(traced.blocked) } ms blocked after the page was drawn, ${ Object.entries(traced.totals).map(([k, v]) => `${ k } ${ Math.round(v) }`).join(', ') }` : 'marks missing' }`);
+    if (traced) {
+      process.stderr.write(attributionText(traced));
+    }
+
+    return traced ? Math.round(traced.totals.ours ?? 0) : -1;
+  } finally {
+    await page.context().close().catch(() => undefined);
+  }
+}
+
 /** A controller's status write to one Machine of the cluster: the only change of the next refresh. */
 function changeOneMachine(mock: MockRancher, cluster: string): void {
   const scope = mock.store.scope('local');
@@ -303,12 +341,13 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
     // One visit each, on pages of their own.
     const heapMachines = await oneVisitHeap(browser, devUrl, cluster, 'machine-pools');
     const heap = await oneVisitHeap(browser, devUrl, cluster, 'node-health');
+    const ownBlocked = await ownBlockedOnOpening(browser, devUrl, cluster, label);
     const ratio = (nodeHealth / machines).toFixed(2);
 
     process.stdout.write(`ui-perf ${ modeField }nodes=${ run.nodes } node_health_ms=${ nodeHealth } machines_tab_ms=${ machines } ` +
       `ratio=${ ratio } bytes=${ firstLoad.bytes } bytes_sent=${ firstLoad.sent } verdicts_ms=${ nhVerdicts }${ run.nodes >= 10000 ? ` heap_after_tries_mb=${ heapAfterTries }` : '' }\n`);
     process.stdout.write(`ui-open ${ modeField }nodes=${ run.nodes } first_rows_ms=${ nodeHealth } machines_tab_ms=${ machines } ratio=${ ratio } ` +
-      `blocked_open_ms=${ Math.round(median(blockedOpen)) } blocked_open_machines_tab_ms=${ Math.round(median(blockedOpenMachines)) } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoad.bytes } bytes_sent=${ firstLoad.sent } verdicts_ms=${ nhVerdicts }\n`);
+      `blocked_open_ms=${ Math.round(median(blockedOpen)) } blocked_open_machines_tab_ms=${ Math.round(median(blockedOpenMachines)) } blocked_open_own_ms=${ ownBlocked } heap_mb=${ heap } heap_machines_tab_mb=${ heapMachines } heap_after_tries_mb=${ heapAfterTries } bytes=${ firstLoad.bytes } bytes_sent=${ firstLoad.sent } verdicts_ms=${ nhVerdicts }\n`);
 
     // Refreshes: the tab has loaded; let the dashboard settle first.
     await page.waitForTimeout(2000);

@@ -7,11 +7,11 @@
  * with the most self time. E2E_DEV_URL / E2E_MOCK_PORT reuse a running dev server as in run.ts.
  */
 import { readFileSync, writeFileSync } from 'fs';
-import { get as httpsGet } from 'https';
-import type { Page } from 'playwright-core';
 import { startMockRancher } from '../../mock-rancher/server';
 import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
 import { clusterPath, waitForShell } from './dashboard';
+import { attribute, attributionText, navigateMarked, startTrace } from './trace';
+import type { TraceEvent } from './trace';
 import {
   launchBrowser, log, openContext, openPage, startDevServer
 } from './harness';
@@ -29,260 +29,15 @@ const ROW: Record<string, string> = {
 };
 const VERDICTS = '[data-testid="node-health-tab"] [data-testid="node-health-summary"]';
 
-/** Navigates and marks (performance.mark) nh-start, nh-drawn, nh-rows, nh-verdicts, nh-end. */
-async function navigate(page: Page, path: string, rowSel: string, doneSel: string | null): Promise<Record<string, number>> {
-  return page.evaluate(`new Promise((resolve) => {
-    const marks = {};
-    const mark = (n) => { performance.mark(n); marks[n] = performance.now() - marks['nh-start']; };
-    const shown = (s) => { const el = document.querySelector(s); return !!el && el.offsetParent !== null && el.getBoundingClientRect().height > 0; };
-    marks['nh-start'] = performance.now();
-    performance.mark('nh-start');
-    function tick() {
-      if (!('nh-drawn' in marks) && document.querySelector(${ JSON.stringify(PAGE_DRAWN) })) mark('nh-drawn');
-      if (!('nh-rows' in marks) && shown(${ JSON.stringify(rowSel) })) mark('nh-rows');
-      const done = ${ JSON.stringify(doneSel) };
-      if ('nh-rows' in marks && (!done || shown(done))) {
-        mark('nh-verdicts');
-        setTimeout(() => { mark('nh-end'); resolve(marks); }, 1000);
-        return;
-      }
-      requestAnimationFrame(tick);
-    }
-    window.$globalApp.$router.push(${ JSON.stringify(path) });
-    requestAnimationFrame(tick);
-  })`) as Promise<Record<string, number>>;
-}
-
-interface TraceEvent {
-  name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number; id?: string; args?: any;
-}
-
-interface ProfileNode { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber?: number } }
-
-/** Module of a bundle line: in the dev bundles each module starts with a marker line naming its path. */
-const moduleLines = new Map<string, { line: number; path: string }[]>();
-
-function fetchText(url: string): Promise<string> {
-  return new Promise((resolve) => {
-    httpsGet(url, { rejectUnauthorized: false }, (res) => {
-      const chunks: Buffer[] = [];
-
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString()));
-    }).on('error', () => resolve(''));
-  });
-}
-
-async function indexBundles(urls: string[]): Promise<void> {
-  for (const url of urls) {
-    if (!url?.startsWith('https://') || moduleLines.has(url)) {
-      continue;
-    }
-    const lines = (await fetchText(url)).split('\n');
-    const starts: { line: number; path: string }[] = [];
-
-    lines.forEach((l, i) => {
-      const m = /^\/\*\*\*\/ "([^"]+)"/.exec(l);
-
-      if (m) {
-        starts.push({ line: i, path: m[1] });
-      }
-    });
-    moduleLines.set(url, starts);
-  }
-}
-
-function moduleOf(url = '', line = 0): string {
-  const starts = moduleLines.get(url);
-
-  if (!starts?.length) {
-    return url;
-  }
-  let lo = 0;
-  let hi = starts.length - 1;
-
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-
-    if (starts[mid].line <= line) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-
-  return starts[lo].line <= line ? starts[lo].path : url;
-}
-
-function classify(frame: { url: string; lineNumber?: number }): 'ours' | 'shell' | 'vue' | null {
-  const path = moduleOf(frame.url, frame.lineNumber);
-
-  if (path.includes('pkg/node-health') || path.startsWith('blob:')) {
-    return 'ours';
-  }
-  if (path.includes('@rancher/')) {
-    return 'shell';
-  }
-  if (/@vue\/|vue-router|vuex|\/vue\//.test(path)) {
-    return 'vue';
-  }
-
-  return null;
-}
-
 async function summarise(events: TraceEvent[]): Promise<void> {
-  const marks = new Map<string, number>();
+  const found = await attribute(events, !!process.env.TRACE_ALL);
 
-  for (const e of events) {
-    if (e.cat.includes('blink.user_timing') && e.name.startsWith('nh-')) {
-      marks.set(e.name, e.ts);
-    }
-  }
-  const start = marks.get('nh-start');
-  const drawn = marks.get('nh-drawn');
-  const end = marks.get('nh-end');
-
-  if (start === undefined || drawn === undefined || end === undefined) {
-    log(`marks missing: ${ [...marks.keys()].join(', ') }`);
+  if (!found) {
+    log('marks missing');
 
     return;
   }
-  // The renderer's main thread: the one the marks are on.
-  const markEvent = events.find((e) => e.name === 'nh-start' && e.cat.includes('user_timing')) as TraceEvent;
-  const main = { pid: markEvent.pid, tid: markEvent.tid };
-  // Profile samples of the main thread, on the trace's clock.
-  const nodes = new Map<number, ProfileNode>();
-  const samples: { ts: number; node: number }[] = [];
-  const profileIds = new Set(events.filter((e) => e.name === 'Profile' && e.pid === main.pid && e.tid === main.tid).map((e) => e.id));
-  let clock = 0;
-
-  for (const e of events) {
-    if (e.name === 'Profile' && profileIds.has(e.id)) {
-      clock = e.args.data.startTime;
-    }
-    if (e.name !== 'ProfileChunk' || !profileIds.has(e.id)) {
-      continue;
-    }
-    const cpu = e.args.data.cpuProfile ?? {};
-
-    for (const n of cpu.nodes ?? []) {
-      nodes.set(n.id, n);
-    }
-    const deltas: number[] = e.args.data.timeDeltas ?? [];
-
-    (cpu.samples ?? []).forEach((id: number, i: number) => {
-      clock += deltas[i] ?? 0;
-      samples.push({ ts: clock, node: id });
-    });
-  }
-  await indexBundles([...new Set([...nodes.values()].map((n) => n.callFrame.url))]);
-  const kindOf = (id: number): string => {
-    let kind: string | null = null;
-    let n: ProfileNode | undefined = nodes.get(id);
-    const leaf = n?.callFrame.functionName ?? '';
-
-    if (leaf === '(garbage collector)') {
-      return 'gc';
-    }
-    if (leaf === '(program)' || leaf === '(idle)') {
-      return 'browser';
-    }
-    for (; n; n = n.parent === undefined ? undefined : nodes.get(n.parent)) {
-      const k = classify(n.callFrame);
-
-      if (k === 'ours') {
-        return 'ours';
-      }
-      if (k === 'shell' && !kind) {
-        kind = 'shell';
-      }
-      if (k === 'vue' && !kind) {
-        kind = 'vue';
-      }
-    }
-
-    return kind ?? 'other';
-  };
-
-  // parents: nodes carry children in Chrome's format
-  for (const n of nodes.values()) {
-    for (const c of (n as any).children ?? []) {
-      const child = nodes.get(c);
-
-      if (child) {
-        child.parent = n.id;
-      }
-    }
-  }
-  const tasks = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.name === 'RunTask' && (e.dur ?? 0) >= 50000 && e.ts >= (process.env.TRACE_ALL ? start : drawn) && e.ts <= end);
-  const totals: Record<string, number> = {};
-  let blocked = 0;
-
-  process.stdout.write(`marks (ms after start): ${ [...marks.entries()].map(([k, v]) => `${ k }=${ Math.round((v - start) / 1000) }`).join(' ') }\n`);
-  for (const t of tasks) {
-    const inTask = samples.filter((s) => s.ts >= t.ts && s.ts <= t.ts + (t.dur as number));
-    const kinds: Record<string, number> = {};
-    const self = new Map<string, number>();
-
-    for (const s of inTask) {
-      const k = kindOf(s.node);
-
-      kinds[k] = (kinds[k] ?? 0) + 1;
-      const f = nodes.get(s.node)?.callFrame;
-      const name = `${ f?.functionName || '(anon)' } ${ moduleOf(f?.url, f?.lineNumber).replace(/^.*node_modules\//, '') }`;
-
-      self.set(name, (self.get(name) ?? 0) + 1);
-    }
-    const ms = (t.dur as number) / 1000;
-
-    blocked += ms;
-    const n = inTask.length || 1;
-    const split = Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([k, c]) => `${ k } ${ Math.round(ms * c / n) }`);
-
-    Object.entries(kinds).forEach(([k, c]) => (totals[k] = (totals[k] ?? 0) + ms * c / n));
-    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, c]) => `${ k }:${ Math.round(ms * c / n) }`);
-    // the stack under the task: the outermost frames of its first sample of our code or the shell
-    const stackOf = (id: number): string => {
-      const out: string[] = [];
-
-      for (let m = nodes.get(id); m; m = m.parent === undefined ? undefined : nodes.get(m.parent)) {
-        if (classify(m.callFrame) === 'ours' || classify(m.callFrame) === 'shell') {
-          out.push(`${ m.callFrame.functionName || '(anon)' }@${ moduleOf(m.callFrame.url, m.callFrame.lineNumber).replace(/^.*\//, '') }`);
-        }
-      }
-
-      return out.slice(-4).reverse().join(' > ');
-    };
-    const stacks = new Map<string, number>();
-
-    inTask.forEach((s) => {
-      const k = stackOf(s.node);
-
-      stacks.set(k, (stacks.get(k) ?? 0) + 1);
-    });
-    const topStacks = [...stacks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, c]) => `      ${ Math.round(ms * c / n) } ms  ${ k || '(none)' }`);
-
-    const ourFrames = new Map<string, number>();
-
-    inTask.forEach((s) => {
-      const names: string[] = [];
-
-      for (let m = nodes.get(s.node); m; m = m.parent === undefined ? undefined : nodes.get(m.parent)) {
-        if (classify(m.callFrame) === 'ours') {
-          names.push(`${ m.callFrame.functionName || '(anon)' }@${ moduleOf(m.callFrame.url, m.callFrame.lineNumber).replace(/^.*\//, '') }`);
-        }
-      }
-      if (names.length) {
-        const k = names.slice(0, 2).reverse().join(' > ');
-
-        ourFrames.set(k, (ourFrames.get(k) ?? 0) + 1);
-      }
-    });
-    const ourTop = [...ourFrames.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, c]) => `      ours ${ Math.round(ms * c / n) } ms  ${ k }`);
-
-    process.stdout.write(`task at ${ Math.round((t.ts - start) / 1000) } ms, ${ Math.round(ms) } ms: ${ split.join(', ') }\n    self: ${ top.join(' | ') }\n${ topStacks.join('\n') }\n${ ourTop.join('\n') }\n`);
-  }
-  process.stdout.write(`blocked ${ Math.round(blocked) } ms: ${ Object.entries(totals).map(([k, v]) => `${ k } ${ Math.round(v) }`).join(', ') }\n`);
+  process.stdout.write(attributionText(found));
 }
 
 async function main(): Promise<void> {
@@ -312,23 +67,12 @@ async function main(): Promise<void> {
     // One visit first, so that the dashboard's scripts and the tab's chunks are loaded as in the perf's later tries.
     const path = `${ clusterPath('fleet-default', cluster) }#${ tab }`;
 
-    await navigate(page, path, ROW[tab], tab === 'node-health' ? VERDICTS : null);
+    await navigateMarked(page, path, PAGE_DRAWN, ROW[tab], tab === 'node-health' ? VERDICTS : null);
     await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
     await waitForShell(page);
     await page.waitForTimeout(2000);
-    const cdp = await page.context().newCDPSession(page);
-    const events: TraceEvent[] = [];
+    const stop = await startTrace(page);
 
-    cdp.on('Tracing.dataCollected', (d: any) => events.push(...d.value));
-    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-
-    await cdp.send('Tracing.start', {
-      transferMode: 'ReportEvents',
-      traceConfig:  {
-        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink.user_timing',
-          'disabled-by-default-v8.cpu_profiler'],
-      },
-    } as any);
     if (process.env.TRACE_VUE) {
       // Vue's own measures of each component's mount, render and patch (a dev build's `config.performance`).
       await page.evaluate(() => {
@@ -336,7 +80,7 @@ async function main(): Promise<void> {
         performance.clearMeasures();
       });
     }
-    const marks = await navigate(page, path, ROW[tab], tab === 'node-health' ? VERDICTS : null);
+    const marks = await navigateMarked(page, path, PAGE_DRAWN, ROW[tab], tab === 'node-health' ? VERDICTS : null);
 
     if (process.env.TRACE_VUE) {
       const measures = await page.evaluate((re) => {
@@ -355,8 +99,8 @@ async function main(): Promise<void> {
       process.stdout.write(`  total ${ Math.round(top.reduce((a, m) => a + m.ms, 0)) } ms\n`);
     }
 
-    await cdp.send('Tracing.end');
-    await done;
+    const events = await stop();
+
     log(`marks: ${ JSON.stringify(marks) }`);
     if (out) {
       writeFileSync(out, JSON.stringify({ traceEvents: events }));
