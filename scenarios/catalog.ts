@@ -1797,7 +1797,13 @@ export function preBootstrapWait(o: ScenarioOptions = {}): Scenario {
     createdAgo:        '55m',
     nodes:             [
       {
-        hostname: 'pb-cp-01', machineId: agentId('8c41e9d2a7b5'), roles: { etcd: true, controlPlane: true, worker: true }, address: '10.47.0.11', createdAgo: '50m'
+        hostname:  'pb-cp-01',
+        machineId: agentId('8c41e9d2a7b5'),
+        roles:     {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '10.47.0.11',
+        createdAgo: '50m'
       },
     ],
     waitingMessage: `configuring bootstrap node(s) ${ PRE_BOOTSTRAP_MACHINE }: waiting for cluster pre-bootstrap to complete`,
@@ -1810,7 +1816,9 @@ export function preBootstrapWait(o: ScenarioOptions = {}): Scenario {
   setRancherCondition(mgmt, {
     type: 'Connected', status: 'False', lastUpdateTime: since
   });
-  setRancherCondition(mgmt, { type: 'PreBootstrapped', status: 'Unknown', lastUpdateTime: ago(now, '55m') });
+  setRancherCondition(mgmt, {
+    type: 'PreBootstrapped', status: 'Unknown', lastUpdateTime: ago(now, '55m')
+  });
 
   return scenarioFrom({
     name:         'pre-bootstrap-wait',
