@@ -251,7 +251,12 @@ module.exports = {
     {
       // eslint-rules/banner-single-child.js: the shell's Banner lays several parts out as columns.
       files: ['pkg/**/*.vue'],
-      rules: { 'banner-single-child': 'error' }
+      rules: {
+        'banner-single-child':  'error',
+        // The shell's fetch mixin (mixins/fetch.client.js) gives every component a `state` in data(), which wins
+        // over a computed or prop of that name: the component would read the fetch state instead.
+        'vue/no-reserved-keys': ['error', { reserved: ['state'] }],
+      }
     },
     {
       // The compiler already reports undefined names, and the JavaScript versions of these rules

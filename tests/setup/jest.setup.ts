@@ -1,6 +1,6 @@
 // Globals that Rancher's shell components assume an app has installed (the dashboard's jest.setup.js
 // and kubewarden-ui's set-up do the same): the FloatingVue tooltips plugin, the v-select component,
-// the clean-html / clean-tooltip / stripped-aria-label directives, and `t` / `$store` on every component.
+// the clean-html / clean-tooltip / stripped-aria-label directives, `t` / `$store` and the fetch mixin on every component.
 import { TextDecoder, TextEncoder } from 'util';
 import { config } from '@vue/test-utils';
 import FloatingVue from 'floating-vue';
@@ -8,6 +8,7 @@ import vSelect from 'vue-select';
 import cleanHtmlDirective from '@shell/directives/clean-html';
 import cleanTooltipDirective from '@shell/directives/clean-tooltip';
 import strippedAriaLabelDirective from '@shell/directives/strip-html-aria-label';
+import fetchMixin from '@shell/mixins/fetch.client.js';
 import '@shell/plugins/replaceall';
 
 Object.assign(global, { TextEncoder, TextDecoder });
@@ -20,6 +21,9 @@ jest.setTimeout(20000);
 const translate = (key: string) => `%${ key }%`;
 
 config.global.plugins = [...config.global.plugins, FloatingVue];
+// The dashboard mixes its fetch state into every component (shell initialize/entry.js): a component's own `state`
+// would be shadowed by it there, and is here too.
+config.global.mixins = [...(config.global.mixins ?? []), fetchMixin];
 config.global.components = { ...config.global.components, 'v-select': vSelect };
 config.global.mocks = {
   ...config.global.mocks,
