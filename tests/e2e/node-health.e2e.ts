@@ -7,7 +7,7 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, SIGNAL_MACHINES,
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, PRE_BOOTSTRAP_MACHINE, SIGNAL_MACHINES,
   WINDOWS_CASE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
@@ -354,6 +354,33 @@ export const TESTS: E2eTest[] = [
 
       assert(bannerTop < firstRowTop, `the cluster finding (y=${ bannerTop }) is not above the table (y=${ firstRowTop })`);
       await t.shot(page, 'cluster agent disconnected');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: "the planner waiting for Rancher's pre-bootstrap blames no machine and calls no agent disconnected",
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'pb-rke2');
+      const finding = page.locator(NH.clusterRule('pre-bootstrap-pending'));
+
+      await finding.waitFor({ state: 'visible', timeout: 30000 });
+      await finding.locator('summary').first().click();
+      const text = await finding.innerText();
+
+      assert(/not pre-bootstrapped/.test(text) && /sync-bootstrap/.test(text), `the finding does not say what the pre-bootstrap waits for: ${ text.slice(0, 500) }`);
+      assert(await page.locator(NH.clusterRule('cluster-agent-disconnected')).count() === 0, 'the agent Rancher holds disconnected is called disconnected');
+      const banner = page.locator(NH.blocking);
+
+      await banner.waitFor({ state: 'visible', timeout: 30000 });
+      const said = await banner.innerText();
+
+      assert(/The cluster is waiting/.test(said) && !/waiting for (a|this) machine/.test(said) && /holds the cluster's provisioning/.test(said), `the banner blames a machine: ${ said }`);
+      assert(await page.locator(NH.blockingOf(PRE_BOOTSTRAP_MACHINE)).count() === 0, 'the banner links the machine the planner names');
+      assert(!/&#39;|&quot;|&amp;/.test(text + said), `literal HTML entities: ${ (text + said).slice(0, 400) }`);
+      await banner.scrollIntoViewIfNeeded();
+      await t.shot(page, 'pre-bootstrap wait');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },

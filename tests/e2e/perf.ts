@@ -47,9 +47,7 @@ import type { MockRancher } from '../../mock-rancher/server';
 import type { TrafficEntry } from '../../mock-rancher/traffic';
 import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
 import { clusterPath, gotoHome, waitForShell } from './dashboard';
-import {
-  attribute, attributionText, navigateMarked, startTrace
-} from './trace';
+import { attribute, attributionText, navigateMarked, startTrace } from './trace';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
 } from './harness';
