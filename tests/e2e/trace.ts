@@ -256,6 +256,10 @@ export async function attribute(events: TraceEvent[], fromStart = false): Promis
     const kinds: Record<string, number> = {};
     const self = new Map<string, number>();
 
+    // A task the profiler took no sample of is counted as such, never as anyone's.
+    if (!inTask.length) {
+      kinds.unsampled = 1;
+    }
     for (const s of inTask) {
       const k = kindOf(s.node);
 
