@@ -26,6 +26,18 @@ export const NH = {
   denied:       (id: string) => `[data-testid="node-health-action-denied-${ id }"]`,
 };
 
+/** Opening a cluster's page on a tab: when the page has drawn, and when each tab's rows (the Node Health tab's verdicts) are in. */
+export const OPENING = {
+  /** the cluster page has drawn its tabs: every tab's panel is in the page, shown or not */
+  pageDrawn: 'section#machine-pools',
+  rows:      {
+    'machine-pools': 'section#machine-pools [data-testid$="-row"]',
+    'node-health':   NH.rows,
+  },
+  /** the tab's counts strip is drawn only with the diagnosed rows */
+  verdicts: `[data-testid="node-health-tab"] ${ NH.summary }`,
+} as const;
+
 export const SHELL = {
   machinesTabButton: '[data-testid="btn-machine-pools"]',
   machinesTab:       '#machine-pools',

@@ -46,8 +46,8 @@ import { startMockRancher } from '../../mock-rancher/server';
 import type { MockRancher } from '../../mock-rancher/server';
 import type { TrafficEntry } from '../../mock-rancher/traffic';
 import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
-import { clusterPath, gotoHome, waitForShell } from './dashboard';
-import { attribute, attributionText, navigateMarked, startTrace } from './trace';
+import { OPENING, clusterPath, gotoHome, waitForShell } from './dashboard';
+import { attribute, attributionText, startTrace, timeOpening } from './trace';
 import {
   launchBrowser, log, openContext, openPage, screenshot, startDevServer
 } from './harness';
@@ -61,14 +61,8 @@ const FLEET_PATH = { 'cluster-list': '/c/_/manager/provisioning.cattle.io.cluste
 
 type FleetView = keyof typeof FLEET_ROW;
 const NAMESPACE = 'fleet-default';
-/** The cluster page has drawn its tabs: every tab's panel is in the page, shown or not. */
-const PAGE_DRAWN = 'section#machine-pools';
-const ROW = {
-  'machine-pools': 'section#machine-pools [data-testid$="-row"]',
-  'node-health':   '[data-testid="node-health-tab"] [data-testid^="node-health-table-"][data-testid$="-row"]',
-};
-/** The tab's verdicts are in: its counts strip is drawn only with the diagnosed rows. */
-const VERDICTS = '[data-testid="node-health-tab"] [data-testid="node-health-summary"]';
+const ROW = OPENING.rows;
+const VERDICTS = OPENING.verdicts;
 const REFRESH_BUTTON = '[data-testid="node-health-refresh"]';
 const REFRESHES = 5;
 
@@ -79,67 +73,6 @@ function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
 
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-interface Navigation {
-  /** ms from the navigation to the first row on screen */
-  rows: number;
-  /** ms from the navigation to `done` on screen (the tab's verdicts); the same as `rows` without one */
-  done: number;
-  /** ms from the navigation to the cluster page having drawn its tabs */
-  pageDrawn: number;
-  /** long-task ms on the main thread from the page having drawn its tabs until a second after `done` */
-  blockedAfterDrawn: number;
-}
-
-/**
- * Milliseconds from an in-app navigation to the first visible element matching `selector`, and to the cluster
- * page having drawn its tabs, measured in the page. Plain source text: tsx would wrap named functions in a
- * helper that does not exist in the page.
- */
-async function timeNavigation(page: Page, path: string, selector: string, doneSelector?: string): Promise<Navigation> {
-  return page.evaluate(`new Promise((resolve, reject) => {
-    const selector = ${ JSON.stringify(selector) };
-    const doneSelector = ${ JSON.stringify(doneSelector ?? null) };
-    let rows = null;
-    const started = performance.now();
-    const deadline = started + 300000;
-    const longTasks = [];
-    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
-    let pageDrawn = null;
-    observer.observe({ type: 'longtask' });
-    function shown(s) {
-      const el = document.querySelector(s);
-      return !!el && el.offsetParent !== null && el.getBoundingClientRect().height > 0;
-    }
-    function tick() {
-      if (pageDrawn === null && document.querySelector(${ JSON.stringify(PAGE_DRAWN) })) {
-        pageDrawn = performance.now() - started;
-      }
-      if (rows === null && shown(selector)) {
-        rows = performance.now() - started;
-      }
-      if (rows !== null && (!doneSelector || shown(doneSelector))) {
-        const done = performance.now() - started;
-        const drawnAt = started + (pageDrawn ?? rows);
-        // What the tab itself blocks: long tasks from the page having drawn its tabs until a second after the
-        // verdicts (the rest of the first load lands then), not the cluster page's own drawing before that.
-        setTimeout(() => {
-          observer.takeRecords().forEach((e) => longTasks.push(e));
-          observer.disconnect();
-          const blockedAfterDrawn = longTasks.filter((e) => e.startTime >= drawnAt).reduce((sum, e) => sum + e.duration, 0);
-          resolve({ rows, done, pageDrawn: pageDrawn ?? rows, blockedAfterDrawn });
-        }, 1000);
-      } else if (performance.now() > deadline) {
-        observer.disconnect();
-        reject(new Error('nothing matched ' + selector + ' within 300 s'));
-      } else {
-        requestAnimationFrame(tick);
-      }
-    }
-    window.$globalApp.$router.push(${ JSON.stringify(path) });
-    requestAnimationFrame(tick);
-  })`) as Promise<Navigation>;
 }
 
 interface Bytes {
@@ -207,7 +140,7 @@ async function oneVisitHeap(browser: Browser, devUrl: string, cluster: string, t
     await page.waitForTimeout(1000);
     const home = await heapMb(page);
 
-    await timeNavigation(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab], tab === 'node-health' ? VERDICTS : undefined);
+    await timeOpening(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab], tab === 'node-health' ? VERDICTS : undefined);
     await page.waitForTimeout(2000);
     const heap = await heapMb(page);
 
@@ -231,13 +164,13 @@ async function ownBlockedOnOpening(browser: Browser, devUrl: string, cluster: st
   try {
     await page.goto(`${ devUrl }/home`, { waitUntil: 'domcontentloaded', timeout: 300000 });
     await waitForShell(page, 300000);
-    await navigateMarked(page, path, PAGE_DRAWN, ROW['node-health'], VERDICTS);
+    await timeOpening(page, path, ROW['node-health'], VERDICTS);
     await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
     await waitForShell(page);
     await page.waitForTimeout(2000);
     const stop = await startTrace(page);
 
-    await navigateMarked(page, path, PAGE_DRAWN, ROW['node-health'], VERDICTS);
+    await timeOpening(page, path, ROW['node-health'], VERDICTS);
     const traced = await attribute(await stop());
 
     log(`${ label } traced opening: ${ traced ? `${ Math.round(traced.blocked) } ms blocked after the page was drawn, ${ Object.entries(traced.totals).map(([k, v]) => `${ k } ${ Math.round(v) }`).join(', ') }` : 'marks missing' }`);
@@ -301,7 +234,7 @@ async function measure(browser: Browser, devUrl: string, mock: MockRancher, run:
         await waitForShell(page);
         await page.waitForTimeout(1000);
         mock.traffic.take();
-        const timed = await timeNavigation(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab], tab === 'node-health' ? VERDICTS : undefined).catch(async(e) => {
+        const timed = await timeOpening(page, `${ clusterPath(NAMESPACE, cluster) }#${ tab }`, ROW[tab], tab === 'node-health' ? VERDICTS : undefined).catch(async(e) => {
           await screenshot(page, `perf-${ run.mode }-${ run.nodes }-${ tab }-FAILED`).catch(() => undefined);
           throw e;
         });
@@ -389,7 +322,7 @@ async function measureFleet(browser: Browser, devUrl: string, tries: number): Pr
           await gotoHome(page, devUrl);
         });
         await page.waitForTimeout(1000);
-        const timed = await timeNavigation(page, FLEET_PATH[view], FLEET_ROW[view]).catch(async(e) => {
+        const timed = await timeOpening(page, FLEET_PATH[view], FLEET_ROW[view]).catch(async(e) => {
           await screenshot(page, `perf-${ view }-FAILED`).catch(() => undefined);
           throw e;
         });

@@ -9,8 +9,8 @@
 import { readFileSync, writeFileSync } from 'fs';
 import { startMockRancher } from '../../mock-rancher/server';
 import { HUGE_CLUSTER, HUGE_SCENARIO, LARGE_CLUSTER } from '../../scenarios/catalog';
-import { clusterPath, waitForShell } from './dashboard';
-import { attribute, attributionText, navigateMarked, startTrace } from './trace';
+import { OPENING, clusterPath, waitForShell } from './dashboard';
+import { attribute, attributionText, startTrace, timeOpening } from './trace';
 import type { TraceEvent } from './trace';
 import {
   launchBrowser, log, openContext, openPage, startDevServer
@@ -21,13 +21,6 @@ function arg(name: string, fallback: string): string {
 
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
-
-const PAGE_DRAWN = 'section#machine-pools';
-const ROW: Record<string, string> = {
-  'machine-pools': 'section#machine-pools [data-testid$="-row"]',
-  'node-health':   '[data-testid="node-health-tab"] [data-testid^="node-health-table-"][data-testid$="-row"]',
-};
-const VERDICTS = '[data-testid="node-health-tab"] [data-testid="node-health-summary"]';
 
 async function summarise(events: TraceEvent[]): Promise<void> {
   const found = await attribute(events, !!process.env.TRACE_ALL);
@@ -47,7 +40,11 @@ async function main(): Promise<void> {
     return;
   }
   const nodes = Number(arg('nodes', '2000'));
-  const tab = arg('tab', 'node-health');
+  const tab = arg('tab', 'node-health') as keyof typeof OPENING.rows;
+
+  if (!(tab in OPENING.rows)) {
+    throw new Error(`--tab must be one of ${ Object.keys(OPENING.rows).join(', ') }`);
+  }
   const out = arg('out', '');
   const scenario = nodes === 10000 ? HUGE_SCENARIO : `large-${ nodes }`;
   const cluster = nodes === 10000 ? HUGE_CLUSTER.name : LARGE_CLUSTER.name;
@@ -67,7 +64,7 @@ async function main(): Promise<void> {
     // One visit first, so that the dashboard's scripts and the tab's chunks are loaded as in the perf's later tries.
     const path = `${ clusterPath('fleet-default', cluster) }#${ tab }`;
 
-    await navigateMarked(page, path, PAGE_DRAWN, ROW[tab], tab === 'node-health' ? VERDICTS : null);
+    await timeOpening(page, path, OPENING.rows[tab], tab === 'node-health' ? OPENING.verdicts : undefined);
     await page.evaluate(() => (window as any).$globalApp.$router.push('/home'));
     await waitForShell(page);
     await page.waitForTimeout(2000);
@@ -80,7 +77,7 @@ async function main(): Promise<void> {
         performance.clearMeasures();
       });
     }
-    const marks = await navigateMarked(page, path, PAGE_DRAWN, ROW[tab], tab === 'node-health' ? VERDICTS : null);
+    const marks = await timeOpening(page, path, OPENING.rows[tab], tab === 'node-health' ? OPENING.verdicts : undefined);
 
     if (process.env.TRACE_VUE) {
       const measures = await page.evaluate((re) => {

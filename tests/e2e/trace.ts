@@ -6,6 +6,7 @@
  */
 import { get as httpsGet } from 'https';
 import type { Page } from 'playwright-core';
+import { OPENING } from './dashboard';
 
 export interface TraceEvent {
   name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number; id?: string; args?: any;
@@ -109,32 +110,72 @@ export async function startTrace(page: Page): Promise<() => Promise<TraceEvent[]
   };
 }
 
+export interface Navigation {
+  /** ms from the navigation to the first row on screen */
+  rows: number;
+  /** ms from the navigation to `done` on screen (the tab's verdicts); the same as `rows` without one */
+  done: number;
+  /** ms from the navigation to the cluster page having drawn its tabs */
+  pageDrawn: number;
+  /** long-task ms on the main thread from the page having drawn its tabs until a second after `done` */
+  blockedAfterDrawn: number;
+}
+
 /**
- * Navigates inside the app and marks (performance.mark) nh-start, nh-drawn (`drawnSel` is in the page), nh-rows,
- * nh-verdicts (`doneSel` shown, or the rows without one) and nh-end, a second later. Plain source text: tsx would wrap
- * named functions in a helper that does not exist in the page.
+ * Milliseconds from an in-app navigation to the first visible element matching `selector`, to `doneSelector` shown
+ * (the rows without one), and to `pageDrawn` being in the page, measured in the page; with the long-task time from the
+ * page having been drawn until a second after `done`. The same moments are marked (performance.mark) nh-start,
+ * nh-drawn, nh-rows, nh-verdicts and nh-end, for a trace taken meanwhile (attribute). Plain source text: tsx would
+ * wrap named functions in a helper that does not exist in the page.
  */
-export async function navigateMarked(page: Page, path: string, drawnSel: string, rowSel: string, doneSel: string | null): Promise<Record<string, number>> {
-  return page.evaluate(`new Promise((resolve) => {
-    const marks = {};
-    const mark = (n) => { performance.mark(n); marks[n] = performance.now() - marks['nh-start']; };
-    const shown = (s) => { const el = document.querySelector(s); return !!el && el.offsetParent !== null && el.getBoundingClientRect().height > 0; };
-    marks['nh-start'] = performance.now();
+export async function timeOpening(page: Page, path: string, selector: string, doneSelector?: string, pageDrawn = OPENING.pageDrawn): Promise<Navigation> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const selector = ${ JSON.stringify(selector) };
+    const doneSelector = ${ JSON.stringify(doneSelector ?? null) };
+    let rows = null;
     performance.mark('nh-start');
+    const started = performance.now();
+    const deadline = started + 300000;
+    const longTasks = [];
+    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
+    let pageDrawn = null;
+    observer.observe({ type: 'longtask' });
+    function shown(s) {
+      const el = document.querySelector(s);
+      return !!el && el.offsetParent !== null && el.getBoundingClientRect().height > 0;
+    }
     function tick() {
-      if (!('nh-drawn' in marks) && document.querySelector(${ JSON.stringify(drawnSel) })) mark('nh-drawn');
-      if (!('nh-rows' in marks) && shown(${ JSON.stringify(rowSel) })) mark('nh-rows');
-      const done = ${ JSON.stringify(doneSel) };
-      if ('nh-rows' in marks && (!done || shown(done))) {
-        mark('nh-verdicts');
-        setTimeout(() => { mark('nh-end'); resolve(marks); }, 1000);
-        return;
+      if (pageDrawn === null && document.querySelector(${ JSON.stringify(pageDrawn) })) {
+        performance.mark('nh-drawn');
+        pageDrawn = performance.now() - started;
       }
-      requestAnimationFrame(tick);
+      if (rows === null && shown(selector)) {
+        performance.mark('nh-rows');
+        rows = performance.now() - started;
+      }
+      if (rows !== null && (!doneSelector || shown(doneSelector))) {
+        performance.mark('nh-verdicts');
+        const done = performance.now() - started;
+        const drawnAt = started + (pageDrawn ?? rows);
+        // What the tab itself blocks: long tasks from the page having drawn its tabs until a second after the
+        // verdicts (the rest of the first load lands then), not the cluster page's own drawing before that.
+        setTimeout(() => {
+          performance.mark('nh-end');
+          observer.takeRecords().forEach((e) => longTasks.push(e));
+          observer.disconnect();
+          const blockedAfterDrawn = longTasks.filter((e) => e.startTime >= drawnAt).reduce((sum, e) => sum + e.duration, 0);
+          resolve({ rows, done, pageDrawn: pageDrawn ?? rows, blockedAfterDrawn });
+        }, 1000);
+      } else if (performance.now() > deadline) {
+        observer.disconnect();
+        reject(new Error('nothing matched ' + selector + ' within 300 s'));
+      } else {
+        requestAnimationFrame(tick);
+      }
     }
     window.$globalApp.$router.push(${ JSON.stringify(path) });
     requestAnimationFrame(tick);
-  })`) as Promise<Record<string, number>>;
+  })`) as Promise<Navigation>;
 }
 
 export interface LongTask {
