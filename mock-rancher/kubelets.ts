@@ -11,13 +11,12 @@
  * status: each Lease a scenario shows renewed (within the last two minutes of its `now`) is renewed at every tick
  * here, the others keep their last renewal. Nothing watches Leases, so their writes cost no traffic.
  */
+import { NODE_LEASE_NAMESPACE } from '../pkg/node-health/engine/objects';
 import { microTime, rfc3339 } from '../scenarios/time';
 import type { KubeObject } from '../scenarios/types';
 import { LOCAL_SCOPE } from './store';
 import type { ObjectStore } from './store';
 import type { TypeInfo } from './type-registry';
-
-const LEASE_NAMESPACE = 'kube-node-lease';
 
 /** kubelet's nodeStatusReportFrequency */
 export const REPORT_MS = 5 * 60 * 1000;
@@ -65,7 +64,7 @@ export class Kubelets {
       }
       const leaseInfo = store.scope(scope)?.types.fromSteveName('coordination.k8s.io.lease');
 
-      for (const lease of leaseInfo ? store.list(scope, leaseInfo.id, LEASE_NAMESPACE) : []) {
+      for (const lease of leaseInfo ? store.list(scope, leaseInfo.id, NODE_LEASE_NAMESPACE) : []) {
         if (now - renewTimeOf(lease) <= LIVE_AT_START_MS) {
           this.renewing.push({
             scope, info: leaseInfo as TypeInfo, name: lease.metadata.name
@@ -113,10 +112,10 @@ export class Kubelets {
     }
 
     for (const { scope, info, name } of this.renewing) {
-      const lease = this.store.peek(scope, info.id, LEASE_NAMESPACE, name);
+      const lease = this.store.peek(scope, info.id, NODE_LEASE_NAMESPACE, name);
 
       if (lease) {
-        this.store.update(scope, info, LEASE_NAMESPACE, name, { ...lease, spec: { ...(lease.spec as object), renewTime: microTime(now) } });
+        this.store.update(scope, info, NODE_LEASE_NAMESPACE, name, { ...lease, spec: { ...(lease.spec as object), renewTime: microTime(now) } });
       }
     }
 

@@ -5,6 +5,7 @@
 import { stableHex, stableInt, stableUid } from '../random';
 import { microTime } from '../time';
 import { DEFAULT_LEASE_DURATION_S, statusOverdue } from '../../pkg/node-health/engine/leases';
+import { NODE_LEASE_NAMESPACE } from '../../pkg/node-health/engine/objects';
 import {
   KubeObject, Labels, NodeCondition, NodeObject, NodeSystemInfo
 } from '../types';
@@ -231,7 +232,7 @@ export function nodeLease(node: NodeObject, now: string, renewedAt?: string): Ku
     kind:       'Lease',
     metadata:   meta('Lease', {
       name,
-      namespace:       'kube-node-lease',
+      namespace:       NODE_LEASE_NAMESPACE,
       createdAt:       node.metadata.creationTimestamp,
       ownerReferences: [{
         apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid
