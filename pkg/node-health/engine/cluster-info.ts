@@ -5,9 +5,7 @@
  */
 import type { ClusterIdentity, ClusterInfo, KubeObject, NodeRecord } from './types';
 import { getCondition } from './conditions';
-import {
-  AGENT_WAITING, CERTIFICATE_ROTATION_FAILED, CERTIFICATE_ROTATION_WAITING, PLANNER_MESSAGES, PRE_BOOTSTRAP_WAITING
-} from './signals/planner';
+import { CERTIFICATE_ROTATION_FAILED, CERTIFICATE_ROTATION_WAITING, PLANNER_MESSAGES } from './signals/planner';
 import {
   asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
@@ -16,6 +14,8 @@ const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
 
 /** The planner's messages that name machines or say what the cluster waits for (signals/planner.ts). */
 export const PLANNER_FORMS: readonly RegExp[] = [...new Set(PLANNER_MESSAGES.filter((e) => e.rule === 'blocking-cluster-operation').map((e) => e.pattern))];
+/** Waits of the planner for something of the whole cluster, whatever machine its message names. */
+const WAITS_FOR_CLUSTER: readonly RegExp[] = PLANNER_MESSAGES.filter((e) => e.waitsForCluster).map((e) => e.pattern);
 
 /** Tokens of a condition message that may be machine names ("custom-x", "[custom-x]", "fleet-default/custom-x"). */
 export function messageTokens(message: string): Set<string> {
@@ -64,10 +64,9 @@ export function readClusterInfo(cluster: KubeObject, identity: ClusterIdentity =
 
 /** Fills blockingMachines from the names the cluster knows, so "and 10 more" never yields a bogus name. */
 export function resolveBlockingMachines(info: ClusterInfo, machineNames: Iterable<string>): void {
-  // The planner names the control-plane machine it was configuring while it waits for the cluster agent
-  // (pkg/capr/planner: "waiting for cluster agent to connect") or for Rancher's pre-bootstrap of the cluster: the
-  // agent or Rancher holds the cluster back, not the machine.
-  if (!info.blockingMessage || AGENT_WAITING.test(info.blockingMessage) || PRE_BOOTSTRAP_WAITING.test(info.blockingMessage)) {
+  // The planner names the control-plane machine it was configuring while it waits for something of the cluster's
+  // (the agent, Rancher's pre-bootstrap: signals/planner.ts waitsForCluster): that holds it back, not the machine.
+  if (!info.blockingMessage || WAITS_FOR_CLUSTER.some((p) => p.test(info.blockingMessage as string))) {
     return;
   }
   const tokens = messageTokens(info.blockingMessage);

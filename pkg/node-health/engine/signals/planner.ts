@@ -10,6 +10,11 @@ export interface PlannerMessageSignal extends SignalEntry {
   pattern: RegExp;
   /** A message as the planner writes it (from the source or a thread) */
   example: string;
+  /**
+   * The planner names the machine it was configuring, but waits for something of the whole cluster (the agent,
+   * Rancher's pre-bootstrap): that machine is not what holds the cluster back.
+   */
+  waitsForCluster?: true;
 }
 
 const PLANNER = 'rancher pkg/capr/planner';
@@ -114,10 +119,16 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'multiple init nodes found', STOPPED),
   message('noJoinUrl', NO_JOIN_URL, 'planner-error', 'error', `${ PLANNER }/planner.go determineJoinURL`,
     'no suitable join URL found to join machine fleet-default/prod-pool1-7d9f8-x2k4q in rkecluster fleet-default/prod to', STOPPED),
-  message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
-    'waiting for cluster agent to connect'),
-  message('preBootstrap', PRE_BOOTSTRAP_WAITING, 'pre-bootstrap-pending', 'error', `${ PLANNER }/planner.go reconcile`,
-    'configuring bootstrap node(s) custom-0fdaa5766c14: waiting for cluster pre-bootstrap to complete'),
+  {
+    ...message('agentWaiting', AGENT_WAITING, 'cluster-agent-disconnected', 'error', 'rancher pkg/controllers/provisioningv2/cluster',
+      'waiting for cluster agent to connect'),
+    waitsForCluster: true
+  },
+  {
+    ...message('preBootstrap', PRE_BOOTSTRAP_WAITING, 'pre-bootstrap-pending', 'error', `${ PLANNER }/planner.go reconcile`,
+      'configuring bootstrap node(s) custom-0fdaa5766c14: waiting for cluster pre-bootstrap to complete'),
+    waitsForCluster: true
+  },
   message('agentNotConnected', AGENT_NOT_CONNECTED, 'cluster-agent-disconnected', 'error', 'rancher management cluster Ready (rancher#48585)',
     'Cluster agent is not connected'),
 ];
