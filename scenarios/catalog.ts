@@ -1871,6 +1871,104 @@ export function initNodeLost(o: ScenarioOptions = {}): Scenario {
   }, [built], {}, { 'pool-rke2': ['init-node-missing'] });
 }
 
+export const VIABLE_INIT_MACHINE = 'test-pool1-caf32326-b96cp';
+
+/**
+ * A new vSphere cluster whose only etcd machine never has its infrastructure ready (rancher-docs#585; rancher#42192,
+ * #46248 on Harvester): the create job keeps running ("[machineprovision] fleet-default/test-pool1-caf32326-b96cp:
+ * reconciling machine job"), the infrastructure machine says "creating server [...] in infrastructure provider" on
+ * Ready False (machineprovision getMachineStatus, ExecutingMachineMessage) and the Machine mirrors it. The planner
+ * elects only an etcd machine that is not deleting, not Failed and whose InfrastructureReady is True (planentry.go
+ * canBeInitNode), so it says "waiting for viable init node" (initnode.go electInitNode) and writes no plan at all.
+ */
+export function viableInitNode(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2023-04-28T19:05:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'test',
+    mgmtId:            'c-m-7x2kqv9d',
+    kind:              'node-driver',
+    kubernetesVersion: 'v1.25.7+rke2r1',
+    createdAgo:        '41m',
+    nodes:             [
+      {
+        hostname:    VIABLE_INIT_MACHINE,
+        machineName: VIABLE_INIT_MACHINE,
+        pool:        'pool1',
+        roles:       {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '10.20.30.41',
+        createdAgo: '40m',
+        agent:      'never-checked-in',
+        node:       'never-registered',
+      },
+    ],
+    machinePools: [
+      {
+        name:     'pool1',
+        quantity: 1,
+        roles:    {
+          etcd: true, controlPlane: true, worker: true
+        }
+      },
+    ],
+    waitingMessage: 'waiting for viable init node',
+    waitingSince:   '38m',
+  }, now, o));
+  const n = builtNode(built, VIABLE_INIT_MACHINE);
+  const infra = n.infraMachine as Record<string, any>;
+  const createdAt = n.machine.metadata.creationTimestamp as string;
+  const creating = `creating server [${ infra.metadata.namespace }/${ infra.metadata.name }] of kind (VmwarevsphereMachine) for machine ${ VIABLE_INIT_MACHINE } in infrastructure provider`;
+
+  // The create job runs: only Ready, False with the job's words; no address, no providerID yet.
+  infra.status = {
+    ...infra.status,
+    ready:      false,
+    conditions: [{
+      type: 'Ready', status: 'False', message: creating, lastUpdateTime: createdAt
+    }]
+  };
+  delete infra.status.addresses;
+  delete infra.spec.providerID;
+  const status = machineStatus(n);
+
+  status.conditions = [
+    {
+      type: 'Ready', status: 'False', message: creating, lastTransitionTime: createdAt
+    },
+    {
+      type: 'BootstrapReady', status: 'True', lastTransitionTime: createdAt
+    },
+    {
+      type: 'InfrastructureReady', status: 'False', message: creating, lastTransitionTime: createdAt
+    },
+    {
+      type: 'NodeHealthy', status: 'False', severity: 'Info', reason: 'WaitingForNodeRef', lastTransitionTime: createdAt
+    },
+  ];
+  status.phase = 'Provisioning';
+  status.infrastructureReady = false;
+  delete status.addresses;
+  delete status.nodeInfo;
+  // The planner stops before it plans anything: Rancher's plan secret holds no plan, and no one marks the init node.
+  const secret = n.planSecret as Record<string, any>;
+
+  secret.data = {};
+  for (const key of ['rke.cattle.io/plan-last-updated', 'rke.cattle.io/plan-probes-passed', 'rke.cattle.io/join-url', 'rke.cattle.io/joined-to']) {
+    delete secret.metadata.annotations?.[key];
+  }
+  delete secret.metadata.labels?.['rke.cattle.io/init-node'];
+
+  return scenarioFrom({
+    name:         'viable-init-node',
+    title:        'No etcd machine can be the init node',
+    description:  `New vSphere RKE2 cluster whose only etcd machine, ${ VIABLE_INIT_MACHINE }, is still being created after 40 minutes: ` +
+      'the planner says "waiting for viable init node" and plans nothing.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [VIABLE_INIT_MACHINE]: ['waiting-for-node-ref'] }, { test: ['init-node-not-viable'] });
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 export const V1BETA2_NODE_GONE_MACHINE = 'custom-4e7a1c9d2b60';
@@ -2423,6 +2521,7 @@ export const SCENARIOS = {
   'serving-certs':           servingCerts,
   'agent-disconnected':      agentDisconnected,
   'init-node-lost':          initNodeLost,
+  'viable-init-node':        viableInitNode,
   'capi-v1beta2':            capiV1beta2,
   'join-keys':               joinKeys,
   'node-signals':            nodeSignals,

@@ -239,6 +239,7 @@ export type FailureFamily =
 /** What is wrong with a whole cluster, as the diagnosis is expected to name it. */
 export type ClusterFailureFamily =
   | 'init-node-missing'
+  | 'init-node-not-viable'
   | 'planner-error'
   | 'cluster-agent-disconnected'
   | 'pre-bootstrap-pending'

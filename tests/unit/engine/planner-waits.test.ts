@@ -5,7 +5,7 @@
  */
 import { diagnose, preflightOf } from '@pkg/node-health/engine';
 import {
-  AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, PRE_BOOTSTRAP_MACHINE, ROTATION_MACHINE
+  AGENT_WAIT_MACHINE, buildScenario, FAILED_ROTATION_MACHINE, PRE_BOOTSTRAP_MACHINE, ROTATION_MACHINE, VIABLE_INIT_MACHINE
 } from '../../../scenarios/catalog';
 import { clusterObjects, diagnoseScenario } from './helpers';
 
@@ -222,5 +222,86 @@ describe('the whole etcd plane replaced', () => {
       expect(wait.fix.map((f) => f.key)).toStrictEqual(['nodeHealth.rules.waitingForNodeRef.fix.seeCluster']);
       expect(r.findings.flatMap((f) => f.actions)).not.toContain('re-register');
     }
+  });
+});
+
+/**
+ * "waiting for viable init node" (rancher pkg/capr/planner/initnode.go electInitNode): no etcd machine is one the planner
+ * may elect, none being not deleting, not Failed and with its InfrastructureReady True (planentry.go canBeInitNode).
+ * The scenario is rancher-docs#585: a new vSphere cluster whose one machine's create job never finishes.
+ */
+describe('the planner waiting for a viable init node', () => {
+  const s = buildScenario('viable-init-node');
+  const id = s.clusters[0].mgmtId;
+  const creating = `creating server [fleet-default/${ VIABLE_INIT_MACHINE }] of kind (VmwarevsphereMachine) for machine ${ VIABLE_INIT_MACHINE } in infrastructure provider`;
+  const objectsOf = () => JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
+  const machineOf = (objects: any[]) => objects.find((o) => o.kind === 'Machine' && o.metadata.name === VIABLE_INIT_MACHINE);
+  const findingOf = (objects: unknown[], now = s.now) => diagnose(objects, { now, defaultCluster: id }).clusters[0].findings.find((f) => f.rule === 'init-node-not-viable');
+
+  it('names the etcd machine whose infrastructure is not ready, and leads with its create job and the provider', () => {
+    const report = diagnoseScenario(s);
+    const cluster = report.clusters[0];
+    const finding = cluster.findings.find((f) => f.rule === 'init-node-not-viable')!;
+
+    expect(finding).toMatchObject({
+      severity: 'error',
+      args:     {
+        cluster: 'test', state: 'blocked', count: 1, machines: VIABLE_INIT_MACHINE, duration: 38 * 60000
+      }
+    });
+    expect(finding.evidence).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: 'status.conditions[Updated].message', value: 'waiting for viable init node' }),
+      expect.objectContaining({
+        object: `Machine fleet-default/${ VIABLE_INIT_MACHINE }`, path: 'status.conditions[InfrastructureReady].message', value: creating
+      }),
+    ]));
+    expect(cluster.resolution?.rootCause).toBe('init-node-not-viable');
+    expect(finding.fix.map((x) => x.key.split('.').pop())).toEqual(['createJob', 'provider', 'rancherLog']);
+    expect(finding.fix[0].command).toBe(`kubectl -n fleet-default logs --tail=50 -- job/${ VIABLE_INIT_MACHINE }-machine-provision`);
+    // The machine's own row points at the cluster's finding, and says why it cannot be the init node.
+    const machine = report.records.find((r) => r.machineName === VIABLE_INIT_MACHINE)!;
+
+    expect(machine.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.initNodeNotViable', args: expect.objectContaining({ why: 'infrastructure' }) }));
+  });
+
+  it('says nothing while a server may still be on its way', () => {
+    expect(findingOf(objectsOf(), new Date(Date.parse(s.now) - 30 * 60000).toISOString())).toBeUndefined();
+  });
+
+  it('asks for another etcd machine when the only one is being deleted or failed, not for the provider', () => {
+    for (const change of [
+      (m: any) => {
+        m.metadata.deletionTimestamp = '2023-04-28T18:40:00Z';
+      },
+      (m: any) => {
+        m.status.phase = 'Failed'; m.status.failureMessage = 'Failure detected from referenced resource rke-machine.cattle.io/v1, Kind=VmwarevsphereMachine';
+      },
+    ]) {
+      const objects = objectsOf();
+
+      change(machineOf(objects));
+      const finding = findingOf(objects)!;
+      const why = machineOf(objects).metadata.deletionTimestamp ? 'deleting' : 'failed';
+
+      expect(finding.fix.map((x) => x.key.split('.').pop())).toEqual([why, 'addEtcd', 'rancherLog']);
+    }
+  });
+
+  it('says the planner sees otherwise when every etcd machine read could be the init node', () => {
+    const objects = objectsOf();
+    const m = machineOf(objects);
+
+    m.status.conditions = m.status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
+      type: 'InfrastructureReady', status: 'True', lastTransitionTime: '2023-04-28T19:00:00Z'
+    } : c));
+    expect(findingOf(objects)?.args).toMatchObject({ state: 'noneBlocked', count: 1 });
+  });
+
+  it('reads the etcd role as the planner does, from the plan secret', () => {
+    const objects = objectsOf();
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === `${ VIABLE_INIT_MACHINE }-machine-plan`);
+
+    delete secret.metadata.labels['rke.cattle.io/etcd-role'];
+    expect(findingOf(objects)?.args).toMatchObject({ state: 'noEtcd', count: 0 });
   });
 });

@@ -186,6 +186,7 @@ describe('fleet load', () => {
       ['cpl-rke2', 'control-plane-unavailable'], ['pz-rke2', 'reconciliation-paused'], ['tls-rke2', 'cluster-agent-disconnected'],
       ['ps-kdm', 'planner-error'], ['ps-files', 'planner-error'], ['ps-init', 'planner-error'], ['ps-join', 'planner-error'],
       ['cd-rke2', 'cluster-agent-disconnected'], ['cd-rke2', 'capi-connection-down'], ['pb-rke2', 'pre-bootstrap-pending'],
+      ['test', 'init-node-not-viable'],
     ]));
     expect(summary.clustersAffected).toBe(new Set([...rowClusters, ...summary.clusterFindings.map((c) => c.clusterName)]).size);
     expect(summary.blocked.map((b) => [b.clusterName, b.machines])).toEqual(expect.arrayContaining([['dev-k3s', ['custom-2d74d4c9a104']]]));

@@ -6,18 +6,20 @@
  */
 import type { ClusterInfo, Evidence, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { conditions, getCondition } from '../conditions';
-import { asString, describeObject, label, specOf } from '../fields';
-import { nodeRefName } from '../objects';
+import { conditionPath, conditions, getCondition } from '../conditions';
+import {
+  asObject, asString, describeObject, label, specOf
+} from '../fields';
+import { failureMessage, nodeRefName } from '../objects';
 import { messageTokens, recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
 import {
   AGENT_NOT_CONNECTED, AGENT_WAITING, CONFLICT, ENCRYPTION_KEY_ROTATION, ETCD_PLANE_REPLACED, ETCD_RESTORE, INIT_NODE_LOST, PLANNER_MESSAGES,
-  PRE_BOOTSTRAP_WAITING
+  PRE_BOOTSTRAP_WAITING, VIABLE_INIT_NODE
 } from '../signals/planner';
 import type { ClusterRule, ClusterRuleInput, RuleContext } from './rule';
 import {
-  age, conditionEvidence, duration, evidence, findingOf, kubectl, ruleKey, sh, step
+  age, conditionEvidence, duration, evidence, findingOf, kubectl, objectLabel, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, nodesStatusFrozen, roleMissing } from './cluster-health';
 import { capiConnectionDown, healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
@@ -76,6 +78,147 @@ export const initNodeMissing: ClusterRule = {
       ],
       since:   said?.lastTransitionTime ?? null,
       actions: [],
+    };
+  },
+};
+
+/** Why an etcd machine cannot be the init node, in the order Rancher's canBeInitNode asks; null: it could be. */
+type NotViable = 'noPlanSecret' | 'deleting' | 'failed' | 'infrastructure';
+
+interface EtcdCandidate {
+  r: NodeRecord;
+  why: NotViable | null;
+}
+
+/**
+ * The etcd machines as the planner sees them (pkg/capr/planner/store.go Load, planentry.go): a machine is an etcd entry
+ * by its plan secret's role label, and can be the init node when it is not deleting, not Failed and its Machine's
+ * InfrastructureReady is True. Where the plan secrets could not be read, the Machine's own role label stands in.
+ */
+function etcdCandidates(input: ClusterRuleInput, ctx: RuleContext): EtcdCandidate[] {
+  const secretsRead = ctx.availability.planSecrets === 'ok';
+
+  return input.records
+    .filter((r) => r.objects.machine && (r.objects.planSecret ? label(r.objects.planSecret, LABELS.etcdRole) === 'true' : r.roles.includes('etcd')))
+    .map((r) => {
+      const m = r.objects.machine as KubeObject;
+      let why: NotViable | null = null;
+
+      if (!r.objects.planSecret && secretsRead) {
+        why = 'noPlanSecret';
+      } else if (r.deleting) {
+        why = 'deleting';
+      } else if (r.phase === 'Failed') {
+        why = 'failed';
+      } else if (getCondition(m, 'InfrastructureReady')?.status !== 'True') {
+        why = 'infrastructure';
+      }
+
+      return { r, why };
+    });
+}
+
+function viableInitNodeWait(input: ClusterRuleInput): Condition | null {
+  return input.cluster.kind === 'imported' ? null : saying(input.provisioning, VIABLE_INIT_NODE);
+}
+
+function candidateEvidence(c: EtcdCandidate): Evidence[] {
+  const m = c.r.objects.machine as KubeObject;
+  const machine = objectLabel('machine', m);
+
+  switch (c.why) {
+  case 'noPlanSecret':
+    return [evidence(`Secret ${ c.r.machineNamespace ?? '' }/${ c.r.host.planSecretName ?? '' }`, 'metadata', null)];
+  case 'deleting':
+    return [evidence(machine, 'metadata.deletionTimestamp', c.r.deleting)];
+  case 'failed':
+    return [evidence(machine, 'status.phase', c.r.phase), ...(failureMessage(m) ? [evidence(machine, 'status.failureMessage', failureMessage(m))] : [])];
+  case 'infrastructure': {
+    const ready = getCondition(m, 'InfrastructureReady');
+
+    return ready ? conditionEvidence(machine, ready) : [evidence(machine, 'status.conditions[InfrastructureReady]', null)];
+  }
+  default: {
+    const ready = getCondition(m, 'InfrastructureReady');
+
+    return [evidence(machine, 'status.phase', c.r.phase), ...(ready ? [evidence(machine, `${ conditionPath(ready) }.status`, ready.status)] : [])];
+  }
+  }
+}
+
+/** The names of these records' machines: a cluster has a handful of etcd machines. */
+function machineList(records: NodeRecord[]): string {
+  return records.map((r) => r.machineName ?? '?').join(', ');
+}
+
+/** A server Rancher makes with a node driver (rke-machine.cattle.io): a create job and a provider behind it. */
+function madeByDriver(r: NodeRecord): boolean {
+  return asString(r.objects.infraMachine?.apiVersion)?.startsWith('rke-machine.cattle.io/') ?? false;
+}
+
+/**
+ * The planner elects the init node, the etcd member the others join, only among etcd machines that are not deleting,
+ * not Failed and whose infrastructure is ready (planentry.go canBeInitNode); with none it says "waiting for viable init
+ * node" (initnode.go electInitNode) and writes no plan to any machine. On a new node-driver cluster that is the server
+ * its create job is still making, or cannot finish (rancher-docs#585; rancher#42192, #46248 on Harvester).
+ */
+export const initNodeNotViable: ClusterRule = {
+  id:       'init-node-not-viable',
+  severity: 'error',
+  related(input, ctx) {
+    return viableInitNodeWait(input) ? etcdCandidates(input, ctx).filter((c) => c.why).map((c) => c.r) : [];
+  },
+  relatedArgs(record, input, ctx) {
+    return { why: etcdCandidates(input, ctx).find((c) => c.r === record)?.why ?? 'other' };
+  },
+  check(input, ctx) {
+    const said = viableInitNodeWait(input);
+
+    if (!said) {
+      return null;
+    }
+    const waited = age(ctx, said.lastTransitionTime);
+
+    // Making a server takes minutes: the wait is news only once it outlasts a machine's start-up.
+    if (waited !== null && waited < ctx.config.nodeStartupTimeoutMs) {
+      return null;
+    }
+    const candidates = etcdCandidates(input, ctx);
+    const blocked = candidates.filter((c) => c.why);
+    const by = (why: NotViable) => blocked.filter((c) => c.why === why).map((c) => c.r);
+    const infrastructure = by('infrastructure');
+    const driven = infrastructure.filter(madeByDriver);
+    const otherInfrastructure = infrastructure.filter((r) => !madeByDriver(r));
+    const ns = input.cluster.namespace;
+    const jobSteps = driven.slice(0, 3).flatMap((r) => {
+      const job = r.objects.infraMachine ? asString(asObject(r.objects.infraMachine.status).jobName) : null;
+
+      return job ? [step(this.id, 'createJob', { machine: r.machineName ?? '?' }, kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: r.machineNamespace ?? ns }))] : [];
+    });
+    const fix = [
+      ...jobSteps,
+      ...(driven.length ? [step(this.id, 'provider', { machines: machineList(driven) })] : []),
+      ...(otherInfrastructure.length ? [step(this.id, 'infrastructure', { machines: machineList(otherInfrastructure), count: otherInfrastructure.length })] : []),
+      ...(by('deleting').length ? [step(this.id, 'deleting', { machines: machineList(by('deleting')), count: by('deleting').length })] : []),
+      ...(by('failed').length ? [step(this.id, 'failed', { machines: machineList(by('failed')), count: by('failed').length })] : []),
+      ...(by('noPlanSecret').length ? [step(this.id, 'noPlanSecret', { machines: machineList(by('noPlanSecret')), count: by('noPlanSecret').length })] : []),
+      // A server still being made may yet come up; with none left that can, only a new etcd machine ends the wait.
+      ...(!infrastructure.length ? [step(this.id, 'addEtcd', { cluster: input.cluster.name })] : []),
+      step(this.id, 'rancherLog', {}, `kubectl -n cattle-system logs -l app=rancher --since=1h | grep -F ${ sh(`[planner] rkecluster ${ ns ?? '' }/${ input.cluster.name }:`) }`),
+    ];
+
+    return {
+      args: {
+        cluster:  input.cluster.name,
+        duration: duration(waited),
+        state:    !candidates.length ? 'noEtcd' : (blocked.length ? 'blocked' : 'noneBlocked'),
+        count:    candidates.length,
+        machines: machineList(candidates.map((c) => c.r)),
+      },
+      evidence: [...conditionEvidence(provisioningLabel(input), said), ...candidates.slice(0, 10).flatMap(candidateEvidence)],
+      fix,
+      since:    said.lastTransitionTime,
+      actions:  [],
     };
   },
 };
@@ -319,7 +462,8 @@ export const plannerError: ClusterRule = {
 };
 
 export const CLUSTER_RULES: readonly ClusterRule[] = [
-  clusterAgentDisconnected, preBootstrapPending, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, reconciliationPaused,
+  clusterAgentDisconnected, preBootstrapPending, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, initNodeNotViable,
+  reconciliationPaused,
   healthCheckCannotRemediate,
 ];
 

@@ -70,6 +70,11 @@ export const AGENT_WAITING = /waiting for cluster agent to connect/i;
  */
 export const PRE_BOOTSTRAP_WAITING = /waiting for cluster pre-bootstrap to complete/i;
 export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
+/**
+ * initnode.go electInitNode: no etcd machine can be the init node, none being both not deleting, not Failed and with its
+ * infrastructure ready (planentry.go canBeInitNode). The planner plans nothing until one is.
+ */
+export const VIABLE_INIT_NODE = /waiting for viable init node/i;
 export const ROLES_MISSING = /waiting for at least one control plane, etcd, and worker node to be registered/i;
 
 /**
@@ -107,6 +112,8 @@ export const PLANNER_MESSAGES: readonly PlannerMessageSignal[] = [
     'CAPI cluster or RKEControlPlane is paused'),
   message('rolesMissing', ROLES_MISSING, 'role-missing', 'error', `${ PLANNER }/planner.go clusterIsSane`,
     'waiting for at least one control plane, etcd, and worker node to be registered'),
+  message('viableInitNode', VIABLE_INIT_NODE, 'init-node-not-viable', 'error', `${ PLANNER }/initnode.go electInitNode, planentry.go canBeInitNode (rancher-docs#585)`,
+    'waiting for viable init node'),
   message('etcdPlaneReplaced', ETCD_PLANE_REPLACED, 'init-node-missing', 'error', `${ PLANNER }/planner.go Process`,
     'rkecontrolplane was already initialized but no etcd machines exist that have plans, indicating the etcd plane has been entirely replaced. Restoration from etcd snapshot is required.'),
   message('initNodeLost', INIT_NODE_LOST, 'init-node-missing', 'error', `${ PLANNER }/initnode.go (rancher#37133)`,
