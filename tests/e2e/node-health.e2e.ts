@@ -7,7 +7,7 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, PRE_BOOTSTRAP_MACHINE, SIGNAL_MACHINES,
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, PRE_BOOTSTRAP_MACHINE, SIGNAL_MACHINES, VIABLE_INIT_MACHINE,
   WINDOWS_CASE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
@@ -381,6 +381,29 @@ export const TESTS: E2eTest[] = [
       assert(!/&#39;|&quot;|&amp;/.test(text + said), `literal HTML entities: ${ (text + said).slice(0, 400) }`);
       await banner.scrollIntoViewIfNeeded();
       await t.shot(page, 'pre-bootstrap wait');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+    },
+  },
+  {
+    name: 'the planner waiting for a viable init node names the etcd machine still being created, and the row points to it',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'test');
+      const finding = page.locator(NH.clusterRule('init-node-not-viable'));
+
+      await finding.waitFor({ state: 'visible', timeout: 30000 });
+      await finding.locator('summary').first().click();
+      const text = await finding.innerText();
+
+      assert(/No etcd machine can be the init node/.test(text) && new RegExp(`creating server \\[fleet-default/${ VIABLE_INIT_MACHINE }\\]`).test(text), `the finding does not name the server being created: ${ text.slice(0, 600) }`);
+      assert(text.includes(`logs --tail=50 -- job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the create job's log is not offered: ${ text.slice(0, 600) }`);
+      const row = page.locator(NH.rows).filter({ hasText: VIABLE_INIT_MACHINE });
+
+      await row.first().waitFor({ state: 'visible', timeout: 30000 });
+      assert(!/&#39;|&quot;|&amp;/.test(text), `literal HTML entities: ${ text.slice(0, 400) }`);
+      await finding.scrollIntoViewIfNeeded();
+      await t.shot(page, 'viable init node');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },
