@@ -97,6 +97,12 @@ describe('infrastructure-create-failed', () => {
     expect(created.findings.map((x) => x.rule)).not.toContain('agent-never-checked-in');
     expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'fixCause', 'halfCreated', 'replace']);
     expect(f.fix[3].command).toContain(CREATE_FAILED_MACHINE);
+    // Its Node never came because its server never did: the wait points to the provider's refusal, not to the cluster or the host.
+    const wait = created.findings.find((x) => x.rule === 'waiting-for-node-ref')!;
+
+    expect(wait.args).toMatchObject({ family: 'infrastructurePending' });
+    expect(String(wait.args.said)).toMatch(/^failed creating server \[fleet-default\//);
+    expect(wait.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['seeInfrastructure']);
   });
 
   it('is read from the Machine alone as Cluster API v1beta1 copies it (failureReason CreateError)', () => {

@@ -262,6 +262,41 @@ describe('the planner waiting for a viable init node', () => {
     const machine = report.records.find((r) => r.machineName === VIABLE_INIT_MACHINE)!;
 
     expect(machine.notes).toContainEqual(expect.objectContaining({ key: 'nodeHealth.notes.partOf.initNodeNotViable', args: expect.objectContaining({ why: 'infrastructure' }) }));
+    // Its own wait for a Node says the same: its server is not ready, and where to look; not "the cluster's wait first".
+    const wait = machine.findings.find((f) => f.rule === 'waiting-for-node-ref')!;
+
+    expect(wait.args).toMatchObject({ family: 'infrastructurePending', said: creating });
+    expect(machine.resolution?.steps.map((x) => x.key.split('.').pop())).toEqual(['createJob', 'provider']);
+  });
+
+  it('does not send the machine and the cluster to each other when the planner names the machine it waits for', () => {
+    // The tier form Rancher writes for a server still being made (rancher#36520: "Non-ready bootstrap machine(s) …: creating server …").
+    const objects = objectsOf();
+    const prov = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    for (const c of prov.status.conditions.filter((x: any) => x.message === 'waiting for viable init node')) {
+      c.message = `non-ready bootstrap machine(s) ${ VIABLE_INIT_MACHINE }: ${ creating }`;
+    }
+    const report = diagnose(objects, { now: s.now, defaultCluster: id });
+    const machine = report.records.find((r) => r.machineName === VIABLE_INIT_MACHINE)!;
+
+    expect(report.clusters[0].blockingMachines).toEqual([VIABLE_INIT_MACHINE]);
+    expect(machine.resolution?.steps.map((x) => x.key.split('.').pop())).toEqual(expect.arrayContaining(['fixThisMachine', 'createJob', 'provider']));
+    expect(machine.resolution?.steps.map((x) => x.key)).not.toContain('nodeHealth.rules.waitingForNodeRef.fix.seeCluster');
+  });
+
+  it('does not call a custom host\'s infrastructure pending: Rancher makes its CustomMachine ready at once', () => {
+    const custom = buildScenario('pre-bootstrap-wait');
+    const objects = JSON.parse(JSON.stringify(clusterObjects(custom, custom.clusters[0].mgmtId))) as any[];
+    const m = objects.find((o) => o.kind === 'Machine');
+
+    m.status.conditions = m.status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
+      ...c, status: 'False', reason: 'WaitingForInfrastructure'
+    } : c));
+    delete m.status.nodeRef;
+    const record = diagnose(objects, { now: custom.now }).records.find((r) => r.machineName === PRE_BOOTSTRAP_MACHINE)!;
+
+    expect(record.findings.find((f) => f.rule === 'waiting-for-node-ref')?.args.family).toBe('unlinked');
   });
 
   it('says nothing while a server may still be on its way', () => {

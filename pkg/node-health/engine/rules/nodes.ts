@@ -19,7 +19,7 @@ import {
   Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
-  customHost, findHostSteps, infrastructureFailure, infrastructureObjectGone, readLease, staleReadyBeat
+  customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, infrastructurePending, readLease, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
@@ -65,7 +65,34 @@ export const waitingForNodeRef: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const family = infrastructureFailure(r) ? 'infrastructure' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')));
+    const pending = infrastructureFailure(r) ? null : infrastructurePending(r);
+    // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent.
+    const family = infrastructureFailure(r) ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet'))));
+
+    // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
+    if (pending) {
+      const failed = infrastructureJobError(r, 'create');
+      const job = asString(asObject(r.objects.infraMachine?.status).jobName);
+
+      const hit: RuleHit = {
+        args:     {
+          duration: duration(waited), family, node: '-', said: pending.message ?? pending.reason ?? '-'
+        },
+        evidence: [
+          evidence(machineLabel, 'status.nodeRef', null),
+          ...conditionEvidence(machineLabel, pending),
+          evidence(machineLabel, 'metadata.creationTimestamp', r.created),
+        ],
+        fix: failed ? [step(this.id, 'seeInfrastructure')] : [
+          ...(job ? [step(this.id, 'createJob', {}, kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: r.machineNamespace }))] : []),
+          step(this.id, 'provider'),
+        ],
+        since:   pending.lastTransitionTime ?? start,
+        actions: [],
+      };
+
+      return hit;
+    }
 
     // Without a plan nothing on the host was asked to start kubelet: the cluster's wait comes first, not the host.
     if (family === 'noPlan') {

@@ -153,6 +153,24 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
 }
 
 /**
+ * The server behind a machine is not ready yet, or never became so: the Machine's InfrastructureReady is not True while
+ * its infrastructure machine is there and a provider makes it (a node driver's create job, another Cluster API
+ * provider). Cluster API links a Node only once the infrastructure is ready and reports the server's providerID. A
+ * custom host's CustomMachine is ready as soon as Rancher makes it (capr/unmanaged), so it never waits here.
+ */
+export function infrastructurePending(r: NodeRecord): Condition | null {
+  const m = r.objects.machine;
+  const infra = r.objects.infraMachine;
+
+  if (!m || !infra || asString(infra.apiVersion)?.startsWith('rke.cattle.io/')) {
+    return null;
+  }
+  const ready = conditionStatus(m, 'InfrastructureReady') === 'True' ? null : getCondition(m, 'InfrastructureReady');
+
+  return ready && ready.status !== 'True' ? ready : null;
+}
+
+/**
  * Cluster API's own words that the infrastructure machine went while the Machine lives: v1beta2 InfrastructureReady
  * False with reason ObjectDeleted ("<Kind> has been deleted while the Machine still exists"), v1beta1's failure
  * message "Machine infrastructure resource <kind> with name "<name>" has been deleted after being ready".
