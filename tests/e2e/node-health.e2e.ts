@@ -398,12 +398,18 @@ export const TESTS: E2eTest[] = [
 
       assert(/No etcd machine can be the init node/.test(text) && new RegExp(`creating server \\[fleet-default/${ VIABLE_INIT_MACHINE }\\]`).test(text), `the finding does not name the server being created: ${ text.slice(0, 600) }`);
       assert(text.includes(`logs --tail=50 -- job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the create job's log is not offered: ${ text.slice(0, 600) }`);
-      const row = page.locator(NH.rows).filter({ hasText: VIABLE_INIT_MACHINE });
-
-      await row.first().waitFor({ state: 'visible', timeout: 30000 });
       assert(!/&#39;|&quot;|&amp;/.test(text), `literal HTML entities: ${ text.slice(0, 400) }`);
       await finding.scrollIntoViewIfNeeded();
       await t.shot(page, 'viable init node');
+      // The machine's row says the same of itself, and does not send the reader back to the cluster's wait.
+      await openRow(page, VIABLE_INIT_MACHINE, false);
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(/cannot become cluster test's init node: its infrastructure is not ready/.test(detail), `the row does not point to the cluster's finding: ${ detail.slice(0, 600) }`);
+      assert(/Its infrastructure is not ready: creating server/.test(detail) && detail.includes(`job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the row does not say its server is not ready: ${ detail.slice(0, 800) }`);
+      assert(!/Settle what cluster test waits for first/.test(detail), 'the row sends the reader back to the cluster');
+      await page.locator(NH.detail).first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'viable init node row');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
     },
   },
