@@ -1959,7 +1959,18 @@ export function viableInitNode(o: ScenarioOptions = {}): Scenario {
   }
   delete secret.metadata.labels?.['rke.cattle.io/init-node'];
 
-  return scenarioFrom({
+  // Its create job still runs: the vSphere driver powered the VM on and waits for VMware Tools to report an address.
+  const creatingLog = [
+    'Downloading driver from https://rancher.example.com/assets/docker-machine-driver-vmwarevsphere',
+    'Doing /etc/rancher/ssl',
+    'docker-machine-driver-vmwarevsphere',
+    'Running pre-create checks...',
+    'Creating machine...',
+    '(test-pool1-caf32326-b96cp) Creating VM...',
+    '(test-pool1-caf32326-b96cp) Reconfiguring VM',
+    '(test-pool1-caf32326-b96cp) Waiting for VMware Tools to come online...',
+  ].join('\n');
+  const scenario = scenarioFrom({
     name:         'viable-init-node',
     title:        'No etcd machine can be the init node',
     description:  `New vSphere RKE2 cluster whose only etcd machine, ${ VIABLE_INIT_MACHINE }, is still being created after 40 minutes: ` +
@@ -1967,6 +1978,12 @@ export function viableInitNode(o: ScenarioOptions = {}): Scenario {
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { [VIABLE_INIT_MACHINE]: ['waiting-for-node-ref'] }, { test: ['init-node-not-viable'] });
+
+  return withHistory(scenario, [
+    provisioningJob({
+      infraMachine: infra as KubeObject, capiMachine: VIABLE_INIT_MACHINE, remove: false, started: ago(now, '39m'), failed: false, log: creatingLog
+    }),
+  ]);
 }
 
 /* ------------------------------------------------------------------------------------------------ */

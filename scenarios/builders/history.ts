@@ -58,8 +58,8 @@ export interface JobSpec {
   /** the delete job; else the create job */
   remove: boolean;
   started: string;
-  /** when it finished or gave up */
-  finished: string;
+  /** when it finished or gave up; none while it still runs */
+  finished?: string;
   failed: boolean;
   /** the pod's log, as the machine driver prints it */
   log: string;
@@ -85,7 +85,7 @@ export function provisioningJob(o: JobSpec): { objects: KubeObject[]; logs: Reco
       name: jobName, namespace, createdAt: o.started, labels
     }),
     spec:   { backoffLimit: 0 },
-    status: o.failed ? {
+    status: !o.finished ? { startTime: o.started, active: 1 } : o.failed ? {
       startTime:  o.started,
       failed:     1,
       conditions: [{
@@ -115,7 +115,7 @@ export function provisioningJob(o: JobSpec): { objects: KubeObject[]; logs: Reco
     spec:   {
       restartPolicy: 'Never', containers: [{ name: 'machine', image: 'rancher/machine' }], serviceAccountName: jobName
     },
-    status: { phase: o.failed ? 'Failed' : 'Succeeded', startTime: o.started },
+    status: { phase: !o.finished ? 'Running' : (o.failed ? 'Failed' : 'Succeeded'), startTime: o.started },
   } as KubeObject;
 
   return { objects: [job, pod], logs: { [`${ namespace }/${ podName }`]: o.log } };

@@ -252,7 +252,8 @@ function jobEntries(r: NodeRecord, jobs: JobLog[]): TimelineEntry[] {
       at,
       source: 'log' as const,
       object: label,
-      key:    job.failedMessage ? 'nodeHealth.timeline.jobFailed' : 'nodeHealth.timeline.job',
+      // Neither finished nor failed: the job still runs (a create job waiting for the server's address, rancher-docs#585).
+      key:    job.failedMessage ? 'nodeHealth.timeline.jobFailed' : (validTime(job.completionTime) ? 'nodeHealth.timeline.job' : 'nodeHealth.timeline.jobRunning'),
       args:   {
         job: job.job, kind: job.remove ? 'delete' : 'create', message: job.failedMessage ?? '-', lines: Math.min(job.lines.length, JOB_LOG_LINES)
       },

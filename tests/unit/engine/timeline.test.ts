@@ -5,7 +5,7 @@
 import { entryExplaining, eventsIndex, timelineOf } from '@pkg/node-health/engine';
 import type { JobLog, KubeObject, NodeRecord } from '@pkg/node-health/engine';
 import {
-  buildScenario, DELETE_FAILED_MACHINE, GHOST_MACHINE, MHC_BLOCKED_MACHINES, SCENARIO_NAMES
+  buildScenario, DELETE_FAILED_MACHINE, GHOST_MACHINE, MHC_BLOCKED_MACHINES, SCENARIO_NAMES, VIABLE_INIT_MACHINE
 } from '../../../scenarios/catalog';
 import { diagnoseScenario } from './helpers';
 
@@ -26,7 +26,7 @@ function recordOf(scenario: string, machine: string): { record: NodeRecord; obje
 function jobLogsOf(objects: KubeObject[], logs: Record<string, string>, infraName: string): JobLog[] {
   return objects.filter((o) => o.kind === 'Job' && o.metadata.labels?.['rke.cattle.io/infra-machine-name'] === infraName).map((job: any) => {
     const pod = objects.find((o) => o.kind === 'Pod' && o.metadata.labels?.['job-name'] === job.metadata.name) as KubeObject;
-    const failed = job.status.conditions.find((c: any) => c.type === 'Failed');
+    const failed = (job.status.conditions ?? []).find((c: any) => c.type === 'Failed');
 
     return {
       job:            job.metadata.name,
@@ -122,6 +122,17 @@ describe('a record\'s timeline', () => {
     expect(job?.lines?.[job.lines.length - 1]).toBe(`Error removing host "${ DELETE_FAILED_MACHINE }": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`);
     // The job gave up after the infrastructure machine's deletion was asked for.
     expect(entries.findIndex((e) => e.key === 'nodeHealth.timeline.deleting')).toBeLessThan(entries.indexOf(job!));
+  });
+
+  it('a create job that still runs: said to run, from its start, with the driver\'s last words (rancher-docs#585)', () => {
+    const { record, objects, logs } = recordOf('viable-init-node', VIABLE_INIT_MACHINE);
+    const entries = timelineOf(record, { jobLogs: jobLogsOf(objects, logs, VIABLE_INIT_MACHINE) });
+    const job = entries.find((e) => e.source === 'log');
+
+    expect(job).toMatchObject({
+      key: 'nodeHealth.timeline.jobRunning', at: '2023-04-28T18:26:00Z', args: { kind: 'create', job: `${ VIABLE_INIT_MACHINE }-machine-provision` }
+    });
+    expect(job?.lines?.[job.lines.length - 1]).toBe(`(${ VIABLE_INIT_MACHINE }) Waiting for VMware Tools to come online...`);
   });
 
   it('a health check that found the node unhealthy: its Events on the Machine and the node controller\'s on the Node, with their counts', () => {
