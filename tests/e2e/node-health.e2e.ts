@@ -408,6 +408,11 @@ export const TESTS: E2eTest[] = [
       assert(/cannot become cluster test's init node: its infrastructure is not ready/.test(detail), `the row does not point to the cluster's finding: ${ detail.slice(0, 600) }`);
       assert(/Its infrastructure is not ready: creating server/.test(detail) && detail.includes(`job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the row does not say its server is not ready: ${ detail.slice(0, 800) }`);
       assert(!/Settle what cluster test waits for first/.test(detail), 'the row sends the reader back to the cluster');
+      // What happened: the create job still runs, and the driver's last line says what it waits for.
+      const running = page.locator(NH.detail).first().getByText(/create job .* started and still runs/);
+
+      await running.waitFor({ state: 'visible', timeout: 15000 });
+      assert((await page.locator(NH.detail).first().innerText()).includes('Waiting for VMware Tools to come online...'), 'the create job\'s log is not shown');
       await page.locator(NH.detail).first().scrollIntoViewIfNeeded();
       await t.shot(page, 'viable init node row');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
