@@ -329,7 +329,31 @@ describe('the planner waiting for a viable init node', () => {
     m.status.conditions = m.status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
       type: 'InfrastructureReady', status: 'True', lastTransitionTime: '2023-04-28T19:00:00Z'
     } : c));
-    expect(findingOf(objects)?.args).toMatchObject({ state: 'noneBlocked', count: 1 });
+    expect(findingOf(objects)?.args).toMatchObject({
+      state: 'someViable', count: 1, viable: VIABLE_INIT_MACHINE
+    });
+  });
+
+  it('names the etcd machine that could be elected when another cannot, and points only the other\'s row to the finding', () => {
+    const objects = objectsOf();
+    const ready = JSON.parse(JSON.stringify(machineOf(objects)));
+    const secret = JSON.parse(JSON.stringify(objects.find((o) => o.kind === 'Secret' && o.metadata.name === `${ VIABLE_INIT_MACHINE }-machine-plan`)));
+    const name = 'test-pool1-caf32326-x7k2m';
+
+    Object.assign(ready.metadata, { name, uid: 'b1d7e0c4-5a1f-4c3e-9d2b-7f6a8e9c0d12' });
+    ready.status.conditions = ready.status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
+      type: 'InfrastructureReady', status: 'True', lastTransitionTime: '2023-04-28T18:30:00Z'
+    } : c));
+    Object.assign(secret.metadata, {
+      name: `${ name }-machine-plan`, uid: 'c2e8f1d5-6b2a-4d4f-8e3c-8a7b9f0d1e23', labels: { ...secret.metadata.labels, 'rke.cattle.io/machine-name': name }
+    });
+    const report = diagnose([...objects, ready, secret], { now: s.now, defaultCluster: id });
+    const finding = report.clusters[0].findings.find((f) => f.rule === 'init-node-not-viable')!;
+
+    expect(finding.args).toMatchObject({
+      state: 'someViable', count: 2, viable: name
+    });
+    expect(report.records.filter((r) => r.notes.some((n) => n.key === 'nodeHealth.notes.partOf.initNodeNotViable')).map((r) => r.machineName)).toEqual([VIABLE_INIT_MACHINE]);
   });
 
   it('reads the etcd role as the planner does, from the plan secret', () => {

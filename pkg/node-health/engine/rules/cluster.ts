@@ -185,6 +185,7 @@ export const initNodeNotViable: ClusterRule = {
     }
     const candidates = etcdCandidates(input, ctx);
     const blocked = candidates.filter((c) => c.why);
+    const viable = candidates.filter((c) => !c.why);
     const by = (why: NotViable) => blocked.filter((c) => c.why === why).map((c) => c.r);
     const infrastructure = by('infrastructure');
     const driven = infrastructure.filter(madeByDriver);
@@ -211,9 +212,11 @@ export const initNodeNotViable: ClusterRule = {
       args: {
         cluster:  input.cluster.name,
         duration: duration(waited),
-        state:    !candidates.length ? 'noEtcd' : (blocked.length ? 'blocked' : 'noneBlocked'),
+        // Some etcd machine that could be elected, as read: the planner's view is not what was read.
+        state:    !candidates.length ? 'noEtcd' : (viable.length ? 'someViable' : 'blocked'),
         count:    candidates.length,
         machines: machineList(candidates.map((c) => c.r)),
+        viable:   viable.length ? machineList(viable.map((c) => c.r)) : '-',
       },
       evidence: [...conditionEvidence(provisioningLabel(input), said), ...candidates.slice(0, 10).flatMap(candidateEvidence)],
       fix,
