@@ -191,6 +191,7 @@ export const initNodeNotViable: ClusterRule = {
     const driven = infrastructure.filter(madeByDriver);
     const otherInfrastructure = infrastructure.filter((r) => !madeByDriver(r));
     const ns = input.cluster.namespace;
+    // One log step per server being made, for the first three: more of the same step is noise, the provider step names them all.
     const jobSteps = driven.slice(0, 3).flatMap((r) => {
       const job = r.objects.infraMachine ? asString(asObject(r.objects.infraMachine.status).jobName) : null;
 
