@@ -285,6 +285,29 @@ describe('the planner waiting for a viable init node', () => {
     expect(machine.resolution?.steps.map((x) => x.key)).not.toContain('nodeHealth.rules.waitingForNodeRef.fix.seeCluster');
   });
 
+  it('reads a node-driver server from the Machine\'s reference when the infrastructure machines cannot be read', () => {
+    const objects = objectsOf().filter((o) => o.kind !== 'VmwarevsphereMachine');
+    const report = diagnose(objects, {
+      now: s.now, defaultCluster: id, availability: { infraMachines: 'forbidden' }
+    });
+    const finding = report.clusters[0].findings.find((f) => f.rule === 'init-node-not-viable')!;
+    const machine = report.records.find((r) => r.machineName === VIABLE_INIT_MACHINE)!;
+
+    // No job name without the infrastructure machine: the provider is still where to look.
+    expect(finding.fix.map((x) => x.key.split('.').pop())).toEqual(['provider', 'rancherLog']);
+    expect(machine.findings.find((f) => f.rule === 'waiting-for-node-ref')?.args.family).toBe('infrastructurePending');
+  });
+
+  it('does not call a server on its way when its infrastructure machine is gone though read', () => {
+    const objects = objectsOf().filter((o) => o.kind !== 'VmwarevsphereMachine');
+    const machine = diagnose(objects, {
+      now: s.now, defaultCluster: id, availability: { infraMachines: 'ok' }
+    }).records.find((r) => r.machineName === VIABLE_INIT_MACHINE)!;
+
+    expect(machine.findings.map((f) => f.rule)).toContain('infrastructure-missing');
+    expect(machine.findings.find((f) => f.rule === 'waiting-for-node-ref')?.args.family).not.toBe('infrastructurePending');
+  });
+
   it('does not call a custom host\'s infrastructure pending: Rancher makes its CustomMachine ready at once', () => {
     const custom = buildScenario('pre-bootstrap-wait');
     const objects = JSON.parse(JSON.stringify(clusterObjects(custom, custom.clusters[0].mgmtId))) as any[];

@@ -10,7 +10,7 @@ import { conditionPath, conditions, getCondition } from '../conditions';
 import {
   asObject, asString, describeObject, label, specOf
 } from '../fields';
-import { failureMessage, nodeRefName } from '../objects';
+import { failureMessage, infrastructureRef, nodeRefName } from '../objects';
 import { messageTokens, recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
 import {
@@ -151,9 +151,9 @@ function machineList(records: NodeRecord[]): string {
   return records.map((r) => r.machineName ?? '?').join(', ');
 }
 
-/** A server Rancher makes with a node driver (rke-machine.cattle.io): a create job and a provider behind it. */
+/** A server Rancher makes with a node driver (rke-machine.cattle.io), by the Machine's reference: a create job and a provider behind it. */
 function madeByDriver(r: NodeRecord): boolean {
-  return asString(r.objects.infraMachine?.apiVersion)?.startsWith('rke-machine.cattle.io/') ?? false;
+  return !!r.objects.machine && infrastructureRef(r.objects.machine)?.group === 'rke-machine.cattle.io';
 }
 
 /**

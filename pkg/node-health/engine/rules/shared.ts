@@ -154,15 +154,19 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
 
 /**
  * The server behind a machine is not ready yet, or never became so: the Machine's InfrastructureReady is not True while
- * its infrastructure machine is there and a provider makes it (a node driver's create job, another Cluster API
- * provider). Cluster API links a Node only once the infrastructure is ready and reports the server's providerID. A
+ * its infrastructure machine is there (or could not be read) and a provider makes it (a node driver's create job,
+ * another Cluster API provider). Cluster API links a Node only once the infrastructure is ready and reports the server's providerID. A
  * custom host's CustomMachine is ready as soon as Rancher makes it (capr/unmanaged), so it never waits here.
  */
 export function infrastructurePending(r: NodeRecord): Condition | null {
   const m = r.objects.machine;
-  const infra = r.objects.infraMachine;
+  const ref = m ? infrastructureRef(m) : null;
 
-  if (!m || !infra || asString(infra.apiVersion)?.startsWith('rke.cattle.io/')) {
+  if (!m || !ref || ref.group === 'rke.cattle.io') {
+    return null;
+  }
+  // Not among the infrastructure machines read: it is gone, which infrastructure-missing says, not on its way.
+  if (!r.objects.infraMachine && r.inputs.infraMachines === 'ok') {
     return null;
   }
   const ready = conditionStatus(m, 'InfrastructureReady') === 'True' ? null : getCondition(m, 'InfrastructureReady');
