@@ -65,15 +65,15 @@ export const waitingForNodeRef: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const pending = infrastructureFailure(r) ? null : infrastructurePending(r);
+    const gone = infrastructureFailure(r);
+    const pending = gone ? null : infrastructurePending(r);
     // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent.
-    const family = infrastructureFailure(r) ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet'))));
+    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet'))));
 
     // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
     if (pending) {
       const failed = infrastructureJobError(r, 'create');
       const job = asString(asObject(r.objects.infraMachine?.status).jobName);
-
       const hit: RuleHit = {
         args:     {
           duration: duration(waited), family, node: '-', said: pending.message ?? pending.reason ?? '-'

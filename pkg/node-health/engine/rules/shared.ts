@@ -155,8 +155,9 @@ export function infrastructureFailure(r: NodeRecord): Evidence | null {
 /**
  * The server behind a machine is not ready yet, or never became so: the Machine's InfrastructureReady is not True while
  * its infrastructure machine is there (or could not be read) and a provider makes it (a node driver's create job,
- * another Cluster API provider). Cluster API links a Node only once the infrastructure is ready and reports the server's providerID. A
- * custom host's CustomMachine is ready as soon as Rancher makes it (capr/unmanaged), so it never waits here.
+ * another Cluster API provider). Cluster API links a Node only once the infrastructure is ready and reports the
+ * server's providerID. A custom host's CustomMachine is ready as soon as Rancher makes it (capr/unmanaged), so it
+ * never waits here.
  */
 export function infrastructurePending(r: NodeRecord): Condition | null {
   const m = r.objects.machine;
@@ -169,9 +170,9 @@ export function infrastructurePending(r: NodeRecord): Condition | null {
   if (!r.objects.infraMachine && r.inputs.infraMachines === 'ok') {
     return null;
   }
-  const ready = conditionStatus(m, 'InfrastructureReady') === 'True' ? null : getCondition(m, 'InfrastructureReady');
 
-  return ready && ready.status !== 'True' ? ready : null;
+  // Nearly always True: settled without making the condition.
+  return conditionStatus(m, 'InfrastructureReady') === 'True' ? null : getCondition(m, 'InfrastructureReady');
 }
 
 /**
