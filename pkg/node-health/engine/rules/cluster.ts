@@ -7,9 +7,7 @@
 import type { ClusterInfo, Evidence, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
 import { conditionPath, conditions, getCondition } from '../conditions';
-import {
-  asObject, asString, describeObject, label, specOf
-} from '../fields';
+import { asString, describeObject, label, specOf } from '../fields';
 import { failureMessage, infrastructureRef, nodeRefName } from '../objects';
 import { messageTokens, recordsByCluster } from '../cluster-info';
 import { LABELS } from '../vocabulary';
@@ -22,6 +20,7 @@ import {
   age, conditionEvidence, duration, evidence, findingOf, kubectl, objectLabel, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, nodesStatusFrozen, roleMissing } from './cluster-health';
+import { infrastructureJobName, jobLogCommand } from './shared';
 import { capiConnectionDown, healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
 
 export type { ClusterRule, ClusterRuleInput } from './rule';
@@ -193,9 +192,9 @@ export const initNodeNotViable: ClusterRule = {
     const ns = input.cluster.namespace;
     // One log step per server being made, for the first three: more of the same step is noise, the provider step names them all.
     const jobSteps = driven.slice(0, 3).flatMap((r) => {
-      const job = r.objects.infraMachine ? asString(asObject(r.objects.infraMachine.status).jobName) : null;
+      const job = infrastructureJobName(r);
 
-      return job ? [step(this.id, 'createJob', { machine: r.machineName ?? '?' }, kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: r.machineNamespace ?? ns }))] : [];
+      return job ? [step(this.id, 'createJob', { machine: r.machineName ?? '?' }, jobLogCommand(job, r.machineNamespace ?? ns))] : [];
     });
     const fix = [
       ...jobSteps,

@@ -11,7 +11,7 @@ import { bootstrapRef, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
-import { customHost, infrastructureDeleteError, infrastructureJobError } from './shared';
+import { customHost, infrastructureDeleteError, infrastructureJobError, jobLogCommand } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
@@ -112,8 +112,7 @@ export const infrastructureDeleteFailed: Rule = {
     const name = ref?.name ?? infra?.metadata?.name ?? null;
     const resource = kind ? `${ kind.toLowerCase() }s.${ ref?.group ?? 'rke-machine.cattle.io' }` : null;
     const namespace = r.machineNamespace ?? undefined;
-    // `kubectl logs` takes its flags before the names; the job's name comes from the cluster and is quoted.
-    const readError = failure.jobName ? kubectl('logs', '--tail=50', [`job/${ failure.jobName }`], { namespace }) : resource && name ? kubectl('get', resource, [name], { namespace, flags: [`-o jsonpath='{.status.failureMessage}'`] }) : undefined;
+    const readError = failure.jobName ? jobLogCommand(failure.jobName, namespace) : resource && name ? kubectl('get', resource, [name], { namespace, flags: [`-o jsonpath='{.status.failureMessage}'`] }) : undefined;
     const forced = infra ? annotation(infra, FORCE_MACHINE_REMOVE) : null;
 
     return {
@@ -169,7 +168,7 @@ export const infrastructureCreateFailed: Rule = {
       },
       evidence: failure.evidence,
       fix:      [
-        step(this.id, 'providerSays', {}, failure.jobName ? kubectl('logs', '--tail=50', [`job/${ failure.jobName }`], { namespace }) : undefined),
+        step(this.id, 'providerSays', {}, failure.jobName ? jobLogCommand(failure.jobName, namespace) : undefined),
         step(this.id, 'fixCause'),
         step(this.id, 'halfCreated', { server: name ?? '?' }),
         acting('delete-machine', step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false'))),

@@ -19,7 +19,8 @@ import {
   Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
-  customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, infrastructurePending, readLease, staleReadyBeat
+  customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureJobName, infrastructureObjectGone, infrastructurePending, jobLogCommand,
+  readLease, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
@@ -73,7 +74,7 @@ export const waitingForNodeRef: Rule = {
     // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
     if (pending) {
       const failed = infrastructureJobError(r, 'create');
-      const job = asString(asObject(r.objects.infraMachine?.status).jobName);
+      const job = infrastructureJobName(r);
       const hit: RuleHit = {
         args:     {
           duration: duration(waited), family, node: '-', said: pending.message ?? pending.reason ?? '-'
@@ -84,7 +85,7 @@ export const waitingForNodeRef: Rule = {
           evidence(machineLabel, 'metadata.creationTimestamp', r.created),
         ],
         fix: failed ? [step(this.id, 'seeInfrastructure')] : [
-          ...(job ? [step(this.id, 'createJob', {}, kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: r.machineNamespace }))] : []),
+          ...(job ? [step(this.id, 'createJob', {}, jobLogCommand(job, r.machineNamespace))] : []),
           step(this.id, 'provider'),
         ],
         since:   pending.lastTransitionTime ?? start,

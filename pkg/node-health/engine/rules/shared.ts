@@ -12,7 +12,7 @@ import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objec
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { leaseRenewTime, leaseRenewedWithinMs } from '../leases';
 import {
-  RuleContext, commonStep, evidence, objectLabel, olderThan
+  RuleContext, commonStep, evidence, kubectl, objectLabel, olderThan
 } from './rule';
 import { jobSignals } from '../signals/infrastructure';
 import { sameHostWith } from '../hosts';
@@ -150,6 +150,19 @@ export function infrastructureDeleteError(r: NodeRecord): InfrastructureDeleteEr
 /** Infrastructure failure on the infrastructure machine, else the machine, with where it was read. */
 export function infrastructureFailure(r: NodeRecord): Evidence | null {
   return infrastructureFailureOf('infraMachine', r.objects.infraMachine) ?? infrastructureFailureOf('machine', r.objects.machine);
+}
+
+/** The job Rancher runs for a machine's server, as its infrastructure machine names it (status.jobName). */
+export function infrastructureJobName(r: NodeRecord): string | null {
+  return r.objects.infraMachine ? asString(asObject(r.objects.infraMachine.status).jobName) : null;
+}
+
+/**
+ * The last lines of a provisioning job's log, where the machine driver says what it did. `kubectl logs` takes its flags
+ * before the names; the job's name comes from the cluster and is quoted.
+ */
+export function jobLogCommand(job: string, namespace: string | null | undefined): string {
+  return kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: namespace ?? undefined });
 }
 
 /**
