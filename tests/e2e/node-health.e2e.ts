@@ -416,6 +416,23 @@ export const TESTS: E2eTest[] = [
       await page.locator(NH.detail).first().scrollIntoViewIfNeeded();
       await t.shot(page, 'viable init node row');
       assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+
+      // The same in Chinese, in a context of its own (the language choice is kept in a cookie).
+      const zh = (await t.session('admin', 'zh-CN')).page;
+
+      await gotoCluster(zh, t.dev.url, NS, 'test');
+      await switchLocale(zh, 'zh-hans');
+      await openNodeHealthTab(zh);
+      const findingZh = zh.locator(NH.clusterRule('init-node-not-viable'));
+
+      await findingZh.waitFor({ state: 'visible', timeout: 30000 });
+      await findingZh.locator('summary').first().click();
+      const textZh = await findingZh.innerText();
+
+      assert(textZh.includes(zhHans('nodeHealth.rules.initNodeNotViable.title')) && textZh.includes(`job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the finding is not in Chinese: ${ textZh.slice(0, 400) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(textZh), `literal HTML entities: ${ textZh.slice(0, 400) }`);
+      await findingZh.scrollIntoViewIfNeeded();
+      await t.shot(zh, 'viable init node, zh-hans');
     },
   },
   {
