@@ -1986,6 +1986,52 @@ export function viableInitNode(o: ScenarioOptions = {}): Scenario {
   ]);
 }
 
+export const JOIN_URL_WAIT_MACHINE = customMachineName(agentId('6c2e9a41d7b3'));
+
+/**
+ * Harvester's embedded Rancher, whose second node never joins (harvester#1993): for three hours Rancher logs
+ * "[planner] rkecluster fleet-local/local: waiting: waiting for join url to be available on bootstrap node" while
+ * the first node runs. The planner hands every other machine the init node's join URL (planner.go Process,
+ * findInitNode), and the init node's plan secret has none. The thread gives no cause, and nothing else of the
+ * cluster shows one: Rancher's wait is all there is to report.
+ */
+export function joinUrlWait(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2022-03-10T08:39:52Z';
+  const built = buildCluster(clusterBuild({
+    name:              'local',
+    namespace:         'fleet-local',
+    mgmtId:            'local',
+    kind:              'custom',
+    kubernetesVersion: 'v1.22.7+rke2r1',
+    createdAgo:        '3h10m',
+    nodes:             [
+      {
+        hostname:   'harvester-node-0',
+        machineId:  agentId('6c2e9a41d7b3'),
+        roles:      {
+          etcd: true, controlPlane: true, worker: true
+        },
+        address:    '192.168.0.30',
+        createdAgo: '3h10m',
+      },
+    ],
+    waitingMessage: 'waiting for join url to be available on bootstrap node',
+    waitingSince:   '3h2m23s',
+  }, now, o));
+  const annotations = builtNode(built, 'harvester-node-0').planSecret?.metadata.annotations;
+
+  delete annotations?.['rke.cattle.io/join-url'];
+
+  return scenarioFrom({
+    name:         'join-url-wait',
+    title:        'Rancher waits for the init node\'s join URL',
+    description:  'Harvester\'s own cluster, whose only node runs while Rancher says for three hours "waiting for join url to be available ' +
+      'on bootstrap node", and a second node never joins.',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], {}, { local: ['unexplained-cluster-wait'] });
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 export const V1BETA2_NODE_GONE_MACHINE = 'custom-4e7a1c9d2b60';
@@ -2539,6 +2585,7 @@ export const SCENARIOS = {
   'agent-disconnected':      agentDisconnected,
   'init-node-lost':          initNodeLost,
   'viable-init-node':        viableInitNode,
+  'join-url-wait':           joinUrlWait,
   'capi-v1beta2':            capiV1beta2,
   'join-keys':               joinKeys,
   'node-signals':            nodeSignals,

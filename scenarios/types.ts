@@ -240,6 +240,7 @@ export type FailureFamily =
 export type ClusterFailureFamily =
   | 'init-node-missing'
   | 'init-node-not-viable'
+  | 'unexplained-cluster-wait'
   | 'planner-error'
   | 'cluster-agent-disconnected'
   | 'pre-bootstrap-pending'

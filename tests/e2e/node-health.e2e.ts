@@ -436,6 +436,68 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'a wait Rancher has said for hours that no node explains is the cluster\'s finding, in both languages, never "all healthy"',
+    async run(t) {
+      // The healthy cluster, saying what harvester#1993's said for three hours: its nodes stay healthy.
+      const at = {
+        cluster: 'local', type: 'provisioning.cattle.io.cluster', namespace: NS, name: 'demo-rke2'
+      };
+      const before = await control(t.mock, 'GET', `objects?cluster=local&type=${ at.type }&namespace=${ NS }&name=${ at.name }`);
+      const since = new Date(Date.now() - 3 * 3600 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const waiting = (before.status.conditions as any[]).filter((c) => c.type !== 'Updated').concat({
+        type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for join url to be available on bootstrap node', lastUpdateTime: since
+      });
+
+      await control(t.mock, 'POST', 'objects', {
+        ...at,
+        jsonPatch: [{
+          op: 'replace', path: '/status/conditions', value: waiting
+        }]
+      });
+      try {
+        const { page, problems } = await t.session();
+
+        await openTab(t, page, 'demo-rke2');
+        const finding = page.locator(NH.clusterRule('unexplained-cluster-wait'));
+
+        await finding.waitFor({ state: 'visible', timeout: 30000 });
+        await finding.locator('summary').first().click();
+        const text = await finding.innerText();
+
+        assert(/Rancher says the cluster waits/.test(text) && /Rancher waits for the init node's join URL/.test(text) && text.includes('waiting for join url to be available on bootstrap node'), `the finding does not say Rancher's wait: ${ text.slice(0, 600) }`);
+        assert(text.includes("grep -F '[planner] rkecluster fleet-default/demo-rke2:'"), `the planner's log lines are not offered: ${ text.slice(0, 800) }`);
+        assert(!/&#39;|&quot;|&amp;/.test(text), `literal HTML entities: ${ text.slice(0, 400) }`);
+        assert(await page.locator('[data-testid="node-health-all-healthy"]').count() === 0, 'the cluster is called all healthy while Rancher says it waits');
+        await finding.scrollIntoViewIfNeeded();
+        await t.shot(page, 'cluster wait nothing explains');
+        assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+
+        const zh = (await t.session('admin', 'zh-CN')).page;
+
+        await gotoCluster(zh, t.dev.url, NS, 'demo-rke2');
+        await switchLocale(zh, 'zh-hans');
+        await openNodeHealthTab(zh);
+        const findingZh = zh.locator(NH.clusterRule('unexplained-cluster-wait'));
+
+        await findingZh.waitFor({ state: 'visible', timeout: 30000 });
+        await findingZh.locator('summary').first().click();
+        const textZh = await findingZh.innerText();
+
+        assert(textZh.includes(zhHans('nodeHealth.rules.unexplainedClusterWait.title')) && textZh.includes('rke.cattle.io/join-url'), `the finding is not in Chinese: ${ textZh.slice(0, 400) }`);
+        assert(!/&#39;|&quot;|&amp;/.test(textZh), `literal HTML entities: ${ textZh.slice(0, 400) }`);
+        await findingZh.scrollIntoViewIfNeeded();
+        await t.shot(zh, 'cluster wait nothing explains, zh-hans');
+      } finally {
+        await control(t.mock, 'POST', 'objects', {
+          ...at,
+          jsonPatch: [{
+            op: 'replace', path: '/status/conditions', value: before.status.conditions
+          }]
+        });
+      }
+    },
+  },
+  {
     name: 'a planner that stopped on an error, and Cluster API that cannot reach the cluster, are said for the whole cluster',
     async run(t) {
       const { page, problems } = await t.session();

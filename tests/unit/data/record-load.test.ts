@@ -3,6 +3,7 @@ import type { KubeObject, NodeRecord } from '@pkg/node-health/engine';
 import { buildRows, clusterTarget, diagnoseLoad, loadClusterData } from '@pkg/node-health/data';
 import type { ClusterTarget, NodeRow } from '@pkg/node-health/data';
 import { loadRecordData } from '@pkg/node-health/data/record-load';
+import { CLUSTER_RULES } from '@pkg/node-health/engine/rules/cluster';
 import { subjectRow } from '@pkg/node-health/data/record-target';
 import type { RecordSubject } from '@pkg/node-health/data/record-target';
 import { trimMgmtCluster } from '@pkg/node-health/data/mgmt-cluster';
@@ -12,6 +13,8 @@ import {
 import type { Scenario } from '../../../scenarios/types';
 import { clusterResource, fakeSteve, mgmtClustersById } from '../../components/tab-steve';
 import type { FakeSteveOptions } from '../../components/tab-steve';
+
+const EVERY_RECORD_RULES = new Set(CLUSTER_RULES.filter((rule) => rule.needsEveryRecord).map((rule) => rule.id));
 
 function targetOf(s: Scenario, name: string): ClusterTarget | null {
   return clusterTarget(clusterResource(s, name));
@@ -33,7 +36,8 @@ function shown(r: NodeRecord, related = true) {
 
   return {
     // What the cluster's findings say (the preflight reads them: paused, agent disconnected)
-    cluster:   (r.cluster?.findings ?? []).map((f) => f.rule),
+    // (less those judged from every record of the cluster, which one record's load leaves to the cluster's tab)
+    cluster:   (r.cluster?.findings ?? []).map((f) => f.rule).filter((rule) => !EVERY_RECORD_RULES.has(rule)),
     status:    r.status,
     findings:  r.findings.filter((f) => !ofOthers(f.rule)).map((f) => f.rule),
     steps:     (r.resolution?.steps ?? []).filter((s) => !ofOthers(s.rule)).map((s) => ({

@@ -20,8 +20,9 @@ import {
   age, conditionEvidence, duration, evidence, findingOf, kubectl, objectLabel, ruleKey, sh, step
 } from './rule';
 import { controlPlaneUnavailable, etcdQuorum, nodesStatusFrozen, roleMissing } from './cluster-health';
-import { infrastructureJobName, jobLogCommand } from './shared';
+import { infrastructureJobName, jobLogCommand, joinUrlsCommand } from './shared';
 import { capiConnectionDown, healthCheckCannotRemediate, reconciliationPaused } from './capi-health';
+import { unexplainedClusterWait } from './safety-net';
 
 export type { ClusterRule, ClusterRuleInput } from './rule';
 
@@ -443,7 +444,7 @@ export const plannerError: ClusterRule = {
         step(this.id, 'initNodesSupport'),
       ],
       joinUrl: [
-        step(this.id, 'joinUrl', {}, `kubectl -n ${ sh(ns) } get secrets -l ${ LABELS.controlPlaneRole }=true --field-selector type=rke.cattle.io/machine-plan -o custom-columns='NAME:.metadata.name,JOIN-URL:.metadata.annotations.rke\\.cattle\\.io/join-url'`),
+        step(this.id, 'joinUrl', {}, joinUrlsCommand(ns, LABELS.controlPlaneRole)),
       ],
       other: [step(this.id, 'readMessage')],
     }[stop.kind] ?? [];
@@ -468,6 +469,8 @@ export const CLUSTER_RULES: readonly ClusterRule[] = [
   clusterAgentDisconnected, preBootstrapPending, capiConnectionDown, plannerError, etcdQuorum, controlPlaneUnavailable, nodesStatusFrozen, roleMissing, initNodeMissing, initNodeNotViable,
   reconciliationPaused,
   healthCheckCannotRemediate,
+  // Last: it speaks only when nothing above did.
+  unexplainedClusterWait,
 ];
 
 /** Runs the cluster rules; a rule that trips over an object shape it did not expect leaves a note with the reason. */
@@ -484,6 +487,9 @@ export function judgeClusters(clusters: ClusterInfo[], records: NodeRecord[], ct
     cluster.notes = [];
     cluster.agent = agentConnection(input);
     for (const rule of CLUSTER_RULES) {
+      if ((rule.fallback && cluster.findings.length) || (rule.needsEveryRecord && ctx.scoped)) {
+        continue;
+      }
       try {
         const hit = rule.check(input, ctx);
 

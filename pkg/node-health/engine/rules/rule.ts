@@ -54,6 +54,13 @@ export interface ClusterRule {
   id: string;
   severity: Severity;
   check(input: ClusterRuleInput, ctx: RuleContext): RuleHit | NotJudged | null;
+  /** Runs only when no other rule found anything about the cluster: the net under the cluster rules */
+  fallback?: boolean;
+  /**
+   * Judges from every record of the cluster (whether any explains what the cluster says): one record's load
+   * (`scoped`) reads only some, so it leaves this rule to the cluster's tab.
+   */
+  needsEveryRecord?: boolean;
   /** The records whose state makes the finding (an etcd member down): each carries a note that points to it */
   related?(input: ClusterRuleInput, ctx: RuleContext): NodeRecord[];
   /** What a related record's note says of that record besides the finding's own arguments */

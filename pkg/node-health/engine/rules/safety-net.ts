@@ -1,16 +1,27 @@
 /**
  * The net under the catalogue: a record is never called healthy while Rancher or Cluster API itself says
- * the machine or its Node is not ready. When no other rule explains such a record, this one says so, in
- * Rancher's own words (the conditions' reasons and messages) and since when.
+ * the machine or its Node is not ready, and a cluster never while Rancher says it waits. When no other rule
+ * explains such a record or cluster, these say so, in Rancher's own words (the conditions' reasons and
+ * messages) and since when.
  */
-import type { Evidence, NodeRecord } from '../types';
+import type { Evidence, KubeObject, NodeRecord } from '../types';
 import type { Condition } from '../conditions';
-import { getCondition, hasUnhealthyConditionOf, nodeReadyCondition } from '../conditions';
-import { asArray, hasFields, parseTime, statusOf } from '../fields';
-import { machinePhase, nodeRefName } from '../objects';
-import { CONNECTION_DOWN } from './capi-health';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, sh, step
+  conditionPath, getCondition, hasUnhealthyConditionOf, nodeReadyCondition, rawCondition
+} from '../conditions';
+import {
+  annotation, asArray, asString, hasFields, label, parseTime, statusOf
+} from '../fields';
+import { machinePhase, nodeRefName } from '../objects';
+import { ANNOTATIONS, LABELS } from '../vocabulary';
+import {
+  CONFLICT, CONTROL_PLANE_WAIT, INFRASTRUCTURE_WAIT, INIT_NODE_JOIN_URL_WAIT, PLANNER_MESSAGES
+} from '../signals/planner';
+import { CONNECTION_DOWN } from './capi-health';
+import { joinUrlsCommand } from './shared';
+import type { ClusterRule } from './rule';
+import {
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, sh, step
 } from './rule';
 
 /**
@@ -140,6 +151,142 @@ export const unexplainedNotReady: Rule = {
         step(this.id, 'report'),
       ],
       since,
+      actions: [],
+    };
+  },
+};
+
+/** The provisioning cluster's conditions Rancher says what it waits for on, in the order the planner's words are read. */
+const CLUSTER_WAIT_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
+
+interface ClusterWait {
+  condition: Condition;
+  /** When the message was last written: wrangler touches lastUpdateTime whenever a condition's message changes */
+  since: string | null;
+  updated: string | null;
+}
+
+function clusterWait(cluster: KubeObject): ClusterWait | null {
+  for (const type of CLUSTER_WAIT_CONDITIONS) {
+    const c = getCondition(cluster, type);
+
+    if (c && c.status !== 'True' && c.message && !CONFLICT.test(c.message)) {
+      const updated = asString(rawCondition(cluster, type)?.lastUpdateTime);
+
+      return {
+        condition: c, since: updated ?? c.lastTransitionTime, updated
+      };
+    }
+  }
+
+  return null;
+}
+
+/** A finding that read the cluster's message (the planner naming this machine) explains the wait, whatever its severity. */
+function readsMessage(r: NodeRecord, message: string): boolean {
+  return r.findings.some((f) => f.severity !== 'info' || f.evidence.some((e) => e.value === message));
+}
+
+type WaitKind = 'joinUrl' | 'controlPlane' | 'infrastructure';
+
+/** The waits of the planner that no rule reads by itself, whose source says what they wait for (signals/planner.ts). */
+function waitKind(message: string): WaitKind | null {
+  if (INIT_NODE_JOIN_URL_WAIT.test(message)) {
+    return 'joinUrl';
+  }
+  if (CONTROL_PLANE_WAIT.test(message)) {
+    return 'controlPlane';
+  }
+
+  return INFRASTRUCTURE_WAIT.test(message) ? 'infrastructure' : null;
+}
+
+/**
+ * The join URLs such a wait reads, as the plan secrets have them: the init node's, or the control-plane machines'
+ * (at most five). Rancher writes one on a server's plan secret once its Machine has the Node's nodeInfo and an address.
+ */
+function joinUrlEvidence(kind: WaitKind | null, records: NodeRecord[]): Evidence[] {
+  const role = kind === 'joinUrl' ? LABELS.initNode : (kind === 'controlPlane' ? LABELS.controlPlaneRole : null);
+  // The planner passes over a machine being deleted (roleNot(isDeleting)).
+  const secrets = role ? records.filter((r) => !r.deleting).map((r) => r.objects.planSecret).filter((o): o is KubeObject => !!o && label(o, role) === 'true') : [];
+
+  return secrets.slice(0, 5).map((o) => evidence(objectLabel('planSecret', o), `metadata.annotations[${ ANNOTATIONS.joinUrl }]`, annotation(o, ANNOTATIONS.joinUrl)));
+}
+
+/** Where to look for what such a wait waits for, with the command. */
+function waitSteps(kind: WaitKind | null, ns: string | null, name: string): ReturnType<typeof step>[] {
+  switch (kind) {
+  case 'joinUrl':
+    return [step('unexplained-cluster-wait', 'initNodeJoinUrl', {}, ns ? joinUrlsCommand(ns, LABELS.initNode) : undefined)];
+  case 'controlPlane':
+    return [step('unexplained-cluster-wait', 'controlPlaneJoinUrl', {}, ns ? joinUrlsCommand(ns, LABELS.controlPlaneRole) : undefined)];
+  case 'infrastructure':
+    return [step('unexplained-cluster-wait', 'infrastructure', {}, kubectl('get', 'clusters.cluster.x-k8s.io', [name], { namespace: ns ?? undefined, flags: ['-o yaml'] }))];
+  default:
+    return [];
+  }
+}
+
+/**
+ * The cluster's net: Rancher has said for longer than an upgrade of one node may take that the cluster waits (its
+ * Updated, Provisioned or Ready condition not True, with a message), and nothing of the cluster explains it: no
+ * other finding about the cluster, no node with a warning or an error, no finding that read the message. The
+ * message may be one the catalogue reads whose rule found nothing in the objects (the planner counts what it
+ * reads, rancher#53343), or one it does not know.
+ */
+export const unexplainedClusterWait: ClusterRule = {
+  id:               'unexplained-cluster-wait',
+  severity:         'warning',
+  fallback:         true,
+  needsEveryRecord: true,
+  check(input, ctx) {
+    const wait = input.provisioning ? clusterWait(input.provisioning) : null;
+
+    if (!wait || input.records.some((r) => readsMessage(r, wait.condition.message as string))) {
+      return null;
+    }
+    const waited = age(ctx, wait.since);
+
+    // A wait Rancher writes without a time still counts: silence is never health.
+    if (waited !== null && waited < ctx.config.upgradeTimeoutMs) {
+      return null;
+    }
+    const message = wait.condition.message as string;
+    const reader = PLANNER_MESSAGES.find((e) => e.rule !== 'blocking-cluster-operation' && e.pattern.test(message))?.rule ?? null;
+    const kind = waitKind(message);
+    const ns = input.cluster.namespace;
+    const name = input.cluster.name;
+    const clusterLabel = objectLabel('cluster', input.provisioning as KubeObject);
+    // The planner's lines start "[planner] rkecluster <namespace>/<name>:"; an imported cluster has no planner.
+    const logMark = input.cluster.kind === 'provisioned' ? `[planner] rkecluster ${ ns ?? '' }/${ name }:` : input.cluster.mgmtId ?? name;
+    const ev = conditionEvidence(clusterLabel, wait.condition);
+
+    if (wait.updated && wait.updated !== wait.condition.lastTransitionTime) {
+      ev.push(evidence(clusterLabel, `${ conditionPath(wait.condition) }.lastUpdateTime`, wait.updated));
+    }
+    const joinUrls = joinUrlEvidence(kind, input.records);
+
+    ev.push(...joinUrls, evidence(clusterLabel, 'nodes with a problem', 0));
+
+    return {
+      args: {
+        cluster:   name,
+        condition: wait.condition.type,
+        duration:  duration(waited),
+        known:     reader ? 'reader' : (kind ?? 'no'),
+        reader:    reader ?? '-',
+        // Whether a plan secret read here has the join URL the planner waits for: if one has, the planner reads otherwise.
+        found:     joinUrls.length === 0 ? 'none' : (joinUrls.some((e) => e.value !== null) ? 'yes' : 'no'),
+        nodes:     input.records.length,
+      },
+      evidence: ev,
+      fix:      [
+        ...waitSteps(kind, ns, name),
+        step(this.id, 'conditions', {}, kubectl('get', 'clusters.provisioning.cattle.io', [name], { namespace: ns ?? undefined, flags: [`-o jsonpath='{range .status.conditions[*]}{.type}{"\\t"}{.status}{"\\t"}{.lastUpdateTime}{"\\t"}{.message}{"\\n"}{end}'`] })),
+        step(this.id, 'rancherLog', {}, `kubectl -n cattle-system logs -l app=rancher --since=1h | grep -F ${ sh(logMark) }`),
+        step(this.id, 'report'),
+      ],
+      since:   wait.since,
       actions: [],
     };
   },

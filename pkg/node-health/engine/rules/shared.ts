@@ -12,11 +12,12 @@ import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objec
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { leaseRenewTime, leaseRenewedWithinMs } from '../leases';
 import {
-  RuleContext, commonStep, evidence, kubectl, objectLabel, olderThan
+  RuleContext, commonStep, evidence, kubectl, objectLabel, olderThan, sh
 } from './rule';
 import { jobSignals } from '../signals/infrastructure';
 import { sameHostWith } from '../hosts';
 import type { MessageArgs, Role } from '../vocabulary';
+import { ANNOTATIONS } from '../vocabulary';
 
 /** Where the system agent keeps its connection to Rancher, and so the name of its plan secret. */
 export const CONNECTION_INFO_PATH = {
@@ -163,6 +164,14 @@ export function infrastructureJobName(r: NodeRecord): string | null {
  */
 export function jobLogCommand(job: string, namespace: string | null | undefined): string {
   return kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: namespace ?? undefined });
+}
+
+/**
+ * The join URLs Rancher wrote on the plan secrets of one role (the label given, "true"): a server's is its
+ * rke.cattle.io/join-url annotation, which the other machines join through.
+ */
+export function joinUrlsCommand(namespace: string | null, roleLabel: string): string {
+  return `kubectl -n ${ sh(namespace) } get secrets -l ${ roleLabel }=true --field-selector type=rke.cattle.io/machine-plan -o custom-columns='NAME:.metadata.name,JOIN-URL:.metadata.annotations.${ ANNOTATIONS.joinUrl.replace(/\./g, '\\.') }'`;
 }
 
 /**

@@ -75,6 +75,18 @@ export const AGENT_NOT_CONNECTED = /cluster agent is not connected/i;
  * infrastructure ready (planentry.go canBeInitNode). The planner plans nothing until one is.
  */
 export const VIABLE_INIT_NODE = /waiting for viable init node/i;
+/**
+ * What the planner waits for before any machine of a tier gets a plan (planner.go Process), words no rule reads on
+ * their own: the CAPI Cluster's infrastructure ("waiting for infrastructure ready", before anything else), the init
+ * node's join URL ("waiting for join url to be available on bootstrap node", harvester#1993), and a control-plane
+ * machine with one ("waiting for control plane to be available", rancher#50065). Rancher writes a server's join URL
+ * on its plan secret (store.go setMachineJoinURL) from the Machine's InternalIP or ExternalIP address once Cluster API
+ * has copied the Node's nodeInfo to it (an etcd-only init node: from its agent's output). When nothing else of the
+ * cluster explains such a wait, the cluster's safety net names what it waits for (rules/safety-net.ts).
+ */
+export const INFRASTRUCTURE_WAIT = /\bwaiting for infrastructure ready\b/i;
+export const INIT_NODE_JOIN_URL_WAIT = /\bjoin url to be available on bootstrap node\b/i;
+export const CONTROL_PLANE_WAIT = /\bwaiting for control plane to be available\b/i;
 export const ROLES_MISSING = /waiting for at least one control plane, etcd, and worker node to be registered/i;
 
 /**
