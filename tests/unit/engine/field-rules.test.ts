@@ -129,6 +129,34 @@ describe('kubelet-version-skew', () => {
     expect(rulesOf(s, objects, KUBELET_SKEW_MACHINE, { config: { upgradeTimeoutMs: 3 * HOUR + 1 } })).not.toContain('kubelet-version-skew');
   });
 
+  it('says every Machine\'s copy is stale while Rancher waits for something else, Cluster API\'s watch first (rancher#53343)', () => {
+    // The thread: Nodes on v1.35.0+rke2r1, every Machine's status.nodeInfo still v1.33.7+rke2r1, and Rancher's Ready
+    // Unknown "waiting for at least one control plane, etcd, and worker node to be registered" for days.
+    const { s: healthy, objects: healthyObjects } = objectsOf('healthy');
+    const o = JSON.parse(JSON.stringify(healthyObjects));
+    const cluster = o.find((x: any) => x.kind === 'Cluster' && x.apiVersion.startsWith('provisioning'));
+    const twoDaysAgo = new Date(Date.parse(healthy.now) - 2 * 24 * HOUR).toISOString();
+
+    cluster.spec.kubernetesVersion = 'v1.35.0+rke2r1';
+    cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated').concat({
+      type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for at least one control plane, etcd, and worker node to be registered', lastUpdateTime: twoDaysAgo
+    });
+    for (const x of o.filter((x: any) => x.kind === 'Node' && x.apiVersion === 'v1')) x.status.nodeInfo.kubeletVersion = 'v1.35.0+rke2r1';
+    for (const x of o.filter((x: any) => x.kind === 'Machine')) x.status.nodeInfo.kubeletVersion = 'v1.33.7+rke2r1';
+    const report = run(healthy, o);
+    const skews = report.records.map((r) => r.findings.find((f) => f.rule === 'kubelet-version-skew'));
+
+    expect(skews.length).toBe(5);
+    for (const f of skews) {
+      expect(f?.args).toMatchObject({
+        wanted: 'v1.35.0+rke2r1', kubelet: 'v1.35.0+rke2r1', machineKubelet: 'v1.33.7+rke2r1', stale: 'yes'
+      });
+      expect(f?.fix[1].command).toContain('rollout restart deployment capi-controller-manager');
+    }
+    // What the nodes show is what the cluster's wait is checked against first: not a wait nothing explains.
+    expect(report.clusters[0].findings.map((f) => f.rule)).not.toContain('unexplained-cluster-wait');
+  });
+
   it('is silent once the planner moved on and the Machine has the new version', () => {
     const done = JSON.parse(JSON.stringify(objects));
     const m = machineNamed(done, KUBELET_SKEW_MACHINE);

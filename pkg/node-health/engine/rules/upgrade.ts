@@ -6,10 +6,10 @@
  * "...: waiting for kubelet to update" / "waiting for uncordon to finish". Only stable prefixes are matched.
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { findUnhealthyConditionSaying, getCondition } from '../conditions';
+import { findUnhealthyConditionSaying, getCondition, nodeReadyCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import {
-  annotationsOf, asObject, asString, nameOf, specOf, statusOf
+  annotationsOf, asObject, asString, nameOf, parseTime, specOf, statusOf
 } from '../fields';
 import { taintOf } from './provider';
 import { DRAIN_ANNOTATIONS } from '../objects';
@@ -65,7 +65,11 @@ export const kubeletVersionSkew: Rule = {
     const machineKubelet = kubeletVersionOf(r.objects.machine);
     // While the cluster still rolls an upgrade out, nodes behind it are only queued: the planner names the one it waits for.
     const settled = !r.cluster?.blockingMessage;
-    const lagging = settled && (isBehind(nodeKubelet, wanted) || isBehind(machineKubelet, wanted));
+    // The Node already runs the wanted version but the Machine's copy does not: Cluster API no longer sees the
+    // downstream Nodes (capi-controller-manager "Failed to watch *v1.Node ... Unauthorized"). That is no queue,
+    // whatever else the cluster waits for (rancher#53343: every Machine's copy a release behind while Rancher waits).
+    const stale = !!nodeKubelet && !isBehind(nodeKubelet, wanted) && isBehind(machineKubelet, wanted);
+    const lagging = stale || (settled && (isBehind(nodeKubelet, wanted) || isBehind(machineKubelet, wanted)));
     const named = clusterSaying(r, WAITING_FOR_KUBELET);
     const reconciled = lagging || named || !settled ? reconciledSaying(r, WAITING_FOR_KUBELET) : null;
 
@@ -73,15 +77,14 @@ export const kubeletVersionSkew: Rule = {
       return null;
     }
     const updated = r.objects.cluster ? getCondition(r.objects.cluster, 'Updated') : null;
-    const since = reconciled?.lastTransitionTime ?? r.cluster?.blockingSince ?? updated?.lastTransitionTime ?? null;
+    const clusterSince = reconciled?.lastTransitionTime ?? r.cluster?.blockingSince ?? updated?.lastTransitionTime ?? null;
+    // A copy is stale from when the Node came back on its new version at the earliest: its Ready's last transition.
+    const since = stale ? laterOf(clusterSince, r.objects.node ? nodeReadyCondition(r.objects.node)?.lastTransitionTime ?? null : null) : clusterSince;
     const waited = age(ctx, since);
 
     if (waited !== null && waited < ctx.config.upgradeTimeoutMs) {
       return null;
     }
-    // The Node already runs the wanted version but the Machine's copy does not: Cluster API no longer sees the
-    // downstream Nodes (capi-controller-manager "Failed to watch *v1.Node ... Unauthorized").
-    const stale = !!nodeKubelet && !isBehind(nodeKubelet, wanted) && isBehind(machineKubelet, wanted);
     const ev: Evidence[] = [evidence(clusterLabel(r), 'spec.kubernetesVersion', wanted)];
 
     if (r.objects.node) {
@@ -113,6 +116,14 @@ export const kubeletVersionSkew: Rule = {
     };
   },
 };
+
+/** The later of two times; either one when the other cannot be read. */
+function laterOf(a: string | null, b: string | null): string | null {
+  const ta = parseTime(a);
+  const tb = parseTime(b);
+
+  return ta === null ? b : (tb === null || ta >= tb ? a : b);
+}
 
 const NO_ANNOTATIONS: readonly [string, string][] = Object.freeze([]);
 
