@@ -346,6 +346,69 @@ describe('role-missing', () => {
     expect(clusterFindings(now, objects).find((x) => x.rule === 'role-missing')?.args.roles).toBe('worker');
   });
 
+  /** The healthy cluster, its Updated saying what rancher#53343's RKEControlPlane said (planner.go clusterIsSane). */
+  function sayingRolesMissing(objects: any[], now: string): void {
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated').concat({
+      type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for at least one control plane, etcd, and worker node to be registered', lastUpdateTime: new Date(Date.parse(now) - 16 * 3600 * 1000).toISOString()
+    });
+  }
+  const planSecrets = (objects: any[]) => objects.filter((o) => o.kind === 'Secret' && o.type === 'rke.cattle.io/machine-plan');
+
+  it('counts roles as the planner does, from the plan secrets\' labels: a role only Machines carry is none to it', () => {
+    const { now, objects } = objectsOf('healthy');
+    const workers = objects.filter((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/worker-role'] === 'true').map((o) => o.metadata.name).sort();
+
+    sayingRolesMissing(objects, now);
+    for (const secret of planSecrets(objects)) {
+      delete secret.metadata.labels['rke.cattle.io/worker-role'];
+    }
+    const f = clusterFindings(now, objects).find((x) => x.rule === 'role-missing')!;
+
+    expect(f).toMatchObject({
+      severity: 'error',
+      args:     {
+        state: 'planSecrets', roles: 'worker', count: workers.length
+      }
+    });
+    expect(f.args.holders).toBe(workers.join(', '));
+    expect(f.evidence).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'metadata.labels[rke.cattle.io/worker-role]', value: null })]));
+    expect(f.fix.map((x) => x.key.split('.').pop())).toEqual(['planRoles', 'bootstrapRoles']);
+    expect(f.fix[0].command).toContain('-L rke.cattle.io/etcd-role,rke.cattle.io/control-plane-role,rke.cattle.io/worker-role');
+    // It explains Rancher's wait: the cluster's net stays silent.
+    expect(clusterFindings(now, objects).map((x) => x.rule)).not.toContain('unexplained-cluster-wait');
+  });
+
+  it('names the machines of the role whose plan secret is gone', () => {
+    const { now, objects } = objectsOf('healthy');
+    const etcd = objects.filter((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/etcd-role'] === 'true').map((o) => o.metadata.name);
+    const kept = objects.filter((o) => !(o.kind === 'Secret' && etcd.some((m: string) => o.metadata.name === `${ m }-machine-plan`)));
+    const f = clusterFindings(now, kept).find((x) => x.rule === 'role-missing')!;
+
+    // The healthy cluster's etcd machines are its control plane too.
+    expect(f.args).toMatchObject({
+      state: 'planSecrets', roles: 'etcd, controlplane', count: etcd.length
+    });
+    expect(f.fix.find((x) => x.key.endsWith('.noPlanSecret'))?.args).toMatchObject({ count: etcd.length });
+    // Where the plan secrets could not all be read, only the Machines' roles count.
+    expect(clusterFindings(now, kept, { availability: { planSecrets: 'partial' } }).map((x) => x.rule)).not.toContain('role-missing');
+  });
+
+  it('says a cluster with no machine yet waits for its first ones, an info, only when Rancher says so', () => {
+    const { now, objects } = objectsOf('healthy');
+    const empty = objects.filter((o) => !['Machine', 'Secret', 'RKEBootstrap', 'CustomMachine', 'Node'].includes(o.kind));
+    // As the tab reads it: the cluster's machines were listed, and there are none.
+    const read = { availability: { machines: 'ok' as const, planSecrets: 'ok' as const } };
+
+    expect(clusterFindings(now, empty, read).map((x) => x.rule)).not.toContain('role-missing');
+    sayingRolesMissing(empty, now);
+    expect(clusterFindings(now, empty, read).find((x) => x.rule === 'role-missing')).toMatchObject({ severity: 'info', args: { state: 'none', machines: 0 } });
+    expect(clusterFindings(now, empty, read).map((x) => x.rule)).not.toContain('unexplained-cluster-wait');
+    // From kubectl output without a Machine, whether there are none cannot be told.
+    expect(clusterFindings(now, empty).map((x) => x.rule)).not.toContain('role-missing');
+  });
+
   it('says nothing when the machines could not all be read', () => {
     const { now, objects } = objectsOf('no-worker');
 

@@ -11,8 +11,9 @@ import type { Evidence, KubeObject, NodeRecord } from '../types';
 import type { Role } from '../vocabulary';
 import { conditions, nodeReadyCondition, readyHeartbeat } from '../conditions';
 import {
-  annotation, asArray, asObject, asString, nameOf, statusOf
+  annotation, asArray, asObject, asString, label, nameOf, statusOf
 } from '../fields';
+import { LABELS } from '../vocabulary';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput, NotJudged, RuleContext } from './rule';
@@ -331,40 +332,79 @@ export const nodesStatusFrozen: ClusterRule = {
 
 const ROLES: Role[] = ['etcd', 'controlplane', 'worker'];
 
+/** The labels Rancher's planner reads a machine's roles from, on its plan secret (planentry.go isEtcd, isControlPlane, isWorker). */
+const PLAN_ROLE_LABELS: Record<Role, string> = {
+  etcd: LABELS.etcdRole, controlplane: LABELS.controlPlaneRole, worker: LABELS.workerRole
+};
+
 export const roleMissing: ClusterRule = {
   id:       'role-missing',
   severity: 'error',
   check(input, ctx) {
-    const machines = input.records.filter((r) => r.objects.machine && !r.deleting);
-
     // Only a Rancher-provisioned cluster whose machines were all read needs every role on its machines.
-    if (input.cluster.kind !== 'provisioned' || machines.length === 0 || ctx.availability.machines !== 'ok') {
+    if (input.cluster.kind !== 'provisioned' || ctx.availability.machines !== 'ok') {
       return null;
     }
-    // One record's load (the record tab) reads the etcd and control-plane machines in full; of the workers, only whether there is one.
-    const notRead = (role: Role) => role === 'worker' && !!ctx.scoped && ctx.scoped.workers !== false;
-    const missing = ROLES.filter((role) => !notRead(role) && !machines.some((r) => r.roles.includes(role)));
-
-    if (missing.length === 0) {
-      return null;
-    }
+    const machines = input.records.filter((r) => r.objects.machine && !r.deleting);
     const ns = input.cluster.namespace;
     const clusterLabel = input.provisioning ? objectLabel('cluster', input.provisioning) : `Cluster ${ input.cluster.name }`;
     // The planner's own sanity check (clusterIsSane) says the same, and since when.
     const said = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && ROLES_MISSING.test(c.message ?? '')) : undefined;
+    const saidEvidence = said ? conditionEvidence(clusterLabel, said) : [];
+    const byRole = (kind: string) => (ns ? `kubectl -n ${ sh(ns) } get ${ kind } -l cluster.x-k8s.io/cluster-name=${ sh(input.cluster.name) } -L ${ ROLES.map((role) => PLAN_ROLE_LABELS[role]).join(',') }` : undefined);
+
+    // No machine at all: a new cluster (or one emptied on purpose) that Rancher says waits for its first machines.
+    if (machines.length === 0) {
+      return said ? {
+        severity: 'info',
+        args:     {
+          cluster: input.cluster.name, roles: ROLES.join(', '), machines: 0, state: 'none', count: 0, holders: ''
+        },
+        evidence: [...saidEvidence, evidence(clusterLabel, 'machines (not deleting)', 0)],
+        fix:      [step(this.id, 'add', { roles: ROLES.join(', ') })],
+        since:    said.lastTransitionTime,
+        actions:  [],
+      } : null;
+    }
+    // One record's load (the record tab) reads the etcd and control-plane machines in full; of the workers, only whether there is one.
+    const notRead = (role: Role) => role === 'worker' && !!ctx.scoped && ctx.scoped.workers !== false;
+    const missing = ROLES.filter((role) => !notRead(role) && !machines.some((r) => r.roles.includes(role)));
+    // The planner counts a machine's roles from its plan secret's labels, not the Machine's: a role only Machines
+    // carry is no role to it (a plan secret missing, or written without the label). Judged where every plan secret
+    // of the cluster was read.
+    const planRead = ctx.availability.planSecrets === 'ok' && !ctx.scoped;
+    const inPlans = (role: Role) => machines.some((r) => !!r.objects.planSecret && label(r.objects.planSecret, PLAN_ROLE_LABELS[role]) === 'true');
+    const unplanned = missing.length || !planRead ? [] : ROLES.filter((role) => !inPlans(role));
+
+    if (missing.length === 0 && unplanned.length === 0) {
+      return null;
+    }
+    const roles = missing.length ? missing : unplanned;
+    const holders = unplanned.length ? machines.filter((r) => r.roles.some((role) => unplanned.includes(role))) : [];
+    const withoutSecret = holders.filter((r) => !r.objects.planSecret);
 
     return {
       args: {
-        cluster: input.cluster.name, roles: missing.join(', '), machines: machines.length
+        cluster:  input.cluster.name,
+        roles:    roles.join(', '),
+        machines: machines.length,
+        state:    missing.length ? 'machines' : 'planSecrets',
+        count:    holders.length,
+        holders:  holders.slice(0, 5).map((r) => r.machineName).join(', ') + (holders.length > 5 ? ', …' : ''),
       },
       evidence: [
-        ...(said ? conditionEvidence(clusterLabel, said) : []),
+        ...saidEvidence,
         evidence(clusterLabel, 'machines (not deleting)', machines.length),
         ...missing.map((role) => evidence(clusterLabel, `machines with role ${ role }`, 0)),
+        ...holders.slice(0, 5).map((r) => (r.objects.planSecret ? evidence(objectLabel('planSecret', r.objects.planSecret), `metadata.labels[${ PLAN_ROLE_LABELS[unplanned.find((role) => r.roles.includes(role)) as Role] }]`, null) : evidence(objectLabel('machine', r.objects.machine as KubeObject), 'plan secret', null))),
       ],
-      fix: [
-        step(this.id, 'roles', {}, ns ? `kubectl -n ${ sh(ns) } get machines.cluster.x-k8s.io -l cluster.x-k8s.io/cluster-name=${ sh(input.cluster.name) } -L rke.cattle.io/etcd-role,rke.cattle.io/control-plane-role,rke.cattle.io/worker-role` : undefined),
+      fix: missing.length ? [
+        step(this.id, 'roles', {}, byRole('machines.cluster.x-k8s.io')),
         step(this.id, 'add', { roles: missing.join(', ') }),
+      ] : [
+        step(this.id, 'planRoles', {}, ns ? `kubectl -n ${ sh(ns) } get secrets --field-selector type=rke.cattle.io/machine-plan -l ${ LABELS.rkeClusterName }=${ sh(input.cluster.name) } -L ${ ROLES.map((role) => PLAN_ROLE_LABELS[role]).join(',') }` : undefined),
+        ...(withoutSecret.length ? [step(this.id, 'noPlanSecret', { count: withoutSecret.length, machines: withoutSecret.slice(0, 5).map((r) => r.machineName).join(', ') })] : []),
+        step(this.id, 'bootstrapRoles', { roles: unplanned.join(', ') }, byRole('rkebootstraps.rke.cattle.io')),
       ],
       since:   said?.lastTransitionTime ?? null,
       actions: [],
