@@ -52,8 +52,11 @@ export const initNodeMissing: ClusterRule = {
     const machines = input.records.filter((r) => r.objects.machine && !r.deleting);
     // Without a message, only a cluster that ran (an etcd machine with its Node) and whose plan secrets were all
     // read can be said to have lost its init node: a cluster still bootstrapping has not elected one yet.
-    const ran = machines.some((r) => r.roles.includes('etcd') && nodeRefName(r.objects.machine as KubeObject));
-    const absent = !said && ran && ctx.availability.planSecrets === 'ok' && machines.some((r) => r.objects.planSecret) &&
+    const etcdMachines = machines.filter((r) => r.roles.includes('etcd'));
+    const ran = etcdMachines.some((r) => nodeRefName(r.objects.machine as KubeObject));
+    // The mark is on the init node's plan secret only (initnode.go setInitNodeMark): with an etcd machine's plan secret
+    // gone, that machine may be the init node, and whether the cluster lost it cannot be told.
+    const absent = !said && ran && ctx.availability.planSecrets === 'ok' && etcdMachines.every((r) => r.objects.planSecret) &&
       !input.records.some(isInitNode);
 
     if (!said && !absent) {
