@@ -36,7 +36,7 @@ describe('a cluster Rancher says waits, with nothing else to show why (harvester
       severity: 'warning',
       since:    '2022-03-10T05:37:29Z',
       args:     {
-        cluster: 'local', condition: 'Updated', known: 'joinUrl', found: 'no', nodes: 1, duration: (3 * 3600 + 2 * 60 + 23) * 1000
+        cluster: 'local', condition: 'Updated', known: 'joinUrl', found: 'no', nodes: 1, unknown: 0, duration: (3 * 3600 + 2 * 60 + 23) * 1000
       },
     });
     expect(finding?.evidence).toEqual(expect.arrayContaining([
@@ -73,6 +73,23 @@ describe('the cluster\'s net', () => {
   it('says when the join URL Rancher waits for is on the plan secret read here, so that the planner reads otherwise', () => {
     expect(clusterFinding(healthySaying(JOIN_URL_WAIT, longAgo))?.args).toMatchObject({ known: 'joinUrl', found: 'yes' });
     expect(clusterFinding(healthySaying('waiting for control plane to be available', longAgo))?.args).toMatchObject({ known: 'controlPlane', found: 'yes' });
+  });
+
+  it('counts the nodes whose health is not known, which may be what Rancher waits for', () => {
+    const s = buildScenario('healthy');
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1');
+
+    cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated').concat({
+      type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for something new', lastUpdateTime: longAgo
+    });
+    // A Node without any status cannot be judged (a note says so): unknown, not healthy.
+    delete node.status;
+    const report = diagnose(objects, { now: s.now });
+
+    expect(report.records.filter((r) => r.status === 'unknown')).toHaveLength(1);
+    expect(clusterFinding(report)?.args).toMatchObject({ nodes: 5, unknown: 1 });
   });
 
   it('reads words no rule knows', () => {

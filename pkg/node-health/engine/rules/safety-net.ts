@@ -278,6 +278,8 @@ export const unexplainedClusterWait: ClusterRule = {
         // Whether a plan secret read here has the join URL the planner waits for: if one has, the planner reads otherwise.
         found:     joinUrls.length === 0 ? 'none' : (joinUrls.some((e) => e.value !== null) ? 'yes' : 'no'),
         nodes:     input.records.length,
+        // Nodes whose health is not known may hide what the cluster waits for: said, not taken as healthy.
+        unknown:   input.records.filter((r) => r.status === 'unknown').length,
       },
       evidence: ev,
       fix:      [
