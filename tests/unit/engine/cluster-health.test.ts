@@ -347,11 +347,11 @@ describe('role-missing', () => {
   });
 
   /** The healthy cluster, its Updated saying what rancher#53343's RKEControlPlane said (planner.go clusterIsSane). */
-  function sayingRolesMissing(objects: any[], now: string): void {
+  function sayingRolesMissing(objects: any[], now: string, forMs = 16 * 3600 * 1000): void {
     const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
 
     cluster.status.conditions = cluster.status.conditions.filter((c: any) => c.type !== 'Updated').concat({
-      type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for at least one control plane, etcd, and worker node to be registered', lastUpdateTime: new Date(Date.parse(now) - 16 * 3600 * 1000).toISOString()
+      type: 'Updated', status: 'Unknown', reason: 'Waiting', message: 'waiting for at least one control plane, etcd, and worker node to be registered', lastUpdateTime: new Date(Date.parse(now) - forMs).toISOString()
     });
   }
   const planSecrets = (objects: any[]) => objects.filter((o) => o.kind === 'Secret' && o.type === 'rke.cattle.io/machine-plan');
@@ -384,6 +384,12 @@ describe('role-missing', () => {
     const { now, objects } = objectsOf('healthy');
     const etcd = objects.filter((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/etcd-role'] === 'true').map((o) => o.metadata.name);
     const kept = objects.filter((o) => !(o.kind === 'Secret' && etcd.some((m: string) => o.metadata.name === `${ m }-machine-plan`)));
+
+    // Without Rancher's word, or for less time than a node may take to start, a plan secret may only be on its way.
+    expect(clusterFindings(now, kept).map((x) => x.rule)).not.toContain('role-missing');
+    sayingRolesMissing(kept, now, 9 * 60 * 1000);
+    expect(clusterFindings(now, kept).map((x) => x.rule)).not.toContain('role-missing');
+    sayingRolesMissing(kept, now);
     const f = clusterFindings(now, kept).find((x) => x.rule === 'role-missing')!;
 
     // The healthy cluster's etcd machines are its control plane too.

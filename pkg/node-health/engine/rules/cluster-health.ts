@@ -371,8 +371,10 @@ export const roleMissing: ClusterRule = {
     const missing = ROLES.filter((role) => !notRead(role) && !machines.some((r) => r.roles.includes(role)));
     // The planner counts a machine's roles from its plan secret's labels, not the Machine's: a role only Machines
     // carry is no role to it (a plan secret missing, or written without the label). Judged where every plan secret
-    // of the cluster was read.
-    const planRead = ctx.availability.planSecrets === 'ok' && !ctx.scoped;
+    // of the cluster was read, and only once Rancher has said so for as long as a node may take to start: a new
+    // machine's plan secret is written a moment after it, and the planner says the same meanwhile.
+    const saidFor = said ? age(ctx, said.lastTransitionTime) : null;
+    const planRead = ctx.availability.planSecrets === 'ok' && !ctx.scoped && saidFor !== null && saidFor >= ctx.config.nodeStartupTimeoutMs;
     const inPlans = (role: Role) => machines.some((r) => !!r.objects.planSecret && label(r.objects.planSecret, PLAN_ROLE_LABELS[role]) === 'true');
     const unplanned = missing.length || !planRead ? [] : ROLES.filter((role) => !inPlans(role));
 
