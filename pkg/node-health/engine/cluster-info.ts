@@ -10,7 +10,8 @@ import {
   asString, nameOf, namespaceOf, specOf, statusOf
 } from './fields';
 
-const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
+/** The provisioning cluster's conditions Rancher says what it waits for on, in the order they are read. */
+export const BLOCKING_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
 
 /** The planner's messages that name machines or say what the cluster waits for (signals/planner.ts). */
 export const PLANNER_FORMS: readonly RegExp[] = [...new Set(PLANNER_MESSAGES.filter((e) => e.rule === 'blocking-cluster-operation').map((e) => e.pattern))];

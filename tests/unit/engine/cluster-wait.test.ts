@@ -36,7 +36,7 @@ describe('a cluster Rancher says waits, with nothing else to show why (harvester
       severity: 'warning',
       since:    '2022-03-10T05:37:29Z',
       args:     {
-        cluster: 'local', condition: 'Updated', known: 'joinUrl', found: 'no', nodes: 1, unknown: 0, duration: (3 * 3600 + 2 * 60 + 23) * 1000
+        cluster: 'local', condition: 'Updated', known: 'joinUrl', found: 'no', nodes: 1, unknown: 0, timed: 'yes', duration: (3 * 3600 + 2 * 60 + 23) * 1000
       },
     });
     expect(finding?.evidence).toEqual(expect.arrayContaining([
@@ -71,7 +71,11 @@ describe('the cluster\'s net', () => {
   const longAgo = '2026-01-01T00:00:00Z';
 
   it('says when the join URL Rancher waits for is on the plan secret read here, so that the planner reads otherwise', () => {
-    expect(clusterFinding(healthySaying(JOIN_URL_WAIT, longAgo))?.args).toMatchObject({ known: 'joinUrl', found: 'yes' });
+    const found = clusterFinding(healthySaying(JOIN_URL_WAIT, longAgo));
+
+    expect(found?.args).toMatchObject({ known: 'joinUrl', found: 'yes' });
+    // Its first step does not ask to check for a URL the evidence shows.
+    expect(found?.fix[0]).toMatchObject({ key: 'nodeHealth.rules.unexplainedClusterWait.fix.initNodeJoinUrl', args: { found: 'yes' } });
     expect(clusterFinding(healthySaying('waiting for control plane to be available', longAgo))?.args).toMatchObject({ known: 'controlPlane', found: 'yes' });
   });
 
@@ -122,7 +126,7 @@ describe('the cluster\'s net', () => {
   });
 
   it('counts a wait Rancher wrote without a time, and a True condition never', () => {
-    expect(clusterFinding(healthySaying('waiting for something new', null))?.since).toBeNull();
+    expect(clusterFinding(healthySaying('waiting for something new', null))).toMatchObject({ since: null, args: { timed: 'no' } });
     expect(clusterFinding(healthySaying('waiting for something new', longAgo, 'True'))).toBeUndefined();
   });
 });

@@ -336,6 +336,8 @@ const ROLES: Role[] = ['etcd', 'controlplane', 'worker'];
 const PLAN_ROLE_LABELS: Record<Role, string> = {
   etcd: LABELS.etcdRole, controlplane: LABELS.controlPlaneRole, worker: LABELS.workerRole
 };
+/** kubectl's -L columns of those labels */
+const ROLE_COLUMNS = ROLES.map((role) => PLAN_ROLE_LABELS[role]).join(',');
 
 export const roleMissing: ClusterRule = {
   id:       'role-missing',
@@ -351,7 +353,7 @@ export const roleMissing: ClusterRule = {
     // The planner's own sanity check (clusterIsSane) says the same, and since when.
     const said = input.provisioning ? conditions(input.provisioning).find((c) => c.status !== 'True' && ROLES_MISSING.test(c.message ?? '')) : undefined;
     const saidEvidence = said ? conditionEvidence(clusterLabel, said) : [];
-    const byRole = (kind: string) => (ns ? `kubectl -n ${ sh(ns) } get ${ kind } -l cluster.x-k8s.io/cluster-name=${ sh(input.cluster.name) } -L ${ ROLES.map((role) => PLAN_ROLE_LABELS[role]).join(',') }` : undefined);
+    const byRole = (kind: string) => (ns ? `kubectl -n ${ sh(ns) } get ${ kind } -l cluster.x-k8s.io/cluster-name=${ sh(input.cluster.name) } -L ${ ROLE_COLUMNS }` : undefined);
 
     // No machine at all: a new cluster (or one emptied on purpose) that Rancher says waits for its first machines.
     if (machines.length === 0) {
@@ -404,7 +406,7 @@ export const roleMissing: ClusterRule = {
         step(this.id, 'roles', {}, byRole('machines.cluster.x-k8s.io')),
         step(this.id, 'add', { roles: missing.join(', ') }),
       ] : [
-        step(this.id, 'planRoles', {}, ns ? `kubectl -n ${ sh(ns) } get secrets --field-selector type=rke.cattle.io/machine-plan -l ${ LABELS.rkeClusterName }=${ sh(input.cluster.name) } -L ${ ROLES.map((role) => PLAN_ROLE_LABELS[role]).join(',') }` : undefined),
+        step(this.id, 'planRoles', {}, ns ? `kubectl -n ${ sh(ns) } get secrets --field-selector type=rke.cattle.io/machine-plan -l ${ LABELS.rkeClusterName }=${ sh(input.cluster.name) } -L ${ ROLE_COLUMNS }` : undefined),
         ...(withoutSecret.length ? [step(this.id, 'noPlanSecret', { count: withoutSecret.length, machines: withoutSecret.slice(0, 5).map((r) => r.machineName).join(', ') })] : []),
         step(this.id, 'bootstrapRoles', { roles: unplanned.join(', ') }, byRole('rkebootstraps.rke.cattle.io')),
       ],

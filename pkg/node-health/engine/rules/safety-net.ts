@@ -13,6 +13,7 @@ import {
   annotation, asArray, asString, hasFields, label, parseTime, statusOf
 } from '../fields';
 import { machinePhase, nodeRefName } from '../objects';
+import { BLOCKING_CONDITIONS } from '../cluster-info';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
   CONFLICT, CONTROL_PLANE_WAIT, INFRASTRUCTURE_WAIT, INIT_NODE_JOIN_URL_WAIT, PLANNER_MESSAGES
@@ -156,9 +157,6 @@ export const unexplainedNotReady: Rule = {
   },
 };
 
-/** The provisioning cluster's conditions Rancher says what it waits for on, in the order the planner's words are read. */
-const CLUSTER_WAIT_CONDITIONS = ['Updated', 'Provisioned', 'Ready'];
-
 interface ClusterWait {
   condition: Condition;
   /** When the message was last written: wrangler touches lastUpdateTime whenever a condition's message changes */
@@ -167,7 +165,7 @@ interface ClusterWait {
 }
 
 function clusterWait(cluster: KubeObject): ClusterWait | null {
-  for (const type of CLUSTER_WAIT_CONDITIONS) {
+  for (const type of BLOCKING_CONDITIONS) {
     const c = getCondition(cluster, type);
 
     if (c && c.status !== 'True' && c.message && !CONFLICT.test(c.message)) {
@@ -182,8 +180,11 @@ function clusterWait(cluster: KubeObject): ClusterWait | null {
   return null;
 }
 
-/** A finding that read the cluster's message (the planner naming this machine) explains the wait, whatever its severity. */
-function readsMessage(r: NodeRecord, message: string): boolean {
+/**
+ * Whether a record may be what the cluster waits for: it has a warning or an error, or a finding that read the
+ * cluster's message (the planner naming this machine while it is configured in time, an info).
+ */
+function explainsWait(r: NodeRecord, message: string): boolean {
   return r.findings.some((f) => f.severity !== 'info' || f.evidence.some((e) => e.value === message));
 }
 
@@ -213,13 +214,16 @@ function joinUrlEvidence(kind: WaitKind | null, records: NodeRecord[]): Evidence
   return secrets.slice(0, 5).map((o) => evidence(objectLabel('planSecret', o), `metadata.annotations[${ ANNOTATIONS.joinUrl }]`, annotation(o, ANNOTATIONS.joinUrl)));
 }
 
+/** Whether a plan secret read here has the join URL the planner waits for: if one has, the planner reads otherwise. */
+type JoinUrlFound = 'yes' | 'no' | 'none';
+
 /** Where to look for what such a wait waits for, with the command. */
-function waitSteps(kind: WaitKind | null, ns: string | null, name: string): ReturnType<typeof step>[] {
+function waitSteps(kind: WaitKind | null, found: JoinUrlFound, ns: string | null, name: string): ReturnType<typeof step>[] {
   switch (kind) {
   case 'joinUrl':
-    return [step('unexplained-cluster-wait', 'initNodeJoinUrl', {}, ns ? joinUrlsCommand(ns, LABELS.initNode) : undefined)];
+    return [step('unexplained-cluster-wait', 'initNodeJoinUrl', { found }, ns ? joinUrlsCommand(ns, LABELS.initNode) : undefined)];
   case 'controlPlane':
-    return [step('unexplained-cluster-wait', 'controlPlaneJoinUrl', {}, ns ? joinUrlsCommand(ns, LABELS.controlPlaneRole) : undefined)];
+    return [step('unexplained-cluster-wait', 'controlPlaneJoinUrl', { found }, ns ? joinUrlsCommand(ns, LABELS.controlPlaneRole) : undefined)];
   case 'infrastructure':
     return [step('unexplained-cluster-wait', 'infrastructure', {}, kubectl('get', 'clusters.cluster.x-k8s.io', [name], { namespace: ns ?? undefined, flags: ['-o yaml'] }))];
   default:
@@ -242,7 +246,7 @@ export const unexplainedClusterWait: ClusterRule = {
   check(input, ctx) {
     const wait = input.provisioning ? clusterWait(input.provisioning) : null;
 
-    if (!wait || input.records.some((r) => readsMessage(r, wait.condition.message as string))) {
+    if (!wait || input.records.some((r) => explainsWait(r, wait.condition.message as string))) {
       return null;
     }
     const waited = age(ctx, wait.since);
@@ -265,6 +269,7 @@ export const unexplainedClusterWait: ClusterRule = {
       ev.push(evidence(clusterLabel, `${ conditionPath(wait.condition) }.lastUpdateTime`, wait.updated));
     }
     const joinUrls = joinUrlEvidence(kind, input.records);
+    const found: JoinUrlFound = joinUrls.length === 0 ? 'none' : (joinUrls.some((e) => e.value !== null) ? 'yes' : 'no');
 
     ev.push(...joinUrls, evidence(clusterLabel, 'nodes with a problem', 0));
 
@@ -273,17 +278,17 @@ export const unexplainedClusterWait: ClusterRule = {
         cluster:   name,
         condition: wait.condition.type,
         duration:  duration(waited),
+        timed:     waited === null ? 'no' : 'yes',
         known:     reader ? 'reader' : (kind ?? 'no'),
         reader:    reader ?? '-',
-        // Whether a plan secret read here has the join URL the planner waits for: if one has, the planner reads otherwise.
-        found:     joinUrls.length === 0 ? 'none' : (joinUrls.some((e) => e.value !== null) ? 'yes' : 'no'),
+        found,
         nodes:     input.records.length,
         // Nodes whose health is not known may hide what the cluster waits for: said, not taken as healthy.
         unknown:   input.records.filter((r) => r.status === 'unknown').length,
       },
       evidence: ev,
       fix:      [
-        ...waitSteps(kind, ns, name),
+        ...waitSteps(kind, found, ns, name),
         step(this.id, 'conditions', {}, kubectl('get', 'clusters.provisioning.cattle.io', [name], { namespace: ns ?? undefined, flags: [`-o jsonpath='{range .status.conditions[*]}{.type}{"\\t"}{.status}{"\\t"}{.lastUpdateTime}{"\\t"}{.message}{"\\n"}{end}'`] })),
         step(this.id, 'rancherLog', {}, `kubectl -n cattle-system logs -l app=rancher --since=1h | grep -F ${ sh(logMark) }`),
         step(this.id, 'report'),
