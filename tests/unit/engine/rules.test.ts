@@ -338,6 +338,46 @@ describe('the kubelet step says what its log is read for', () => {
     expect(notReadySaying('container runtime is down').args.kind).toBe('runtime');
   });
 
+  it('for a Node whose kubelet cannot read the host\'s capacity: cAdvisor in the kubelet\'s log, not a hung runtime', () => {
+    // k3s-io/k3s#2340: the node stayed NotReady with this message until its root filesystem was cleaned up.
+    const finding = notReadySaying('[container runtime status check may not have completed yet, missing node capacity for resources: ephemeral-storage]');
+
+    expect(finding.args.kind).toBe('capacity');
+    expect(en(finding.causeKey, finding.args)).toContain('cannot tell how much of the host\'s resources it has');
+    expect(finding.fix.find((s) => s.key.endsWith('.capacity'))?.command).toMatch(/^sudo grep -E 'cadvisor\|cAdvisor\|capacity' \/var\/lib\/rancher\/rke2\/agent\/logs\/kubelet\.log/);
+    expect(finding.fix.some((s) => s.key.endsWith('.runtime'))).toBe(false);
+    // kubernetes/kubernetes#86765, and the words of kubelets before 1.19.
+    expect(notReadySaying('missing node capacity for resources: ephemeral-storage').args.kind).toBe('capacity');
+    expect(notReadySaying('Missing node capacity for resources: ephemeral-storage').args.kind).toBe('capacity');
+  });
+
+  it('for a Node whose kubelet has not registered its CSINode: the kubelet\'s CSINode errors', () => {
+    // canonical/microk8s#3270: one node of three kept this message after RBAC was turned on.
+    const finding = notReadySaying('CSINode is not yet initialized');
+
+    expect(finding.args.kind).toBe('storage');
+    expect(en(finding.causeKey, finding.args)).toContain('has not registered the node\'s storage drivers');
+    expect(finding.fix.find((s) => s.key.endsWith('.storage'))?.command).toContain('\'CSINode\'');
+    // A new node's usual message: the network plugin that is not up comes first.
+    expect(notReadySaying('[container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized, CSINode is not yet initialized]').args.kind).toBe('network');
+  });
+
+  it('for a Node whose host is shutting down: what holds the shutdown, no resources to check', () => {
+    // pkg/kubelet/nodeshutdown ShutdownStatus, on Linux and Windows alike.
+    const finding = notReadySaying('node is shutting down');
+
+    expect(finding.args.kind).toBe('shutdown');
+    expect(en(finding.causeKey, finding.args)).toContain('Its kubelet says the host is shutting down');
+    expect(finding.fix.find((s) => s.key.endsWith('.shutdown'))?.command).toBe('systemctl list-jobs --no-pager');
+    expect(finding.fix.some((s) => s.key.endsWith('.resources'))).toBe(false);
+    expect(notReadySaying('[node is shutting down, PLEG is not healthy: pleg has yet to be successful]').args.kind).toBe('shutdown');
+  });
+
+  it('for a kubelet that has not finished starting, with nothing else said: the container runtime', () => {
+    expect(notReadySaying('container runtime status check may not have completed yet').args.kind).toBe('runtime');
+    expect(notReadySaying('[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]').args.kind).toBe('runtime');
+  });
+
   it('for a machine whose Node never registered: why kubelet did not register', () => {
     const finding = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.flatMap((r) => r.findings)
       .find((f) => f.rule === 'waiting-for-node-ref' && f.fix.some((s) => s.key === 'nodeHealth.fix.kubeletLinux'))!;

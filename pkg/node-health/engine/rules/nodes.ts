@@ -397,24 +397,68 @@ export const nodeMissing: Rule = {
   },
 };
 
+/** What a Node's Ready says is wrong: who stopped, or which of the kubelet's own checks fails. */
+export type NotReadyKind = 'unreachable' | 'shutdown' | 'network' | 'runtime' | 'capacity' | 'storage' | 'other';
+
 /**
  * Why a Node is not Ready, as its writers say it. The node lifecycle controller (kube-controller-manager) marks it
- * Unknown with NodeStatusUnknown, "Kubelet stopped posting node status." (NodeStatusNeverUpdated when it never did);
- * the kubelet marks it False with KubeletNotReady and its runtime's errors: "container runtime network not ready:
- * NetworkReady=false reason:NetworkPluginNotReady message:... cni plugin not initialized" (the CNI is not up),
- * "PLEG is not healthy: ...", "container runtime is down", "container runtime not ready: ..." (containerd).
+ * Unknown with NodeStatusUnknown, "Kubelet stopped posting node status." (NodeStatusNeverUpdated when it never did).
+ * The kubelet marks it False with KubeletNotReady and every error of its checks (pkg/kubelet/nodestatus/setters.go
+ * ReadyCondition), one alone or all of them as "[a, b, …]":
+ * - the shutdown manager: "node is shutting down" (pkg/kubelet/nodeshutdown, Linux and Windows);
+ * - the network: "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:…
+ *   cni plugin not initialized" (the CNI is not up);
+ * - the runtime: "PLEG is not healthy: …", "container runtime is down", "container runtime not ready: …";
+ * - the capacity cAdvisor reads: "missing node capacity for resources: ephemeral-storage" ("Missing …" before 1.19);
+ * - storage: "CSINode is not yet initialized" (pkg/volume/csi, until the kubelet has registered its CSINode);
+ * - "container runtime status check may not have completed yet": the kubelet has not finished starting, which the
+ *   other errors of the same message explain when there are any.
+ * The first in that order names the kind: a host shutting down explains the rest, a network plugin cannot start
+ * without the runtime's network, and so on.
  */
-export function notReadyKind(ready: Condition): 'unreachable' | 'network' | 'runtime' | 'other' {
+export function notReadyKind(ready: Condition): NotReadyKind {
   const text = `${ ready.reason ?? '' } ${ ready.message ?? '' }`;
 
   if (ready.status === 'Unknown' || /\bNodeStatus(Unknown|NeverUpdated)\b/.test(text)) {
     return 'unreachable';
   }
+  if (/\bnode is shutting down\b/i.test(text)) {
+    return 'shutdown';
+  }
   if (/\bnetwork not ready\b|NetworkPluginNotReady|cni plugin not initialized/i.test(text)) {
     return 'network';
   }
+  if (/PLEG is not healthy|container runtime is down|container runtime not ready/i.test(text)) {
+    return 'runtime';
+  }
+  if (/missing node capacity for resources/i.test(text)) {
+    return 'capacity';
+  }
+  if (/CSINode is not yet initialized/i.test(text)) {
+    return 'storage';
+  }
 
-  return /PLEG is not healthy|container runtime is down|container runtime not ready|container runtime status check/i.test(text) ? 'runtime' : 'other';
+  return /container runtime status check/i.test(text) ? 'runtime' : 'other';
+}
+
+/** The kubelet's step for a kind of not-ready that its own log explains, with the words to look for there. */
+function notReadyLogStep(r: NodeRecord, kind: NotReadyKind) {
+  const d = distributionOf(r);
+
+  switch (kind) {
+  case 'shutdown':
+    return step('node-not-ready', 'shutdown', {}, r.os === 'windows' ? undefined : 'systemctl list-jobs --no-pager');
+  case 'capacity':
+    // cAdvisor's errors, and the kubelet's event when it read a filesystem of no size ("invalid capacity 0 on image filesystem").
+    return step('node-not-ready', 'capacity', {}, kubeletLogSearch(d, r.os, 'cadvisor|cAdvisor|capacity'));
+  case 'storage':
+    // pkg/volume/csi csi_plugin.go: "Failed to initialize CSINode", and why.
+    return step('node-not-ready', 'storage', {}, kubeletLogSearch(d, r.os, 'CSINode'));
+  case 'runtime':
+    return r.os === 'windows' ? null : step('node-not-ready', 'runtime', {}, crictl(d, 'info'));
+  default:
+    return null;
+  }
 }
 
 export const nodeNotReady: Rule = {
@@ -440,6 +484,7 @@ export const nodeNotReady: Rule = {
     const nodeLabel = objectLabel('node', n);
     const pressure = conditions(n).filter((c) => c.type !== 'Ready' && c.status === 'True');
     const kind = notReadyKind(ready);
+    const logStep = notReadyLogStep(r, kind);
 
     return {
       args:     {
@@ -449,9 +494,10 @@ export const nodeNotReady: Rule = {
       fix:      [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
         ...(kind === 'network' ? [step(this.id, 'network', {}, podsOnNode(nameOf(n)))] : []),
-        ...(kind === 'runtime' && r.os !== 'windows' ? [step(this.id, 'runtime', {}, crictl(distributionOf(r), 'info'))] : []),
+        ...(logStep ? [logStep] : []),
         kubeletStep(r, 'ready'),
-        step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' }),
+        // A host on its way down has nothing to check but what holds its shutdown.
+        ...(kind === 'shutdown' ? [] : [step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' })]),
       ],
       since:   ready.lastTransitionTime,
       actions: [],
