@@ -413,8 +413,7 @@ export type NotReadyKind = 'unreachable' | 'shutdown' | 'network' | 'runtime' | 
  * - storage: "CSINode is not yet initialized" (pkg/volume/csi, until the kubelet has registered its CSINode);
  * - "container runtime status check may not have completed yet": the kubelet has not finished starting, which the
  *   other errors of the same message explain when there are any.
- * The first in that order names the kind: a host shutting down explains the rest, a network plugin cannot start
- * without the runtime's network, and so on.
+ * The first in that order names the kind; the others stay in the evidence, which quotes the message whole.
  */
 export function notReadyKind(ready: Condition): NotReadyKind {
   const text = `${ ready.reason ?? '' } ${ ready.message ?? '' }`;
@@ -441,11 +440,13 @@ export function notReadyKind(ready: Condition): NotReadyKind {
   return /container runtime status check/i.test(text) ? 'runtime' : 'other';
 }
 
-/** The kubelet's step for a kind of not-ready that its own log explains, with the words to look for there. */
-function notReadyLogStep(r: NodeRecord, kind: NotReadyKind) {
+/** The step a kind of not-ready calls for: where to look, on the cluster or the host, and what for. */
+function notReadyStep(r: NodeRecord, node: KubeObject, kind: NotReadyKind) {
   const d = distributionOf(r);
 
   switch (kind) {
+  case 'network':
+    return step('node-not-ready', 'network', {}, podsOnNode(nameOf(node)));
   case 'shutdown':
     return step('node-not-ready', 'shutdown', {}, r.os === 'windows' ? undefined : 'systemctl list-jobs --no-pager');
   case 'capacity':
@@ -484,7 +485,7 @@ export const nodeNotReady: Rule = {
     const nodeLabel = objectLabel('node', n);
     const pressure = conditions(n).filter((c) => c.type !== 'Ready' && c.status === 'True');
     const kind = notReadyKind(ready);
-    const logStep = notReadyLogStep(r, kind);
+    const kindStep = notReadyStep(r, n, kind);
 
     return {
       args:     {
@@ -493,8 +494,7 @@ export const nodeNotReady: Rule = {
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
       fix:      [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
-        ...(kind === 'network' ? [step(this.id, 'network', {}, podsOnNode(nameOf(n)))] : []),
-        ...(logStep ? [logStep] : []),
+        ...(kindStep ? [kindStep] : []),
         kubeletStep(r, 'ready'),
         // A host on its way down has nothing to check but what holds its shutdown.
         ...(kind === 'shutdown' ? [] : [step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' })]),
