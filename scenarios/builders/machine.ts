@@ -266,11 +266,12 @@ export function toV1beta2(machine: MachineV1beta1): MachineV1beta2 {
 
     nodeHealthy = cond('NodeHealthy', 'False', 'NodeDeleted', msg, nodeOld.lastTransitionTime);
     nodeReady = cond('NodeReady', 'False', 'NodeDeleted', msg, nodeOld.lastTransitionTime);
-  } else if (!machine.spec.providerID) {
-    const msg = `Waiting for ${ infraKind } to report spec.providerID`;
+  } else if (!nodeName) {
+    // Cluster API's words while no Node is linked yet (machine_controller_status.go setNodeHealthyAndReadyConditions).
+    const msg = machine.spec.providerID ? `Waiting for a Node with spec.providerID ${ machine.spec.providerID } to exist` : `Waiting for ${ infraKind } to report spec.providerID`;
 
-    nodeHealthy = cond('NodeHealthy', 'Unknown', 'NodeDoesNotExist', msg, nodeOld?.lastTransitionTime);
-    nodeReady = cond('NodeReady', 'Unknown', 'NodeDoesNotExist', msg, nodeOld?.lastTransitionTime);
+    nodeHealthy = cond('NodeHealthy', 'Unknown', 'InspectionFailed', msg, nodeOld?.lastTransitionTime);
+    nodeReady = cond('NodeReady', 'Unknown', 'InspectionFailed', msg, nodeOld?.lastTransitionTime);
   } else {
     const msg = nodeOld?.message || 'Node is not healthy';
 
