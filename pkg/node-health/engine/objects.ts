@@ -208,6 +208,11 @@ export interface ObjectRefLite {
   group: string | null;
 }
 
+/** The resource a kubectl command names an infrastructure machine by: Rancher's node-driver kinds live in rke-machine.cattle.io. */
+export function infraResource(ref: Pick<ObjectRefLite, 'kind' | 'group'>): string | null {
+  return ref.kind ? `${ ref.kind.toLowerCase() }s.${ ref.group ?? 'rke-machine.cattle.io' }` : null;
+}
+
 function readRef(ref: unknown): ObjectRefLite | null {
   const r = asObject(ref);
   const name = asString(r.name);

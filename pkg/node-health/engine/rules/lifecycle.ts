@@ -7,7 +7,7 @@ import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, asString, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
-import { bootstrapRef, infrastructureRef } from '../objects';
+import { bootstrapRef, infraResource, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
@@ -110,7 +110,7 @@ export const infrastructureDeleteFailed: Rule = {
     const infra = r.objects.infraMachine;
     const kind = ref?.kind ?? infra?.kind ?? null;
     const name = ref?.name ?? infra?.metadata?.name ?? null;
-    const resource = kind ? `${ kind.toLowerCase() }s.${ ref?.group ?? 'rke-machine.cattle.io' }` : null;
+    const resource = infraResource({ kind, group: ref?.group ?? null });
     const namespace = r.machineNamespace ?? undefined;
     const readError = failure.jobName ? jobLogCommand(failure.jobName, namespace) : resource && name ? kubectl('get', resource, [name], { namespace, flags: [`-o jsonpath='{.status.failureMessage}'`] }) : undefined;
     const forced = infra ? annotation(infra, FORCE_MACHINE_REMOVE) : null;
@@ -335,7 +335,7 @@ function stageCommands(r: NodeRecord): Record<string, string | undefined> {
     pods:           node ? podsOnNode(node) : undefined,
     budgets:        'kubectl get poddisruptionbudgets -A',
     volumes:        node ? `kubectl get volumeattachments | grep -- ${ sh(node) }` : 'kubectl get volumeattachments',
-    infrastructure: infra?.kind && infra.name ? kubectl('get', `${ infra.kind.toLowerCase() }s.${ infra.group ?? 'rke-machine.cattle.io' }`, [infra.name], { namespace, flags: ['-o yaml'] }) : undefined,
+    infrastructure: infra?.kind && infra.name ? kubectl('get', infraResource(infra) as string, [infra.name], { namespace, flags: ['-o yaml'] }) : undefined,
     bootstrap:      kubectl('get', 'rkebootstraps.rke.cattle.io', [(r.objects.machine ? bootstrapRef(r.objects.machine)?.name : null) ?? r.machineName], { namespace, flags: ['-o yaml'] }),
     node:           node ? kubectl('get', 'node', [node], { flags: ['-o yaml'] }) : undefined,
   };

@@ -166,6 +166,9 @@ export function jobLogCommand(job: string, namespace: string | null | undefined)
   return kubectl('logs', '--tail=50', [`job/${ job }`], { namespace: namespace ?? undefined });
 }
 
+/** Restarts Cluster API's controller, which then reads the downstream cluster's Nodes anew through a new watch. */
+export const RESTART_CAPI_CONTROLLER = 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager';
+
 /**
  * The join URLs Rancher wrote on the plan secrets of one role (the label given, "true"): a server's is its
  * rke.cattle.io/join-url annotation, which the other machines join through.

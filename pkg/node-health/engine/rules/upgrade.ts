@@ -12,6 +12,7 @@ import {
   annotationsOf, asObject, asString, nameOf, parseTime, specOf, statusOf
 } from '../fields';
 import { taintOf } from './provider';
+import { RESTART_CAPI_CONTROLLER } from './shared';
 import { DRAIN_ANNOTATIONS } from '../objects';
 import { sameRelease } from '../versions';
 import { DRAIN_MESSAGE, WAITING_FOR_KUBELET } from '../signals/planner';
@@ -100,7 +101,7 @@ export const kubeletVersionSkew: Rule = {
     }
 
     const versions = step(this.id, 'versions', {}, 'kubectl get nodes -o wide');
-    const restartCapi = step(this.id, 'restartCapi', {}, 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager');
+    const restartCapi = step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER);
     const hostVersion = step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100');
     const helmJobs = step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart');
 
