@@ -20,7 +20,7 @@ export const KUBERNETES_VERSION = 'v1.32.5+k3s1';
 export const DEFAULT_SCENARIOS = [
   'ghost-etcd', 'windows-node-ref', 'orphan-node', 'etcd-hook', 'healthy', 'every-failure', 'imported', 'agent-disconnected', 'capi-v1beta2', 'join-keys',
   'node-signals', 'infra-delete-failed', 'etcd-quorum', 'control-plane-down', 'nodes-frozen', 'no-worker', 'reconciliation-paused', 'health-check-blocked', 'signal-catalogue', 'planner-files', 'capi-connection-down', 'pre-bootstrap-wait',
-  'viable-init-node', 'large-2000',
+  'viable-init-node', 'node-not-linked', 'large-2000',
 ];
 
 export interface WorldOptions {

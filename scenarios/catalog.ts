@@ -675,8 +675,12 @@ function setMachineCondition(n: BuiltNode, c: CapiCondition): void {
   }), ...all]);
 }
 
-/** A Node that kubelet registered with the machine's uid label, but that Cluster API never linked: no providerID. */
-function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string } = {}): void {
+/**
+ * A Node that kubelet registered with the machine's uid label, but that Cluster API never linked: the Machine and its
+ * infrastructure machine have no providerID, and the Node none either (or, `nodeKeepsProviderId`, its own, which
+ * never reached them).
+ */
+function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string; nodeKeepsProviderId?: boolean } = {}): void {
   const status = machineStatus(n);
   const created = n.machine.metadata.creationTimestamp;
   const at = (minutes: number) => new Date(Date.parse(created) + minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -698,7 +702,9 @@ function unlinkWithoutProviderId(n: BuiltNode, o: { uninitializedSince?: string 
   }
   const node = n.node as NodeObject;
 
-  delete node.spec.providerID;
+  if (!o.nodeKeepsProviderId) {
+    delete node.spec.providerID;
+  }
   for (const key of Object.keys(node.metadata.annotations ?? {})) {
     if (key.startsWith('cluster.x-k8s.io/')) delete node.metadata.annotations?.[key];
   }
@@ -773,6 +779,53 @@ export function windowsProviderId(o: ScenarioOptions = {}): Scenario {
     now,
     secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
   }, [built], { [WINDOWS_NO_PROVIDER_ID_MACHINE]: ['provider-id-missing', 'node-name-mismatch', 'waiting-for-node-ref'] });
+}
+
+export const NOT_LINKED_MACHINE = customMachineName(agentId('6d52ad314026'));
+
+/**
+ * The first node of a custom RKE2 cluster whose providerID never reaches its machine (rancher#37406, Rancher 2.6.4,
+ * RKE2 v1.21.9+rke2r1 on Ubuntu 22.04): the host ran the plan, its kubelet registered a Ready Node with the machine's
+ * uid label and the providerID rke2://mc-t-001-node1, and Rancher logs at 21:54:00 "Searching for providerID for
+ * selector rke.cattle.io/machine=… in cluster fleet-default/mc-t-001, machine custom-6d52ad314026: … is forbidden:
+ * User … cannot get resource \"clusters\"". Its look-up of the Node was refused, so the CustomMachine never got the
+ * providerID, the Machine neither, and Cluster API never linked the Node. The cluster says what 2.6.4 said of such a
+ * machine (rancher#37174): "waiting for providerID to be set".
+ */
+export function nodeNotLinked(o: ScenarioOptions = {}): Scenario {
+  const now = o.now ?? '2022-04-19T21:54:00Z';
+  const built = buildCluster(clusterBuild({
+    name:              'mc-t-001',
+    mgmtId:            'c-m-9smmqlj9',
+    kind:              'custom',
+    kubernetesVersion: 'v1.21.9+rke2r1',
+    createdAgo:        '40m',
+    nodes:             [{
+      hostname:   'mc-t-001-node1',
+      machineId:  agentId('6d52ad314026'),
+      roles:      {
+        etcd: true, controlPlane: true, worker: true
+      },
+      osImage:    'Ubuntu 22.04 LTS',
+      address:    '10.0.0.4',
+      createdAgo: '38m',
+    }],
+    waitingMessage: `provisioning bootstrap node(s) ${ NOT_LINKED_MACHINE }: waiting for providerID to be set`,
+    waitingSince:   '30m',
+  }, now, o));
+  const n = builtNode(built, 'mc-t-001-node1');
+
+  unlinkWithoutProviderId(n, { nodeKeepsProviderId: true });
+
+  return scenarioFrom({
+    name:        'node-not-linked',
+    title:       'A Ready Node whose providerID never reaches its machine',
+    description: `RKE2 custom cluster mc-t-001 (Rancher 2.6.4). Its first machine ${ NOT_LINKED_MACHINE } has been Provisioning for 38 minutes: ` +
+      'the Node mc-t-001-node1 carries its uid label, is Ready and has the providerID rke2://mc-t-001-node1, but the CustomMachine and the ' +
+      'Machine have none, and the cluster waits "for providerID to be set".',
+    now,
+    secretMarker: o.secretMarker ?? DEFAULT_SECRET_MARKER,
+  }, [built], { [NOT_LINKED_MACHINE]: ['blocking-cluster-operation', 'node-not-linked', 'waiting-for-node-ref'] });
 }
 
 /**
@@ -2586,6 +2639,7 @@ export const SCENARIOS = {
   'init-node-lost':          initNodeLost,
   'viable-init-node':        viableInitNode,
   'join-url-wait':           joinUrlWait,
+  'node-not-linked':         nodeNotLinked,
   'capi-v1beta2':            capiV1beta2,
   'join-keys':               joinKeys,
   'node-signals':            nodeSignals,

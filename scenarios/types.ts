@@ -214,6 +214,7 @@ export type FailureFamily =
   | 'etcd-removal-hook-blocked'
   | 'waiting-for-node-ref'
   | 'infrastructure-missing'
+  | 'node-not-linked'
   | 'node-name-mismatch'
   | 'orphan-node'
   | 'node-missing'

@@ -7,7 +7,7 @@ import { join } from 'path';
 import { load } from 'js-yaml';
 import type { Page } from 'playwright-core';
 import {
-  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, PRE_BOOTSTRAP_MACHINE, SIGNAL_MACHINES, VIABLE_INIT_MACHINE,
+  buildScenario, CLUSTER_HEALTH_MACHINES, DELETE_FAILED_MACHINE, FROZEN_ETCD, GHOST_MACHINE, HUGE_CLUSTER, HUGE_SCENARIO, LEAVING_ETCD_MACHINE, NOT_LINKED_MACHINE, PRE_BOOTSTRAP_MACHINE, SIGNAL_MACHINES, VIABLE_INIT_MACHINE,
   WINDOWS_CASE_MACHINE, XSS_PAYLOAD
 } from '../../scenarios/catalog';
 import { registrationTokenValue } from '../../scenarios/builders';
@@ -433,6 +433,38 @@ export const TESTS: E2eTest[] = [
       assert(!/&#39;|&quot;|&amp;/.test(textZh), `literal HTML entities: ${ textZh.slice(0, 400) }`);
       await findingZh.scrollIntoViewIfNeeded();
       await t.shot(zh, 'viable init node, zh-hans');
+    },
+  },
+  {
+    name: 'a Ready Node whose providerID never reached its machine says where it stopped, in both languages',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'mc-t-001');
+      await expectFindings(page, NOT_LINKED_MACHINE, ['node-not-linked']);
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(/Root cause: Node is not linked to its machine/.test(detail), `the row does not lead with the link: ${ detail.slice(0, 600) }`);
+      assert(detail.includes('has the providerID rke2://mc-t-001-node1') && /CustomMachine custom-6d52ad314026, and that has none/.test(detail), `the row does not say where the providerID stopped: ${ detail.slice(0, 800) }`);
+      assert(detail.includes('grep -F rke.cattle.io/machine='), 'Rancher\'s log of its look-up is not offered');
+      assert(!/see the providerID finding/.test(detail), 'the row points to a finding that is not there');
+      assert(!/&#39;|&quot;|&amp;/.test(detail), `literal HTML entities: ${ detail.slice(0, 400) }`);
+      await page.locator(NH.detail).first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'node not linked row');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+
+      const zh = (await t.session('admin', 'zh-CN')).page;
+
+      await gotoCluster(zh, t.dev.url, NS, 'mc-t-001');
+      await switchLocale(zh, 'zh-hans');
+      await openNodeHealthTab(zh);
+      await openRow(zh, NOT_LINKED_MACHINE);
+      const detailZh = await zh.locator(NH.detail).first().innerText();
+
+      assert(detailZh.includes(zhHans('nodeHealth.rules.nodeNotLinked.name')) && detailZh.includes('rke2://mc-t-001-node1'), `the row is not in Chinese: ${ detailZh.slice(0, 400) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(detailZh), `literal HTML entities: ${ detailZh.slice(0, 400) }`);
+      await zh.locator(NH.detail).first().scrollIntoViewIfNeeded();
+      await t.shot(zh, 'node not linked row, zh-hans');
     },
   },
   {

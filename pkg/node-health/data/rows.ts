@@ -189,7 +189,7 @@ export interface FilterOption {
  * Rules whose title is made from the finding's arguments (whether quorum is lost, the roles, the other record, a
  * custom host's CustomMachine): where no finding is at hand, as in a filter, they are named by their `name`.
  */
-const TITLED_BY_ARGS = new Set(['etcd-quorum', 'role-missing', 'related-record', 'blocking-cluster-operation', 'infrastructure-missing', 'node-status-stale']);
+const TITLED_BY_ARGS = new Set(['etcd-quorum', 'role-missing', 'related-record', 'blocking-cluster-operation', 'infrastructure-missing', 'node-status-stale', 'node-not-linked']);
 
 /** The translation key that names a rule without a finding: its title, or its `name` where the title needs arguments. */
 export function ruleNameKey(id: string): string {

@@ -82,6 +82,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), ...CONDITIONS],
   infraMachine: [
     label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
+    // Where the providerID stops on its way from the Node to the Machine (node-not-linked).
+    'spec.providerID', 'status.initialization.provisioned',
   ],
   mgmtNode:     [
     label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName', ...CONDITIONS,

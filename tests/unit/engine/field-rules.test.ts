@@ -6,7 +6,7 @@
 import { diagnose } from '@pkg/node-health/engine';
 import type { DiagnoseOptions, DiagnosisReport, Finding } from '@pkg/node-health/engine';
 import {
-  buildScenario, DRAINING_MACHINE, DUPLICATE_NAME_HOLDER, DUPLICATE_NAME_MACHINE, KUBELET_SKEW_MACHINE, WINDOWS_NO_PROVIDER_ID_MACHINE
+  buildScenario, DRAINING_MACHINE, DUPLICATE_NAME_HOLDER, DUPLICATE_NAME_MACHINE, KUBELET_SKEW_MACHINE, NOT_LINKED_MACHINE, WINDOWS_NO_PROVIDER_ID_MACHINE
 } from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
 import { clusterObjects, findingsByName } from './helpers';
@@ -79,6 +79,128 @@ describe('provider-id-missing', () => {
   it('waits the node start-up threshold, and fires exactly at it', () => {
     expect(rulesOf(s, objects, WINDOWS_NO_PROVIDER_ID_MACHINE, { config: { nodeStartupTimeoutMs: 3 * DAY } })).toContain('provider-id-missing');
     expect(rulesOf(s, objects, WINDOWS_NO_PROVIDER_ID_MACHINE, { config: { nodeStartupTimeoutMs: 3 * DAY + 1 } })).not.toContain('provider-id-missing');
+  });
+});
+
+describe('node-not-linked', () => {
+  // rancher#37406: the Node is Ready with its providerID, the CustomMachine and the Machine have none.
+  const { s, objects } = objectsOf('node-not-linked');
+  const customMachineOf = (objs: any[]) => objs.find((o) => o.kind === 'CustomMachine');
+  const notLinked = (objs: any[], options: Partial<DiagnoseOptions> = {}) => finding(run(s, objs, options), NOT_LINKED_MACHINE, 'node-not-linked');
+  const edited = (edit: (objs: any[]) => void) => {
+    const copy = JSON.parse(JSON.stringify(objects));
+
+    edit(copy);
+
+    return copy;
+  };
+
+  it('stops at the infrastructure machine: Rancher never copied the Ready Node\'s providerID onto the CustomMachine', () => {
+    const report = run(s, objects);
+    const f = finding(report, NOT_LINKED_MACHINE, 'node-not-linked')!;
+    const uid = machineNamed(objects, NOT_LINKED_MACHINE).metadata.uid;
+
+    expect(f.args).toMatchObject({
+      link: 'infrastructure', copier: 'rancher', node: 'mc-t-001-node1', providerID: 'rke2://mc-t-001-node1', kind: 'CustomMachine', name: NOT_LINKED_MACHINE
+    });
+    expect(f.evidence).toEqual(expect.arrayContaining([
+      {
+        object: 'Node mc-t-001-node1', path: 'spec.providerID', value: 'rke2://mc-t-001-node1'
+      },
+      {
+        object: `CustomMachine fleet-default/${ NOT_LINKED_MACHINE }`, path: 'spec.providerID', value: null
+      },
+      {
+        object: `Machine fleet-default/${ NOT_LINKED_MACHINE }`, path: 'spec.providerID', value: null
+      },
+    ]));
+    // Rancher's log of its look-up names the machine's uid label; the value is quoted for the shell.
+    expect(f.fix[0].command).toBe(`kubectl -n cattle-system logs -l app=rancher --since=2h --tail=-1 | grep -F rke.cattle.io/machine=${ uid }`);
+    // It is what the cluster waits for, and it explains the machine's wait for its node ref.
+    const record = report.records.find((r) => r.machineName === NOT_LINKED_MACHINE)!;
+
+    expect(record.resolution?.rootCause).toBe('node-not-linked');
+    expect(findingsByName(report).get(NOT_LINKED_MACHINE)).not.toContain('provider-id-missing');
+  });
+
+  it('stops at the Machine when the infrastructure machine has the providerID but does not say it is provisioned', () => {
+    const f = notLinked(edited((objs) => {
+      customMachineOf(objs).spec.providerID = 'rke2://mc-t-001-node1';
+      customMachineOf(objs).status.initialization = { provisioned: false };
+    }))!;
+
+    expect(f.args.link).toBe('machine');
+    expect(f.evidence).toEqual(expect.arrayContaining([
+      {
+        object: `CustomMachine fleet-default/${ NOT_LINKED_MACHINE }`, path: 'status.initialization.provisioned', value: false
+      },
+    ]));
+    expect(f.fix[0].command).toBe(`kubectl -n fleet-default get custommachines.rke.cattle.io -o yaml -- ${ NOT_LINKED_MACHINE }`);
+  });
+
+  it('says Cluster API does not see the Node when the Machine has the Node\'s very providerID, and restarts its controller', () => {
+    const f = notLinked(edited((objs) => {
+      customMachineOf(objs).spec.providerID = 'rke2://mc-t-001-node1';
+      machineNamed(objs, NOT_LINKED_MACHINE).spec.providerID = 'rke2://mc-t-001-node1';
+    }))!;
+
+    expect(f.args.link).toBe('capi');
+    expect(f.fix.map((x) => x.command)).toContain('kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager');
+  });
+
+  it('names both providerIDs when the Machine\'s is not the Node\'s', () => {
+    const f = notLinked(edited((objs) => {
+      machineNamed(objs, NOT_LINKED_MACHINE).spec.providerID = 'rke2://mc-t-001-node0';
+    }))!;
+
+    expect(f.args).toMatchObject({
+      link: 'other', machineProviderID: 'rke2://mc-t-001-node0', providerID: 'rke2://mc-t-001-node1'
+    });
+    expect(f.fix.find((x) => x.key.endsWith('.replace'))?.args).toMatchObject({ custom: 'yes' });
+  });
+
+  it('does not know where it stopped when the infrastructure machines could not be read', () => {
+    const f = notLinked(edited((objs) => {
+      objs.splice(objs.indexOf(customMachineOf(objs)), 1);
+    }), { availability: { infraMachines: 'forbidden' } as any })!;
+
+    expect(f.args.link).toBe('either');
+  });
+
+  it('leaves the Node without a providerID to provider-id-missing, a Node not Ready to node-not-ready, a gone CustomMachine to infrastructure-missing', () => {
+    expect(rulesOf(s, edited((objs) => {
+      delete nodeNamed(objs, 'mc-t-001-node1').spec.providerID;
+    }), NOT_LINKED_MACHINE))
+      .toEqual(expect.arrayContaining(['provider-id-missing']));
+    expect(notLinked(edited((objs) => {
+      delete nodeNamed(objs, 'mc-t-001-node1').spec.providerID;
+    }))).toBeUndefined();
+    expect(notLinked(edited((objs) => {
+      Object.assign(nodeNamed(objs, 'mc-t-001-node1').status.conditions.find((c: any) => c.type === 'Ready'), { status: 'False', reason: 'KubeletNotReady' });
+    }))).toBeUndefined();
+    const gone = edited((objs) => {
+      objs.splice(objs.indexOf(customMachineOf(objs)), 1);
+    });
+
+    expect(notLinked(gone, { availability: { infraMachines: 'ok' } as any })).toBeUndefined();
+    expect(rulesOf(s, gone, NOT_LINKED_MACHINE, { availability: { infraMachines: 'ok' } as any })).toContain('infrastructure-missing');
+  });
+
+  it('waits for the Node to have been Ready past the not-ready threshold', () => {
+    const readySince = Date.parse(nodeNamed(objects, 'mc-t-001-node1').status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime);
+    const readyFor = Date.parse(s.now) - readySince;
+
+    expect(notLinked(objects, { config: { nodeNotReadyTimeoutMs: readyFor } })).toBeDefined();
+    expect(notLinked(objects, { config: { nodeNotReadyTimeoutMs: readyFor + 1 } })).toBeUndefined();
+  });
+
+  it('leaves an infrastructure provider of its own to set the providerID', () => {
+    const f = notLinked(edited((objs) => {
+      machineNamed(objs, NOT_LINKED_MACHINE).spec.infrastructureRef.apiVersion = 'infrastructure.cluster.x-k8s.io/v1beta1';
+      customMachineOf(objs).apiVersion = 'infrastructure.cluster.x-k8s.io/v1beta1';
+    }));
+
+    expect(f?.args).toMatchObject({ link: 'infrastructure', copier: 'provider' });
   });
 });
 

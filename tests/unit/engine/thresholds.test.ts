@@ -66,6 +66,8 @@ const BOUNDARIES: Record<string, Boundary> = {
   },
   'cloud-provider-uninitialized': inScenario('cloud-provider-external', 'cloud-provider-uninitialized', 'nodeStartupTimeoutMs', (_r, f) => f.since),
   'provider-id-missing':          inScenario('windows-provider-id', 'provider-id-missing', 'nodeStartupTimeoutMs', (r) => r.created),
+  // The Node Ready for the not-ready threshold: in the scenario also the moment the machine is as old as the start-up one.
+  'node-not-linked':              inScenario('node-not-linked', 'node-not-linked', 'nodeNotReadyTimeoutMs', (_r, f) => f.since),
   'duplicate-node-name':          inScenario('duplicate-node-name', 'duplicate-node-name', 'nodeStartupTimeoutMs', (r) => r.created),
   'serving-certs-expired':        inScenario('serving-certs', 'serving-certs-expired', 'servingCertLifetimeMs', (r) => r.objects.node?.metadata?.creationTimestamp ?? r.created),
   'kubelet-version-skew':         inScenario('kubelet-skew', 'kubelet-version-skew', 'upgradeTimeoutMs', (_r, f) => f.since),

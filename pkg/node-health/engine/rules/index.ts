@@ -12,7 +12,7 @@ import {
   waitingForNodeRef
 } from './nodes';
 import { windowsMemoryLow, windowsVersionUnsupported } from './windows';
-import { cloudProviderUninitialized, providerIdMissing } from './provider';
+import { cloudProviderUninitialized, nodeNotLinked, providerIdMissing } from './provider';
 import { drainStuck, kubeletVersionSkew } from './upgrade';
 import { duplicateNodeName } from './names';
 import { servingCertsExpired } from './certificates';
@@ -37,6 +37,7 @@ export const RULES: readonly Rule[] = [
   planApplyFailed,
   cloudProviderUninitialized,
   providerIdMissing,
+  nodeNotLinked,
   duplicateNodeName,
   servingCertsExpired,
   nodeMissing,

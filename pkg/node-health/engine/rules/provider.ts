@@ -5,16 +5,23 @@
  * the Node itself is Ready (rke2#3464, rancher#43701, rancher#50065).
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
-import { nodeReadyCondition } from '../conditions';
+import { getCondition, nodeReadyCondition } from '../conditions';
 import {
-  annotation, asArray, asObject, asString, label, metadata, nameOf, specOf
+  annotation, asArray, asObject, asString, label, metadata, nameOf, specOf, statusOf
 } from '../fields';
-import { nodeRefName, taintText } from '../objects';
+import { infraResource, infrastructureRef, nodeRefName, taintText } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import { expectedNodeName } from '../expected-name';
 import {
-  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, objectLabel, sh, step
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, objectLabel, sh, step
 } from './rule';
+import { RESTART_CAPI_CONTROLLER, customHost } from './shared';
+
+/**
+ * The infrastructure providers whose machines Rancher gives the providerID itself (capr machinenodelookup): those of its
+ * node drivers, its CustomMachine and Elemental's. Any other provider sets its machines' providerID on its own.
+ */
+const RANCHER_COPIES = new Set(['rke-machine.cattle.io', 'rke.cattle.io', 'elemental.cattle.io']);
 
 /** Cluster API's own test of a providerID (noderefutil): "<cloudProvider>://<optional>/<segments>/<provider id>". */
 const PROVIDER_ID = /^[^:]+:\/\/.*[^/]$/;
@@ -162,6 +169,134 @@ export const cloudProviderUninitialized: Rule = {
         step(this.id, 'credentials'),
       ],
       since,
+      actions: [],
+    };
+  },
+};
+
+/**
+ * Where the providerID stops on its way from the Node to the Machine: Rancher copies the Ready Node's onto the
+ * infrastructure machine (or the provider sets it), Cluster API copies the infrastructure machine's onto the Machine once
+ * it reports itself provisioned, and then links the Node whose providerID is the Machine's. `either`: the infrastructure
+ * machine could not be read; `other`: the Machine has a providerID that is not the Node's.
+ */
+export type LinkStop = 'infrastructure' | 'machine' | 'either' | 'capi' | 'other';
+
+/** The infrastructure machine's word that it is provisioned: v1beta2's status.initialization.provisioned, v1beta1's status.ready. */
+function provisionedEvidence(label: string, infra: KubeObject): Evidence[] {
+  const status = statusOf(infra);
+  const initialization = asObject(status.initialization);
+
+  return [
+    ...('provisioned' in initialization ? [evidence(label, 'status.initialization.provisioned', initialization.provisioned as Evidence['value'])] : []),
+    evidence(label, 'status.ready', (status.ready ?? null) as Evidence['value']),
+  ];
+}
+
+/**
+ * A Ready Node that carries the machine's uid label and a providerID Cluster API takes, and still no node ref: the
+ * providerID stopped on its way to the Machine (rancher#37406: Rancher's look-up refused by its own RBAC; rancher#37174 and
+ * #54544: the infrastructure machine never got it). A Node without a usable providerID is provider-id-missing's, a
+ * Node not Ready node-not-ready's (Rancher copies only from a Ready Node), an infrastructure machine that is gone
+ * infrastructure-missing's.
+ */
+export const nodeNotLinked: Rule = {
+  id:       'node-not-linked',
+  severity: 'error',
+  explains: ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  // As provider-id-missing: the fleet reads the Node's label, providerID and Ready from Rancher's copy of it.
+  needs:    [],
+  check(r, ctx) {
+    const m = r.objects.machine;
+    const n = r.objects.node;
+
+    if (!m || !n || r.deleting || nodeRefName(m)) {
+      return null;
+    }
+    const uid = asString(metadata(m).uid);
+    const nodeProviderId = asString(specOf(n).providerID);
+    const machineProviderId = asString(specOf(m).providerID);
+
+    // Rancher looks the Node up by the machine's uid label alone; a providerID Cluster API refuses is provider-id-missing's.
+    if (!uid || label(n, LABELS.machineUid) !== uid || providerIdProblem(nodeProviderId) || (machineProviderId && providerIdProblem(machineProviderId))) {
+      return null;
+    }
+    const waited = age(ctx, r.created);
+    const ready = nodeReadyCondition(n);
+    const readyFor = ready?.status === 'True' ? age(ctx, ready.lastTransitionTime) : null;
+
+    if (waited === null || waited < ctx.config.nodeStartupTimeoutMs || !ready || ready.status !== 'True' || (readyFor !== null && readyFor < ctx.config.nodeNotReadyTimeoutMs)) {
+      return null;
+    }
+    const ref = infrastructureRef(m);
+    const infra = r.objects.infraMachine;
+    let link: LinkStop;
+
+    if (machineProviderId) {
+      link = machineProviderId === nodeProviderId ? 'capi' : 'other';
+    } else if (infra) {
+      link = asString(specOf(infra).providerID) ? 'machine' : 'infrastructure';
+    } else if (r.inputs.infraMachines === 'ok') {
+      return null;
+    } else {
+      link = 'either';
+    }
+    const kind = ref?.kind ?? asString(infra?.kind) ?? '?';
+    const name = ref?.name ?? (infra ? nameOf(infra) : null) ?? '?';
+    const copier = RANCHER_COPIES.has(ref?.group ?? 'rke-machine.cattle.io') ? 'rancher' : 'provider';
+    const namespace = r.machineNamespace;
+    const machineLabel = objectLabel('machine', m);
+    const nodeLabel = objectLabel('node', n);
+    const infraLabel = infra ? objectLabel('infraMachine', infra) : null;
+    const linkCondition = getCondition(m, 'NodeHealthy', 'NodeReady');
+    const resource = ref ? infraResource(ref) : null;
+    const readInfra = resource && ref?.name ? kubectl('get', resource, [ref.name], { namespace, flags: ['-o yaml'] }) : undefined;
+    const rancherLog = `kubectl -n cattle-system logs -l app=rancher --since=2h --tail=-1 | grep -F ${ sh(`${ LABELS.machineUid }=${ uid }`) }`;
+    const capiLog = `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=2h | grep -F ${ sh(r.machineName ?? '') }`;
+    const fix = {
+      infrastructure: copier === 'rancher' ? [
+        step(this.id, 'rancherCopies', {
+          kind, name, uid
+        }, rancherLog),
+        step(this.id, 'connection', { cluster: r.cluster?.name ?? '?' }),
+        step(this.id, 'upgrade', { kind, name }),
+      ] : [step(this.id, 'providerCopies', { kind, name }, readInfra)],
+      machine: [
+        step(this.id, 'provisioned', { kind, name }, readInfra),
+        step(this.id, 'capiLog', {}, capiLog),
+      ],
+      either: [
+        step(this.id, 'readInfra', { kind, name }, readInfra),
+        ...(copier === 'rancher' ? [step(this.id, 'rancherCopies', {
+          kind, name, uid
+        }, rancherLog)] : []),
+        step(this.id, 'capiLog', {}, capiLog),
+      ],
+      capi: [
+        step(this.id, 'capiSees', {}, capiLog),
+        step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER),
+      ],
+      other: [
+        step(this.id, 'otherServer', { node: nameOf(n) ?? '?' }),
+        step(this.id, 'replace', { custom: customHost(r), node: nameOf(n) ?? '?' }),
+      ],
+    }[link];
+
+    return {
+      args: {
+        link, copier, node: nameOf(n) ?? '?', providerID: nodeProviderId ?? '', machineProviderID: machineProviderId ?? '', kind, name, duration: duration(readyFor ?? waited),
+      },
+      evidence: [
+        evidence(nodeLabel, `metadata.labels[${ LABELS.machineUid }]`, uid),
+        evidence(nodeLabel, 'spec.providerID', nodeProviderId),
+        ...conditionEvidence(nodeLabel, ready),
+        ...(infra && infraLabel ? [evidence(infraLabel, 'spec.providerID', asString(specOf(infra).providerID)), ...provisionedEvidence(infraLabel, infra)] : []),
+        evidence(machineLabel, 'spec.providerID', machineProviderId),
+        evidence(machineLabel, 'status.nodeRef', null),
+        ...(linkCondition && linkCondition.status !== 'True' ? conditionEvidence(machineLabel, linkCondition) : []),
+      ],
+      fix,
+      since:   ready.lastTransitionTime ?? r.created,
       actions: [],
     };
   },
