@@ -345,13 +345,24 @@ describe('deleting a machine so that its pool replaces it', () => {
     expect(deleteCheck(vanished, Date.parse(report.now), report.records, 'hostGone')).toMatch(/^true:/);
   });
 
-  it('is not offered where the step only applies if the host is gone and the machine\'s own Node is alive', () => {
+  it('is neither offered nor planned "if the host is gone" where the machine\'s own Node reports Ready', () => {
     const report = diagnoseScenario(buildScenario('drain-stuck'));
     const blocking = report.records.find((r) => r.findings.some((f) => f.rule === 'blocking-cluster-operation'))!;
 
-    expect(blocking.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(true);
+    expect(blocking.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(false);
     expect(blocking.findings.some((f) => f.actions.includes('delete-machine'))).toBe(false);
     expect(deleteCheck(blocking, Date.parse(report.now), report.records, 'hostGone')).toBe('false:aliveDelete');
+
+    // Once the Node no longer reports (Kubernetes marks it Unknown), deleting the machine "if the host is gone" is a step again.
+    const { now, objects } = objectsOf('drain-stuck');
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === blocking.nodeName);
+
+    Object.assign(node.status.conditions.find((c: any) => c.type === 'Ready'), {
+      status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.'
+    });
+    const unheard = recordOf(diagnose(objects, { now }), blocking.machineName as string);
+
+    expect(unheard.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(true);
   });
 
   it('refuses a machine already deleting, and says a custom host is not replaced', () => {

@@ -3,7 +3,7 @@
  * waiting for, and machines whose deletion does not finish.
  */
 import type { ActionId, FixStep, NodeRecord } from '../types';
-import { getCondition } from '../conditions';
+import { conditionStatus, getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, asString, describeObject, nameOf } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
@@ -11,7 +11,9 @@ import { bootstrapRef, infraResource, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
-import { customHost, infrastructureDeleteError, infrastructureJobError, jobLogCommand } from './shared';
+import {
+  customHost, infrastructureDeleteError, infrastructureJobError, jobLogCommand, staleReadyBeat
+} from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
@@ -59,7 +61,8 @@ export const blockingClusterOperation: Rule = {
       ],
       fix: progress ? [watch] : [
         acting('defer', step(this.id, 'fixThisMachine')),
-        acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
+        // A host whose kubelet reports Ready now is not gone: no deletion "if it is gone" stands in its plan.
+        ...(hostReporting(r, ctx) ? [] : [acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')))]),
         watch,
       ],
       since:   c.blockingSince,
@@ -67,6 +70,13 @@ export const blockingClusterOperation: Rule = {
     };
   },
 };
+
+/** The machine's Node says Ready from a status its kubelet wrote within node-status-stale's threshold: the host runs. */
+function hostReporting(r: NodeRecord, ctx: RuleContext): boolean {
+  const n = r.objects.node;
+
+  return !!n && conditionStatus(n, 'Ready') === 'True' && staleReadyBeat(n, ctx) === null;
+}
 
 /** The finalizer cleanup is a last resort: offered only on a machine stuck deleting past the threshold. */
 export function finalizerCleanupEligible(r: NodeRecord, ctx: RuleContext): boolean {
