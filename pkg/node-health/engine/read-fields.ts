@@ -84,6 +84,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
     label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
     // Where the providerID stops on its way from the Node to the Machine (node-not-linked).
     'spec.providerID', 'status.initialization.provisioned',
+    // The pool's cloud credential, by name, for the step to renew it when the provider refuses it.
+    'status.cloudCredentialSecretName',
   ],
   mgmtNode:     [
     label(LABELS.mgmtNodeName), ...OPERATING_SYSTEM, 'spec.requestedHostname', 'status.nodeName', ...CONDITIONS,

@@ -14,6 +14,41 @@ const infraOf = (objects: any[]) => objects.find((o) => o.kind === 'Vmwarevspher
 const machineOf = (objects: any[]) => objects.find((o) => o.kind === 'Machine' && o.metadata.name === DELETE_FAILED_MACHINE);
 const recordOf = (objects: any[], options = {}) => diagnose(objects, { now: s.now, ...options }).records.find((r) => r.machineName === DELETE_FAILED_MACHINE) as NodeRecord;
 
+describe('a cloud credential the provider refuses', () => {
+  const createInfraOf = (objects: any[]) => objects.find((o) => o.kind === 'VmwarevsphereMachine' && o.metadata.name === CREATE_FAILED_MACHINE);
+  const createFailed = (objects: any[]) => diagnose(objects, { now: s.now }).records.find((r) => r.machineName === CREATE_FAILED_MACHINE)!
+    .findings.find((f) => f.rule === 'infrastructure-create-failed')!;
+  /** The create job's output ending with `said`, everywhere Rancher writes it. */
+  const saying = (said: string) => {
+    const objects = fresh();
+    const infra = createInfraOf(objects);
+    const output = `Running pre-create checks...\n${ said }`;
+
+    infra.status.failureMessage = output;
+    for (const c of infra.status.conditions) {
+      c.message = c.message.replace(/CreateError: [\s\S]*$/, `CreateError: ${ output }`);
+    }
+
+    return objects;
+  };
+
+  it('is said for the Harvester driver\'s expired token (rancher#44912), with the step to renew the credential', () => {
+    const f = createFailed(saying('Error with pre-create check: "the server has asked for the client to provide credentials (get settings.harvesterhci.io server-version)"'));
+
+    expect(f.args.refused).toBe('yes');
+    expect(f.fix.map((x) => x.key)).toContain('nodeHealth.fix.cloudCredentialRefused');
+    expect(f.fix.map((x) => x.key)).not.toContain('nodeHealth.rules.infrastructureCreateFailed.fix.fixCause');
+  });
+
+  it('is not said for another error of the provider, whose cause is to be fixed', () => {
+    const f = createFailed(saying('Error with pre-create check: "InstanceLimitExceeded: You have requested more instances (21) than your current instance limit of 20 allows"'));
+
+    expect(f.args.refused).toBe('no');
+    expect(f.fix.map((x) => x.key)).toContain('nodeHealth.rules.infrastructureCreateFailed.fix.fixCause');
+    expect(f.fix.map((x) => x.key)).not.toContain('nodeHealth.fix.cloudCredentialRefused');
+  });
+});
+
 describe('infrastructure-delete-failed', () => {
   it('names the provider\'s error and is the only finding of the machine; the other machines stay healthy', () => {
     const report = diagnose(fresh(), { now: s.now });
@@ -32,7 +67,10 @@ describe('infrastructure-delete-failed', () => {
   it('leads to the provider first and Rancher\'s Force Delete last, never to the finalizers', () => {
     const f = recordOf(fresh()).findings[0];
 
-    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'credential', 'serverGone', 'forceDelete', 'noFinalizers']);
+    // vCenter refused the login: the step is to renew the pool's cloud credential, which the VM's machine names.
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'cloudCredentialRefused', 'serverGone', 'forceDelete', 'noFinalizers']);
+    expect(f.args.refused).toBe('yes');
+    expect(f.fix[1].args).toStrictEqual({ credential: infraOf(fresh()).status.cloudCredentialSecretName, job: 'delete' });
     expect(f.fix[0].command).toBe(`kubectl -n fleet-default logs --tail=50 -- job/${ DELETE_FAILED_MACHINE }-machine-provision`);
     expect(f.fix[3].command).toBe(`kubectl -n fleet-default annotate vmwarevspheremachines.rke-machine.cattle.io -- ${ DELETE_FAILED_MACHINE } provisioning.cattle.io/force-machine-remove=true`);
     // Rancher's own Force Delete, checked before it writes; never the finalizer removal.
@@ -95,7 +133,7 @@ describe('infrastructure-create-failed', () => {
 
     expect(f.args).toMatchObject({ kind: 'VmwarevsphereMachine', message: 'Error with pre-create check: "ServerFaultCode: Cannot complete login due to an incorrect user name or password."' });
     expect(created.findings.map((x) => x.rule)).not.toContain('agent-never-checked-in');
-    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'fixCause', 'halfCreated', 'replace']);
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['providerSays', 'cloudCredentialRefused', 'halfCreated', 'replace']);
     expect(f.fix[3].command).toContain(CREATE_FAILED_MACHINE);
     // Its Node never came because its server never did: the wait points to the provider's refusal, not to the cluster or the host.
     const wait = created.findings.find((x) => x.rule === 'waiting-for-node-ref')!;

@@ -34,6 +34,9 @@ function showsInfrastructure(r: NodeRecord, e: InfrastructureSignal): boolean {
   case 'machineMirrorsDeleteError':
     // The rule reads it only where the infrastructure machine cannot be read (infra-delete.test.ts); here the Machine shows it.
     return conditionsOf(machine).some((c) => c.type === 'InfrastructureReady' && c.status !== 'True' && c.reason === 'DeleteError');
+  case 'createCredentialRefused':
+  case 'deleteCredentialRefused':
+    return infra?.status?.failureReason === e.reason && !!e.pattern?.test(infra?.status?.failureMessage ?? '');
   case 'vmGone':
     return [infra?.status?.failureMessage, ...conditionsOf(infra).map((c) => c.message)].some((m) => typeof m === 'string' && e.pattern?.test(m));
   case 'objectGone':

@@ -5,16 +5,19 @@
 import type { ActionId, FixStep, NodeRecord } from '../types';
 import { conditionStatus, getCondition } from '../conditions';
 import type { Condition } from '../conditions';
-import { annotation, asString, describeObject, nameOf } from '../fields';
+import {
+  annotation, asObject, asString, describeObject, nameOf
+} from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
 import { bootstrapRef, infraResource, infrastructureRef } from '../objects';
 import {
-  Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
+  Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
   customHost, infrastructureDeleteError, infrastructureJobError, jobLogCommand, staleReadyBeat
 } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
+import { CREDENTIAL_REFUSED } from '../signals/infrastructure';
 import type { DeletionStageSignal } from '../signals/machine';
 import { signalId, signalKey } from '../signals/table';
 import { signalSteps } from './signals';
@@ -91,6 +94,18 @@ export function etcdHookHolds(r: NodeRecord): boolean {
   return !!m && !!r.deleting && annotation(m, ANNOTATIONS.etcdHook) !== null;
 }
 
+/** Whether the provider's words say it refused the pool's cloud credential. */
+function credentialRefused(message: string | null): 'yes' | 'no' {
+  return CREDENTIAL_REFUSED.test(message ?? '') ? 'yes' : 'no';
+}
+
+/** Renewing the pool's cloud credential, named where its infrastructure machine says which one it is. */
+function cloudCredentialStep(r: NodeRecord, job: 'create' | 'delete'): FixStep {
+  const credential = r.objects.infraMachine ? asString(asObject(r.objects.infraMachine.status).cloudCredentialSecretName) : null;
+
+  return commonStep('cloudCredentialRefused', { credential: credential ?? 'none', job });
+}
+
 /** The driver's output ends with its error ("Error removing host …"); the whole output stays in the evidence. */
 function lastLine(text: string | null): string | null {
   const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
@@ -127,7 +142,12 @@ export const infrastructureDeleteFailed: Rule = {
 
     return {
       args: {
-        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-', duration: duration(age(ctx, r.deleting)), forced: forced?.toLowerCase() === 'true' ? 'yes' : 'no',
+        kind:     kind ?? '?',
+        server:   name ?? '?',
+        message:  lastLine(failure.message) ?? '-',
+        duration: duration(age(ctx, r.deleting)),
+        forced:   forced?.toLowerCase() === 'true' ? 'yes' : 'no',
+        refused:  credentialRefused(failure.message),
       },
       evidence: [
         ...failure.evidence,
@@ -137,7 +157,7 @@ export const infrastructureDeleteFailed: Rule = {
       ],
       fix: [
         step(this.id, 'providerSays', {}, readError),
-        step(this.id, 'credential'),
+        credentialRefused(failure.message) === 'yes' ? cloudCredentialStep(r, 'delete') : step(this.id, 'credential'),
         step(this.id, 'serverGone', { server: name ?? '?' }),
         step(this.id, 'forceDelete', {}, resource && name ? kubectl('annotate', resource, [name], { namespace, after: [`${ FORCE_MACHINE_REMOVE }=true`] }) : undefined),
         step(this.id, 'noFinalizers'),
@@ -174,12 +194,12 @@ export const infrastructureCreateFailed: Rule = {
 
     return {
       args: {
-        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-',
+        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-', refused: credentialRefused(failure.message),
       },
       evidence: failure.evidence,
       fix:      [
         step(this.id, 'providerSays', {}, failure.jobName ? jobLogCommand(failure.jobName, namespace) : undefined),
-        step(this.id, 'fixCause'),
+        credentialRefused(failure.message) === 'yes' ? cloudCredentialStep(r, 'create') : step(this.id, 'fixCause'),
         step(this.id, 'halfCreated', { server: name ?? '?' }),
         acting('delete-machine', step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false'))),
       ],

@@ -23,6 +23,15 @@ export interface InfrastructureSignal extends SignalEntry {
   example: string;
 }
 
+/**
+ * The provider refused the pool's cloud credential, in its own words: vSphere's login fault ("ServerFaultCode: Cannot
+ * complete login due to an incorrect user name or password"), and a Kubernetes API's 401 as client-go words it, which
+ * is what the Harvester driver gets once the token in its credential's kubeconfig has expired ("Error with pre-create
+ * check: \"the server has asked for the client to provide credentials (get settings.harvesterhci.io server-version)\"",
+ * rancher#44912, harvester#5827).
+ */
+export const CREDENTIAL_REFUSED = /Cannot complete login due to an incorrect user name or password|the server has asked for the client to provide credentials/i;
+
 export const CREATE_FAILED_MESSAGE = /^failed creating server\b/i;
 export const DELETE_FAILED_MESSAGE = /^failed deleting server\b/i;
 
@@ -60,6 +69,15 @@ function jobFailed(job: 'create' | 'delete', pattern: RegExp, driverSaid: string
       ...common,
       field:   'status.failureReason',
       when:    reason,
+      example: driverSaid,
+    },
+    {
+      id:      `${ job }CredentialRefused`,
+      ...common,
+      field:   'status.failureMessage',
+      when:    `${ reason }, and the provider refused the cloud credential`,
+      pattern: CREDENTIAL_REFUSED,
+      source:  `${ PROVISION } getMachineStatusFromPod (the driver's words: vSphere, a Kubernetes API's 401 for Harvester)`,
       example: driverSaid,
     },
   ];
