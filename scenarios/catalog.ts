@@ -894,6 +894,8 @@ export function infraDeleteFailed(o: ScenarioOptions = {}): Scenario {
     kind:              'node-driver',
     kubernetesVersion: 'v1.30.6+rke2r1',
     createdAgo:        '120d',
+    // Since the machine that replaces the deleted one was made and its create job failed, not since the cluster was.
+    waitingSince:      '58m',
     planStateKeys:     true,
     nodes:             [
       pooled('cp', 'cp-1', {
