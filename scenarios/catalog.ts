@@ -1654,6 +1654,8 @@ export function duplicateNodeName(o: ScenarioOptions = {}): Scenario {
     kind:              'custom',
     kubernetesVersion: 'v1.29.12+rke2r1',
     createdAgo:        '150d',
+    // Since the second worker-01 registered and its plan was written, not since the cluster was made.
+    waitingSince:      '1h58m',
     nodes:             [
       {
         hostname: 'master-01', roles: { etcd: true, controlPlane: true }, address: '192.168.10.11', createdAgo: '150d'
@@ -2111,6 +2113,8 @@ export function capiV1beta2(o: ScenarioOptions = {}): Scenario {
     kind:              'custom',
     kubernetesVersion: 'v1.33.3+rke2r1',
     createdAgo:        '30d',
+    // Since the machine it names registered.
+    waitingSince:      '2h',
     nodes:             [
       server(1), server(2), server(3),
       {
