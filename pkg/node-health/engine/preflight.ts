@@ -10,11 +10,13 @@ import type {
 } from './types';
 import type { MessageArgs } from './vocabulary';
 import { annotation, asObject, label, nameOf } from './fields';
-import { getCondition, nodeReadyCondition, readyHeartbeat } from './conditions';
+import { getCondition, nodeReadyCondition } from './conditions';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 import { infrastructureRef, nodeRefName } from './objects';
 import { recordsByCluster } from './cluster-info';
-import { customHost, infrastructureDeleteError, readLease, readMember } from './rules/shared';
+import {
+  customHost, hostHeard, infrastructureDeleteError, readyAge, readMember
+} from './rules/shared';
 import { LIVE_HEARTBEAT_MS } from './leases';
 
 interface Context {
@@ -27,13 +29,6 @@ function check(id: PreflightCheckId, ok: boolean | null, outcome: string, args: 
   return {
     id, ok, key: `nodeHealth.preflight.${ id }.${ outcome }`, args
   };
-}
-
-/** How old the kubelet's last Ready status is, or null when it says no time. */
-function readyAge(node: KubeObject, now: number): number | null {
-  const beat = Date.parse(readyHeartbeat(node) ?? '');
-
-  return Number.isNaN(beat) ? null : Math.max(0, now - beat);
 }
 
 /**
@@ -72,20 +67,18 @@ function hostGone(r: NodeRecord, ctx: Context, forDelete = false): PreflightChec
   if (ready?.status !== 'True' && ready?.status !== 'False') {
     return check('hostGone', null, 'noReady', { node: name });
   }
-  const ago = readyAge(node, ctx.now);
+  const heard = hostHeard(r, ctx.now);
 
-  if (ago !== null && ago <= LIVE_HEARTBEAT_MS) {
+  if (heard?.by === 'status') {
     const outcome = ready.status === 'True' ? 'alive' : 'reporting';
 
-    return check('hostGone', false, forDelete ? `${ outcome }Delete` : outcome, { node: name, seconds: Math.round(ago / 1000) });
+    return check('hostGone', false, forDelete ? `${ outcome }Delete` : outcome, { node: name, seconds: Math.round(heard.ago / 1000) });
   }
-
   // An old status with a Lease the kubelet renews: the kubelet runs, only its status writes fail.
-  const lease = readLease(r, ctx.now);
-
-  if (lease.state === 'renewed') {
-    return check('hostGone', false, forDelete ? 'leaseRenewedDelete' : 'leaseRenewed', { node: name, seconds: Math.round(lease.age / 1000) });
+  if (heard?.by === 'lease') {
+    return check('hostGone', false, forDelete ? 'leaseRenewedDelete' : 'leaseRenewed', { node: name, seconds: Math.round(heard.ago / 1000) });
   }
+  const ago = readyAge(node, ctx.now);
 
   return check('hostGone', null, 'stale', {
     node: name, status: ready.status, minutes: ago === null ? '?' : Math.round(ago / 60000)

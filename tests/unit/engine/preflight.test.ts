@@ -363,6 +363,18 @@ describe('deleting a machine so that its pool replaces it', () => {
     const unheard = recordOf(diagnose(objects, { now }), blocking.machineName as string);
 
     expect(unheard.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(true);
+
+    // A kubelet that still writes its status, Ready False: its host runs, as the delete's own check says.
+    const reporting = objectsOf('drain-stuck');
+    const beat = new Date(Date.parse(reporting.now) - 60000).toISOString();
+
+    Object.assign(reporting.objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === blocking.nodeName).status.conditions.find((c: any) => c.type === 'Ready'), {
+      status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg has yet to be successful', lastHeartbeatTime: beat
+    });
+    const notReady = recordOf(diagnose(reporting.objects, { now: reporting.now }), blocking.machineName as string);
+
+    expect(notReady.findings.find((f) => f.rule === 'blocking-cluster-operation')?.fix.some((s) => s.act === 'delete-machine')).toBe(false);
+    expect(deleteCheck(notReady, Date.parse(reporting.now), [], 'hostGone')).toBe('false:reportingDelete');
   });
 
   it('refuses a machine already deleting, and says a custom host is not replaced', () => {

@@ -3,7 +3,7 @@
  * waiting for, and machines whose deletion does not finish.
  */
 import type { ActionId, FixStep, NodeRecord } from '../types';
-import { conditionStatus, getCondition } from '../conditions';
+import { getCondition } from '../conditions';
 import type { Condition } from '../conditions';
 import {
   annotation, asObject, asString, describeObject, nameOf
@@ -14,7 +14,7 @@ import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
-  customHost, infrastructureDeleteError, infrastructureJobError, jobLogCommand, staleReadyBeat
+  customHost, hostHeard, infrastructureDeleteError, infrastructureJobError, jobLogCommand
 } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import { CREDENTIAL_REFUSED } from '../signals/infrastructure';
@@ -64,8 +64,8 @@ export const blockingClusterOperation: Rule = {
       ],
       fix: progress ? [watch] : [
         acting('defer', step(this.id, 'fixThisMachine')),
-        // A host whose kubelet reports Ready now is not gone: no deletion "if it is gone" stands in its plan.
-        ...(hostReporting(r, ctx) ? [] : [acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')))]),
+        // A host heard from now is not gone: no deletion "if it is gone" stands in its plan (the delete's preflight refuses it too).
+        ...(hostHeard(r, ctx) ? [] : [acting('delete-machine', step(this.id, 'removeIfGone', {}, kubectlMachine(r, 'delete', '--wait=false')))]),
         watch,
       ],
       since:   c.blockingSince,
@@ -73,13 +73,6 @@ export const blockingClusterOperation: Rule = {
     };
   },
 };
-
-/** The machine's Node says Ready from a status its kubelet wrote within node-status-stale's threshold: the host runs. */
-function hostReporting(r: NodeRecord, ctx: RuleContext): boolean {
-  const n = r.objects.node;
-
-  return !!n && conditionStatus(n, 'Ready') === 'True' && staleReadyBeat(n, ctx) === null;
-}
 
 /** The finalizer cleanup is a last resort: offered only on a machine stuck deleting past the threshold. */
 export function finalizerCleanupEligible(r: NodeRecord, ctx: RuleContext): boolean {

@@ -4,13 +4,13 @@
  */
 import type { Evidence, KubeObject, NodeRecord } from '../types';
 import {
-  conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition, nodeReadyCondition, rawCondition
+  conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition, nodeReadyCondition, rawCondition, readyHeartbeat
 } from '../conditions';
 import type { Condition } from '../conditions';
 import { annotation, asObject, asString } from '../fields';
 import { INFRASTRUCTURE_GONE, failureMessage, infrastructureRef } from '../objects';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
-import { leaseRenewTime, leaseRenewedWithinMs } from '../leases';
+import { LIVE_HEARTBEAT_MS, leaseRenewTime, leaseRenewedWithinMs } from '../leases';
 import {
   RuleContext, commonStep, evidence, kubectl, objectLabel, olderThan, sh
 } from './rule';
@@ -297,6 +297,36 @@ export function readLease(r: NodeRecord, at: number | RuleContext): LeaseReading
   return {
     state: old ? 'stopped' : 'renewed', lease, renewTime, age: Math.max(0, now - renewed)
   };
+}
+
+/** How old the kubelet's last Ready status is (ms), or null when it says no time (Rancher's copy of a Node keeps none). */
+export function readyAge(node: KubeObject, now: number): number | null {
+  const beat = Date.parse(readyHeartbeat(node) ?? '');
+
+  return Number.isNaN(beat) ? null : Math.max(0, now - beat);
+}
+
+/**
+ * Whether the machine's host is heard from now, and how: its kubelet wrote its Node's Ready (True or False, not the
+ * controller's Unknown) within LIVE_HEARTBEAT_MS, or, its status being older, it renews its Lease. A host heard from
+ * is not gone; the delete's preflight (hostGone) and the plans that ask to delete a machine "if its host is gone" read
+ * it alike.
+ */
+export function hostHeard(r: NodeRecord, at: number | RuleContext): { by: 'status' | 'lease'; ago: number } | null {
+  const node = r.objects.node;
+  const status = node ? nodeReadyCondition(node)?.status : undefined;
+
+  if (!node || (status !== 'True' && status !== 'False')) {
+    return null;
+  }
+  const ago = readyAge(node, typeof at === 'number' ? at : at.now);
+
+  if (ago !== null && ago <= LIVE_HEARTBEAT_MS) {
+    return { by: 'status', ago };
+  }
+  const lease = readLease(r, at);
+
+  return lease.state === 'renewed' ? { by: 'lease', ago: lease.age } : null;
 }
 
 /** Why a cluster member's health cannot be told: its Nodes could not be read, its Node says no Ready, or a stale one. */
