@@ -148,6 +148,27 @@ describe('node-not-linked', () => {
     expect(f.fix.map((x) => x.command)).toContain('kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager');
   });
 
+  it('leaves reading Cluster API\'s connection to the cluster\'s finding when Cluster API cannot reach the cluster', () => {
+    const capiBlind = (objs: any[]) => {
+      customMachineOf(objs).spec.providerID = 'rke2://mc-t-001-node1';
+      machineNamed(objs, NOT_LINKED_MACHINE).spec.providerID = 'rke2://mc-t-001-node1';
+    };
+    const planKeys = (objs: any[]) => run(s, objs).records.find((r) => r.machineName === NOT_LINKED_MACHINE)!.resolution!.steps.map((x) => x.key);
+    const probeFailed = edited((objs) => {
+      capiBlind(objs);
+      const capi = objs.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('cluster.x-k8s.io'));
+
+      capi.status.v1beta2.conditions = capi.status.v1beta2.conditions.map((c: any) => (c.type === 'RemoteConnectionProbe' ? {
+        ...c, status: 'False', reason: 'ProbeFailed', message: 'Remote connection probe failed, probe last succeeded at 2022-04-19T21:10:00Z', lastTransitionTime: '2022-04-19T21:12:00Z'
+      } : c));
+    });
+
+    expect(planKeys(edited(capiBlind))).toContain('nodeHealth.rules.nodeNotLinked.fix.capiSees');
+    expect(run(s, probeFailed).clusters[0].findings.map((f) => f.rule)).toContain('capi-connection-down');
+    expect(planKeys(probeFailed)).not.toContain('nodeHealth.rules.nodeNotLinked.fix.capiSees');
+    expect(planKeys(probeFailed)).toContain('nodeHealth.rules.nodeNotLinked.fix.restartCapi');
+  });
+
   it('names both providerIDs when the Machine\'s is not the Node\'s', () => {
     const f = notLinked(edited((objs) => {
       machineNamed(objs, NOT_LINKED_MACHINE).spec.providerID = 'rke2://mc-t-001-node0';

@@ -201,11 +201,13 @@ function provisionedEvidence(label: string, infra: KubeObject): Evidence[] {
  * infrastructure-missing's.
  */
 export const nodeNotLinked: Rule = {
-  id:       'node-not-linked',
-  severity: 'error',
-  explains: ['waiting-for-node-ref', 'blocking-cluster-operation'],
+  id:                  'node-not-linked',
+  severity:            'error',
+  explains:            ['waiting-for-node-ref', 'blocking-cluster-operation'],
   // As provider-id-missing: the fleet reads the Node's label, providerID and Ready from Rancher's copy of it.
-  needs:    [],
+  needs:               [],
+  // Rancher's connection to the cluster and Cluster API's are the cluster's findings, asked once for every row.
+  stepsTheClusterAsks: { connection: 'cluster-agent-disconnected', capiSees: 'capi-connection-down' },
   check(r, ctx) {
     const m = r.objects.machine;
     const n = r.objects.node;
