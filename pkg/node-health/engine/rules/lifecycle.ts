@@ -132,6 +132,7 @@ export const infrastructureDeleteFailed: Rule = {
     const namespace = r.machineNamespace ?? undefined;
     const readError = failure.jobName ? jobLogCommand(failure.jobName, namespace) : resource && name ? kubectl('get', resource, [name], { namespace, flags: [`-o jsonpath='{.status.failureMessage}'`] }) : undefined;
     const forced = infra ? annotation(infra, FORCE_MACHINE_REMOVE) : null;
+    const refused = credentialRefused(failure.message);
 
     return {
       args: {
@@ -140,7 +141,7 @@ export const infrastructureDeleteFailed: Rule = {
         message:  lastLine(failure.message) ?? '-',
         duration: duration(age(ctx, r.deleting)),
         forced:   forced?.toLowerCase() === 'true' ? 'yes' : 'no',
-        refused:  credentialRefused(failure.message),
+        refused,
       },
       evidence: [
         ...failure.evidence,
@@ -150,7 +151,7 @@ export const infrastructureDeleteFailed: Rule = {
       ],
       fix: [
         step(this.id, 'providerSays', {}, readError),
-        credentialRefused(failure.message) === 'yes' ? cloudCredentialStep(r, 'delete') : step(this.id, 'credential'),
+        refused === 'yes' ? cloudCredentialStep(r, 'delete') : step(this.id, 'credential'),
         step(this.id, 'serverGone', { server: name ?? '?' }),
         step(this.id, 'forceDelete', {}, resource && name ? kubectl('annotate', resource, [name], { namespace, after: [`${ FORCE_MACHINE_REMOVE }=true`] }) : undefined),
         step(this.id, 'noFinalizers'),
@@ -184,15 +185,16 @@ export const infrastructureCreateFailed: Rule = {
     const kind = ref?.kind ?? r.objects.infraMachine?.kind ?? null;
     const name = ref?.name ?? r.objects.infraMachine?.metadata?.name ?? null;
     const namespace = r.machineNamespace ?? undefined;
+    const refused = credentialRefused(failure.message);
 
     return {
       args: {
-        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-', refused: credentialRefused(failure.message),
+        kind: kind ?? '?', server: name ?? '?', message: lastLine(failure.message) ?? '-', refused,
       },
       evidence: failure.evidence,
       fix:      [
         step(this.id, 'providerSays', {}, failure.jobName ? jobLogCommand(failure.jobName, namespace) : undefined),
-        credentialRefused(failure.message) === 'yes' ? cloudCredentialStep(r, 'create') : step(this.id, 'fixCause'),
+        refused === 'yes' ? cloudCredentialStep(r, 'create') : step(this.id, 'fixCause'),
         step(this.id, 'halfCreated', { server: name ?? '?' }),
         acting('delete-machine', step(this.id, 'replace', {}, kubectlMachine(r, 'delete', '--wait=false'))),
       ],
