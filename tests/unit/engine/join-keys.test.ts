@@ -92,6 +92,25 @@ describe('keys that disagree', () => {
     expect(annotated.objects.node?.metadata?.name).toBe('keys-wk-annotation');
   });
 
+  it.each(['first', 'last'])('the Node with the machine\'s uid takes it from the Node its nodeRef names, read %s', (where) => {
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
+    const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.name === JOIN_KEY_MACHINES.nodeRef);
+    const named = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'keys-wk-noderef');
+    // A second Node of the same host, registered under another name, carries the machine's uid.
+    const twin = {
+      ...JSON.parse(JSON.stringify(named)),
+      metadata: {
+        ...named.metadata, name: 'keys-wk-twin', labels: { ...named.metadata.labels, 'rke.cattle.io/machine': machine.metadata.uid }
+      },
+    };
+    const others = objects.filter((o) => o !== named);
+    const report = diagnose(where === 'first' ? [twin, ...others, named] : [named, ...others, twin], { now: s.now, defaultCluster: id });
+    const r = report.records.find((x) => x.machineName === JOIN_KEY_MACHINES.nodeRef && x.objects.machine)!;
+
+    expect(r.objects.node?.metadata?.name).toBe('keys-wk-twin');
+    expect(report.records.find((x) => !x.objects.machine && x.nodeName === 'keys-wk-noderef')).toBeDefined();
+  });
+
   it('a Machine whose nodeRef names a Node that another machine\'s label claims: its own Node is gone, and the other machine is named', () => {
     const objects = JSON.parse(JSON.stringify(clusterObjects(s, id))) as any[];
     const stale = objects.find((o) => o.kind === 'Machine' && o.metadata.name === JOIN_KEY_MACHINES.nodeRef);
