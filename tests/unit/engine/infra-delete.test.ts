@@ -59,9 +59,11 @@ describe('infrastructure-delete-failed', () => {
     const f = recordOf(fresh()).findings[0];
 
     expect(f.args).toMatchObject({
-      kind: 'VmwarevsphereMachine', server: DELETE_FAILED_MACHINE, forced: 'no', message: `Error removing host "${ DELETE_FAILED_MACHINE }": ServerFaultCode: Cannot complete login due to an incorrect user name or password.`
+      kind: 'VmwarevsphereMachine', server: DELETE_FAILED_MACHINE, forced: 'no', message: `Error removing host "${ DELETE_FAILED_MACHINE }": ServerFaultCode: Cannot complete login due to an incorrect user name or password`
     });
     expect(f.evidence.map((e) => e.path)).toEqual(expect.arrayContaining(['status.failureReason', 'status.conditions[DeleteJob].message', 'metadata.deletionTimestamp']));
+    // Quoted in parentheses within the cause, the line loses its own full stop; the evidence keeps the output as written.
+    expect(f.evidence.find((e) => e.path === 'status.failureMessage')?.value).toMatch(/incorrect user name or password\.$/);
   });
 
   it('leads to the provider first and Rancher\'s Force Delete last, never to the finalizers', () => {

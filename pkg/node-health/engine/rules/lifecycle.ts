@@ -99,11 +99,15 @@ function cloudCredentialStep(r: NodeRecord, job: 'create' | 'delete'): FixStep {
   return commonStep('cloudCredentialRefused', { credential: credential ?? 'none', job });
 }
 
-/** The driver's output ends with its error ("Error removing host …"); the whole output stays in the evidence. */
+/**
+ * The driver's output ends with its error ("Error removing host …"), quoted in parentheses inside a sentence: without
+ * its own closing full stop, which would stand before the sentence's. The whole output stays in the evidence.
+ */
 function lastLine(text: string | null): string | null {
   const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const last = lines.length ? lines[lines.length - 1].replace(/(?<!\.)\.$/, '') : '';
 
-  return lines.length ? lines[lines.length - 1] : null;
+  return last || null;
 }
 
 /**
