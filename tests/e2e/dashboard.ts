@@ -116,3 +116,60 @@ export function dashboardTime(rfc3339: string): string {
 
 /** The dashboard's time format, as a pattern to find one in a text. */
 export const DASHBOARD_TIME = /(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2} \d{4} \d{1,2}:\d\d:\d\d [ap]m/;
+
+/**
+ * In the page: the WCAG contrast ratio of each element's text against the background drawn under it (the first
+ * opaque background of its ancestors, translucent ones blended on top), colours read through a canvas so that
+ * any CSS colour syntax counts.
+ */
+export async function contrasts(page: Page, selector: string): Promise<{ text: string; ratio: number }[]> {
+  // The test runner compiles with esbuild's keepNames: the helpers below call its __name, absent in the page.
+  await page.evaluate('globalThis.__name = globalThis.__name || ((f) => f)');
+
+  return page.locator(selector).evaluateAll((els) => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+    const rgba = (css: string): number[] => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = Array.from(ctx.getImageData(0, 0, 1, 1).data);
+
+      return [r, g, b, a / 255];
+    };
+    const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255;
+
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+
+    return els.map((el) => {
+      const layers: number[][] = [];
+
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const bg = rgba(getComputedStyle(a).backgroundColor);
+
+        if (bg[3] > 0) {
+          layers.push(bg);
+          if (bg[3] >= 1) {
+            break;
+          }
+        }
+      }
+      let under = [255, 255, 255];
+
+      for (const layer of layers.reverse()) {
+        under = over(layer, under);
+      }
+      const fg = over(rgba(getComputedStyle(el).color), under);
+      const [hi, lo] = [luminance(fg), luminance(under)].sort((x, y) => y - x);
+
+      return { text: (el.textContent ?? '').trim(), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 };
+    });
+  });
+}

@@ -4,7 +4,9 @@
  */
 import type { Page } from 'playwright-core';
 import { GHOST_MACHINE } from '../../scenarios/catalog';
-import { clusterPath, gotoHome, routerPush, SHELL } from './dashboard';
+import {
+  clusterPath, contrasts, gotoHome, routerPush, SHELL
+} from './dashboard';
 import type { E2eTest } from './runner';
 
 const NS = 'fleet-default';
@@ -94,6 +96,12 @@ export const FLEET_TESTS: E2eTest[] = [
       // What concerns a whole cluster: edge-k3s's agent is not connected.
       await page.locator('[data-testid="node-health-fleet-cluster-finding-fleet-default/edge-k3s-cluster-agent-disconnected"]').waitFor({ state: 'visible' });
       await t.shot(page, 'fleet-page');
+      // The severity before each cluster's finding is text: the warnings' too must reach WCAG AA contrast.
+      const severities = await contrasts(page, `${ FLEET.summary } [data-severity]`);
+      const low = severities.filter((s) => s.ratio < 4.5);
+
+      assert(severities.some((s) => /warning/i.test(s.text)), `no warning among the cluster findings: ${ severities.map((s) => s.text).join('; ') }`);
+      assert(low.length === 0, `severities below 4.5:1: ${ low.map((s) => `${ s.text } (${ s.ratio }:1)`).join('; ') }`);
 
       await page.locator(FLEET.search).fill(GHOST_MACHINE);
       await page.locator(FLEET.link(GHOST_KEY)).click();

@@ -14,7 +14,7 @@ import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
 import {
-  chooseFilter, DASHBOARD_TIME, dashboardTime, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
+  chooseFilter, contrasts, DASHBOARD_TIME, dashboardTime, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
 } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
@@ -147,63 +147,6 @@ function midWord(found: { text: string; breaks: [string, string][] }[]): string[
   return found.flatMap(({ text, breaks }) => breaks
     .filter(([before, after]) => /[A-Za-z0-9]$/.test(before) && /^[A-Za-z0-9]/.test(after))
     .map(([before, after]) => `${ text }: "${ before.slice(-12) }|${ after.slice(0, 12) }"`));
-}
-
-/**
- * In the page: the WCAG contrast ratio of each element's text against the background drawn under it (the first
- * opaque background of its ancestors, translucent ones blended on top), colours read through a canvas so that
- * any CSS colour syntax counts.
- */
-async function contrasts(page: Page, selector: string): Promise<{ text: string; ratio: number }[]> {
-  // The test runner compiles with esbuild's keepNames: the helpers below call its __name, absent in the page.
-  await page.evaluate('globalThis.__name = globalThis.__name || ((f) => f)');
-
-  return page.locator(selector).evaluateAll((els) => {
-    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
-    const rgba = (css: string): number[] => {
-      ctx.clearRect(0, 0, 1, 1);
-      ctx.fillStyle = '#000';
-      ctx.fillStyle = css;
-      ctx.fillRect(0, 0, 1, 1);
-      const [r, g, b, a] = Array.from(ctx.getImageData(0, 0, 1, 1).data);
-
-      return [r, g, b, a / 255];
-    };
-    const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
-    const luminance = (c: number[]) => {
-      const [r, g, b] = c.map((v) => {
-        const s = v / 255;
-
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
-
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-
-    return els.map((el) => {
-      const layers: number[][] = [];
-
-      for (let a: Element | null = el; a; a = a.parentElement) {
-        const bg = rgba(getComputedStyle(a).backgroundColor);
-
-        if (bg[3] > 0) {
-          layers.push(bg);
-          if (bg[3] >= 1) {
-            break;
-          }
-        }
-      }
-      let under = [255, 255, 255];
-
-      for (const layer of layers.reverse()) {
-        under = over(layer, under);
-      }
-      const fg = over(rgba(getComputedStyle(el).color), under);
-      const [hi, lo] = [luminance(fg), luminance(under)].sort((x, y) => y - x);
-
-      return { text: (el.textContent ?? '').trim(), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 };
-    });
-  });
 }
 
 function zhHans(key: string): string {
