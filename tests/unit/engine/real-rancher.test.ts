@@ -159,6 +159,15 @@ describe('a Node that never had a machine, in a provisioned cluster', () => {
     expect(orphan.notes).toStrictEqual([]);
   });
 
+  it('to stop a host that should go, names only the services whose unit files the host has', () => {
+    const orphan = recordOf(diagnose(clusterObjects(every, everyId), { now: every.now, defaultCluster: everyId }).records, 'ef-orphan');
+    const stop = orphan.findings[0].fix.find((s) => s.key.endsWith('.stopAgent'))?.command ?? '';
+    // systemctl disables none of its units when one has no unit file, and no host has both RKE2's and K3s's.
+    const listed = /^sudo systemctl disable --now \$\(systemctl list-unit-files --no-legend ([^|]+) \| awk '\{print \$1\}'\)$/.exec(stop);
+
+    expect(listed?.[1].split(' ')).toStrictEqual(['rancher-system-agent.service', 'rke2-server.service', 'rke2-agent.service', 'k3s.service', 'k3s-agent.service']);
+  });
+
   it('a management Node naming a machine that is gone is machine-missing', () => {
     const r = recordOf(diagnose(clusterObjects(every, everyId), { now: every.now, defaultCluster: everyId }).records, 'ef-stale-record');
 

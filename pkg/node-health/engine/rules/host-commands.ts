@@ -74,6 +74,16 @@ export function kubeletLogSearch(d: Distribution | null, os: string, pattern: st
   return d === 'k3s' ? `sudo journalctl -u k3s -u k3s-agent --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20` : `sudo journalctl -u kubelet --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`;
 }
 
+/** The services Rancher installs on a Linux host: its system agent, then RKE2's and K3s's, server and agent. */
+const HOST_SERVICES = ['rancher-system-agent', 'rke2-server', 'rke2-agent', 'k3s', 'k3s-agent'];
+
+/**
+ * Stops the host's agent and Kubernetes services and keeps them from starting again. systemctl disables none of
+ * the units it is given when one of them has no unit file (systemd/systemd#9581), and a host has only some of these
+ * (K3s installs k3s or k3s-agent, never RKE2's): the units named are those of the list the host has.
+ */
+export const STOP_HOST_SERVICES = `sudo systemctl disable --now $(systemctl list-unit-files --no-legend ${ HOST_SERVICES.map((s) => `${ s }.service`).join(' ') } | awk '{print $1}')`;
+
 /** The cluster's Nodes with their Ready status and when their kubelet last wrote it: `kubectl <this>`. */
 export const NODE_HEARTBEATS = 'get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,' +
   'HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\'';

@@ -24,7 +24,9 @@ import {
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
-import { crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS } from './host-commands';
+import {
+  crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS, STOP_HOST_SERVICES
+} from './host-commands';
 
 /**
  * `why`: the Node never registered, or it did and is not Ready now, or its kubelet renews neither its status nor
@@ -316,7 +318,7 @@ export const orphanNode: Rule = {
       fix:      [
         step(this.id, 'decide'),
         step(this.id, 'keep'),
-        step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : 'sudo systemctl disable --now rancher-system-agent rke2-agent rke2-server k3s k3s-agent'),
+        step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : STOP_HOST_SERVICES),
         step(this.id, 'deleteNode', {}, kubectl('delete', 'node', [nameOf(n)])),
         step(this.id, 'sameName'),
       ],
