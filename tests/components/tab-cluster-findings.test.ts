@@ -34,6 +34,15 @@ describe('findings about the whole cluster', () => {
 
     expect(paths.length).toBeGreaterThan(0);
     expect(paths.every((p) => p.findAll('wbr').length === p.text().split(/(?=[.[])/).length - 1)).toBe(true);
+    // As in a row: the evidence under its own fold, the steps under "What to do", each fold named for what it holds.
+    const evidence = banner.find('[data-testid="node-health-cluster-evidence"]');
+    const fix = banner.find('[data-testid="node-health-cluster-fix"]');
+
+    expect(evidence.find('summary').text()).toBe('%nodeHealth.tab.detail.evidence%');
+    expect(evidence.find('.evidence-table').exists()).toBe(true);
+    expect(fix.find('summary').text()).toBe('%nodeHealth.tab.detail.fix%');
+    expect(fix.find('.evidence-table').exists()).toBe(false);
+    expect(fix.find('[data-testid="node-health-cluster-fix-cluster-agent-disconnected-1"]').exists()).toBe(true);
     // Above the table.
     const html = tab.wrapper.html();
 

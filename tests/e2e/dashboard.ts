@@ -95,6 +95,13 @@ export function machineRow(page: Page, namespace: string, name: string): Locator
   return page.locator(NH.toggle(`machine:${ namespace }/${ name }`));
 }
 
+/** Opens every fold (<details>) inside a finding: its evidence and what to do. */
+export async function openFolds(finding: Locator): Promise<void> {
+  for (const summary of await finding.locator('summary').all()) {
+    await summary.click();
+  }
+}
+
 export async function switchLocale(page: Page, locale: 'zh-hans' | 'en-us'): Promise<void> {
   await page.evaluate((l) => (window as any).$globalApp.$store.dispatch('i18n/switchTo', l), locale);
 }

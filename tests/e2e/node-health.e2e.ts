@@ -14,7 +14,7 @@ import { registrationTokenValue } from '../../scenarios/builders';
 import { ghostHostReport } from '../../scenarios/host-reports';
 import { control, ROOT } from './harness';
 import {
-  chooseFilter, contrasts, DASHBOARD_TIME, dashboardTime, gotoCluster, gotoHome, NH, openNodeHealthTab, switchLocale, waitForShell
+  chooseFilter, contrasts, DASHBOARD_TIME, dashboardTime, gotoCluster, gotoHome, NH, openFolds, openNodeHealthTab, switchLocale, waitForShell
 } from './dashboard';
 import type { E2eTest, TestContext } from './runner';
 
@@ -309,7 +309,7 @@ export const TESTS: E2eTest[] = [
       const finding = page.locator(NH.clusterRule('pre-bootstrap-pending'));
 
       await finding.waitFor({ state: 'visible', timeout: 30000 });
-      await finding.locator('summary').first().click();
+      await openFolds(finding);
       const text = await finding.innerText();
 
       assert(/not pre-bootstrapped/.test(text) && /sync-bootstrap/.test(text), `the finding does not say what the pre-bootstrap waits for: ${ text.slice(0, 500) }`);
@@ -336,7 +336,7 @@ export const TESTS: E2eTest[] = [
       const finding = page.locator(NH.clusterRule('init-node-not-viable'));
 
       await finding.waitFor({ state: 'visible', timeout: 30000 });
-      await finding.locator('summary').first().click();
+      await openFolds(finding);
       const text = await finding.innerText();
 
       assert(/No etcd machine can be the init node/.test(text) && new RegExp(`creating server \\[fleet-default/${ VIABLE_INIT_MACHINE }\\]`).test(text), `the finding does not name the server being created: ${ text.slice(0, 600) }`);
@@ -369,7 +369,7 @@ export const TESTS: E2eTest[] = [
       const findingZh = zh.locator(NH.clusterRule('init-node-not-viable'));
 
       await findingZh.waitFor({ state: 'visible', timeout: 30000 });
-      await findingZh.locator('summary').first().click();
+      await openFolds(findingZh);
       const textZh = await findingZh.innerText();
 
       assert(textZh.includes(zhHans('nodeHealth.rules.initNodeNotViable.title')) && textZh.includes(`job/${ VIABLE_INIT_MACHINE }-machine-provision`), `the finding is not in Chinese: ${ textZh.slice(0, 400) }`);
@@ -436,7 +436,7 @@ export const TESTS: E2eTest[] = [
         const finding = page.locator(NH.clusterRule('unexplained-cluster-wait'));
 
         await finding.waitFor({ state: 'visible', timeout: 30000 });
-        await finding.locator('summary').first().click();
+        await openFolds(finding);
         const text = await finding.innerText();
 
         assert(/Rancher says the cluster waits/.test(text) && /Rancher waits for the init node's join URL/.test(text) && text.includes('waiting for join url to be available on bootstrap node'), `the finding does not say Rancher's wait: ${ text.slice(0, 600) }`);
@@ -455,7 +455,7 @@ export const TESTS: E2eTest[] = [
         const findingZh = zh.locator(NH.clusterRule('unexplained-cluster-wait'));
 
         await findingZh.waitFor({ state: 'visible', timeout: 30000 });
-        await findingZh.locator('summary').first().click();
+        await openFolds(findingZh);
         const textZh = await findingZh.innerText();
 
         assert(textZh.includes(zhHans('nodeHealth.rules.unexplainedClusterWait.title')) && textZh.includes('rke.cattle.io/join-url'), `the finding is not in Chinese: ${ textZh.slice(0, 400) }`);
@@ -482,7 +482,7 @@ export const TESTS: E2eTest[] = [
 
       await stopped.waitFor({ state: 'visible', timeout: 30000 });
       // Its evidence and steps are shown on demand.
-      await stopped.locator('summary').first().click();
+      await openFolds(stopped);
       const text = await stopped.innerText();
 
       assert(/planner stopped on an error/i.test(text) && /not authorized to access secret fleet-default\/registry-ca/.test(text), `the planner's error is not said with its words: ${ text.slice(0, 400) }`);
@@ -510,7 +510,7 @@ export const TESTS: E2eTest[] = [
       const stoppedZh = zh.locator(NH.clusterRule('planner-error'));
 
       await stoppedZh.waitFor({ state: 'visible', timeout: 30000 });
-      await stoppedZh.locator('summary').first().click();
+      await openFolds(stoppedZh);
       const textZh = await stoppedZh.innerText();
 
       assert(textZh.includes(zhHans('nodeHealth.rules.plannerError.title')) && textZh.includes('rke.cattle.io/object-authorized-for-clusters'), `the planner's error is not in Chinese: ${ textZh.slice(0, 400) }`);
