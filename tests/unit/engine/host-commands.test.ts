@@ -4,8 +4,9 @@
  */
 import { diagnose } from '@pkg/node-health/engine';
 import {
-  apiserverCheck, crictl, distributionOfVersion, etcdEndpointHealth, etcdMemberList
+  apiserverCheck, crictl, distributionOfVersion, etcdEndpointHealth, etcdMemberList, kubernetesServices, serviceJournal
 } from '@pkg/node-health/engine/rules/host-commands';
+import type { NodeRecord } from '@pkg/node-health/engine';
 import { buildScenario } from '../../../scenarios/catalog';
 import { clusterObjects } from './helpers';
 
@@ -34,6 +35,40 @@ function apiserverStep(version: string | null, kubelet?: string): string | undef
 
   return finding?.fix.find((s) => s.key.endsWith('.apiserver'))?.command;
 }
+
+describe('the Kubernetes service a host runs', () => {
+  const records = (name: string) => {
+    const scenario = buildScenario(name);
+    const id = scenario.clusters[0].mgmtId;
+
+    return diagnose(clusterObjects(scenario, id), { now: scenario.now, defaultCluster: id }).records;
+  };
+  const of = (rs: NodeRecord[], test: (r: NodeRecord) => boolean) => kubernetesServices(rs.find((r) => test(r) && r.roles.length > 0)!);
+
+  it('is the server on an etcd or control-plane host and the agent on a worker, by the cluster\'s distribution', () => {
+    const k3s = records('ghost-etcd');
+    const rke2 = records('etcd-quorum');
+
+    expect(of(k3s, (r) => r.roles.includes('etcd'))).toStrictEqual(['k3s']);
+    expect(of(k3s, (r) => r.roles.every((role) => role === 'worker'))).toStrictEqual(['k3s-agent']);
+    expect(of(rke2, (r) => r.roles.includes('etcd'))).toStrictEqual(['rke2-server']);
+  });
+
+  it('is each it may be where the distribution or the roles are not known', () => {
+    const r = records('etcd-quorum').find((x) => x.roles.includes('etcd'))!;
+    const unknown = {
+      ...r,
+      roles:   [],
+      objects: {
+        ...r.objects, cluster: undefined, node: undefined, mgmtNode: undefined
+      }
+    } as NodeRecord;
+
+    expect(kubernetesServices({ ...r, roles: [] })).toStrictEqual(['rke2-server', 'rke2-agent']);
+    expect(kubernetesServices(unknown)).toStrictEqual(['rke2-server', 'rke2-agent', 'k3s', 'k3s-agent']);
+    expect(serviceJournal(['k3s', 'k3s-agent'], '--no-pager')).toBe('sudo journalctl -u k3s -u k3s-agent --no-pager');
+  });
+});
 
 describe('host commands', () => {
   it('tell RKE2 and K3s by the version suffix Rancher and the kubelet write', () => {

@@ -289,7 +289,9 @@ describe('the kubelet step says what its log is read for', () => {
     const finding = report.records.flatMap((r) => r.findings).find((f) => f.rule === 'node-not-ready')!;
 
     expect(finding.evidence.map((e) => e.value)).toContain('NodeStatusUnknown');
-    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-server, rke2-agent, k3s or k3s-agent) is running, and read its log for why kubelet does not report the Node Ready.');
+    // An etcd member of an RKE2 cluster: its host runs rke2-server.
+    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-server) is running, and read its log for why kubelet does not report the Node Ready.');
+    expect(finding.fix.find((s) => s.key === 'nodeHealth.fix.kubeletLinux')?.command).toBe('sudo systemctl status rke2-server --no-pager');
     expect(said(finding)).toContain('Check that the host is up and reaches the cluster\'s servers, then its disk, memory and network.');
   });
 
@@ -382,6 +384,7 @@ describe('the kubelet step says what its log is read for', () => {
     const finding = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.flatMap((r) => r.findings)
       .find((f) => f.rule === 'waiting-for-node-ref' && f.fix.some((s) => s.key === 'nodeHealth.fix.kubeletLinux'))!;
 
-    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-server, rke2-agent, k3s or k3s-agent) is running, and read its log for why kubelet did not register.');
+    // A worker of an RKE2 cluster: its host runs rke2-agent.
+    expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-agent) is running, and read its log for why kubelet did not register.');
   });
 });

@@ -74,6 +74,28 @@ export function kubeletLogSearch(d: Distribution | null, os: string, pattern: st
   return d === 'k3s' ? `sudo journalctl -u k3s -u k3s-agent --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20` : `sudo journalctl -u kubelet --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`;
 }
 
+const SERVICES: Record<Distribution, { server: string; agent: string }> = {
+  rke2: { server: 'rke2-server', agent: 'rke2-agent' },
+  k3s:  { server: 'k3s', agent: 'k3s-agent' },
+};
+
+/**
+ * The Kubernetes service a record's Linux host runs, as its distribution and roles name it: an etcd or
+ * control-plane host runs the server (rke2-server, k3s), a worker the agent (rke2-agent, k3s-agent). Where the
+ * distribution or the roles are not known, each service it may be.
+ */
+export function kubernetesServices(r: NodeRecord): string[] {
+  const d = distributionOf(r);
+  const kinds: ('server' | 'agent')[] = r.roles.length === 0 ? ['server', 'agent'] : (r.roles.some((role) => role !== 'worker') ? ['server'] : ['agent']);
+
+  return (d ? [d] : (['rke2', 'k3s'] as const)).flatMap((x) => kinds.map((k) => SERVICES[x][k]));
+}
+
+/** The journal of these services, each unit once: `sudo journalctl -u … <args>`. */
+export function serviceJournal(units: string[], args: string): string {
+  return `sudo journalctl ${ units.map((u) => `-u ${ u }`).join(' ') } ${ args }`;
+}
+
 /** The services Rancher installs on a Linux host: its system agent, then RKE2's and K3s's, server and agent. */
 const HOST_SERVICES = ['rancher-system-agent', 'rke2-server', 'rke2-agent', 'k3s', 'k3s-agent'];
 

@@ -12,6 +12,7 @@ import type { RuleContext } from './rule';
 import {
   Rule, acting, age, duration, evidence, kubectlMachine, objectLabel, step
 } from './rule';
+import { kubernetesServices, serviceJournal } from './host-commands';
 
 /**
  * Per cluster, who claims which node name: a machine by its linked Node, else by the name it expects. Built on
@@ -100,7 +101,7 @@ export const duplicateNodeName: Rule = {
         evidence(objectLabel('machine', m), 'status.nodeRef', null),
       ],
       fix: [
-        step(this.id, 'hostLog', {}, r.os === 'windows' ? undefined : "sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --no-pager | grep -i 'Node password rejected' | tail -n 5"),
+        step(this.id, 'hostLog', {}, r.os === 'windows' ? undefined : serviceJournal(kubernetesServices(r), "--no-pager | grep -i 'Node password rejected' | tail -n 5")),
         step(this.id, 'uniqueName'),
         step(this.id, 'reinstalled', { name: expected.name.toLowerCase() }, `kubectl -n kube-system get secrets | grep -i -- '${ expected.name.toLowerCase().replace(/[^a-z0-9.-]/g, '') }.node-password'`),
         step(this.id, 'removeStale', { other: other.record.machineName ?? '?' }),

@@ -25,7 +25,7 @@ import {
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import {
-  crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS, STOP_HOST_SERVICES
+  crictl, distributionOf, kubeletLogSearch, kubernetesServices, NODE_HEARTBEATS, STOP_HOST_SERVICES
 } from './host-commands';
 
 /**
@@ -33,7 +33,12 @@ import {
  * its Lease (what to look for in the log).
  */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease') {
-  return r.os === 'windows' ? commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : commonStep('kubeletLinux', { why }, 'sudo systemctl status rke2-server rke2-agent k3s k3s-agent --no-pager');
+  if (r.os === 'windows') {
+    return commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
+  }
+  const services = kubernetesServices(r);
+
+  return commonStep('kubeletLinux', { why, services: services.join(' / ') }, `sudo systemctl status ${ services.join(' ') } --no-pager`);
 }
 
 function downstreamNodesStep(r: NodeRecord) {
@@ -458,7 +463,7 @@ function notReadyStep(r: NodeRecord, node: KubeObject, kind: NotReadyKind) {
     // pkg/volume/csi csi_plugin.go: "Failed to initialize CSINode", and why.
     return step('node-not-ready', 'storage', {}, kubeletLogSearch(d, r.os, 'CSINode'));
   case 'runtime':
-    return r.os === 'windows' ? null : step('node-not-ready', 'runtime', {}, crictl(d, 'info'));
+    return r.os === 'windows' ? null : step('node-not-ready', 'runtime', { services: kubernetesServices(r).join(' / ') }, crictl(d, 'info'));
   default:
     return null;
   }

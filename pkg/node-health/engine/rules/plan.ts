@@ -12,7 +12,7 @@ import {
   findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, relatedHostArgs
 } from './shared';
 import { sameHostWith, withSharedEvidence } from '../hosts';
-import { crictl, distributionOf } from './host-commands';
+import { crictl, distributionOf, kubernetesServices, serviceJournal } from './host-commands';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, acting, step
 } from './rule';
@@ -141,7 +141,7 @@ export const planApplyFailed: Rule = {
       evidence: planEvidence(r),
       fix:      [
         ...findHostSteps(r),
-        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', {}, 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100'),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', {}, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
         step(this.id, 'retry', {}, r.os === 'windows' ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent'),
       ],
       since:   r.plan.since ?? r.plan.lastApplyTime,
@@ -173,7 +173,7 @@ export const probesFailing: Rule = {
       fix:      [
         ...findHostSteps(r).slice(0, 1),
         step(this.id, 'components', {}, r.os === 'windows' ? undefined : crictl(distributionOf(r), 'ps -a')),
-        step(this.id, 'distroLog', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -30min --no-pager | tail -n 100'),
+        step(this.id, 'distroLog', {}, r.os === 'windows' ? undefined : serviceJournal(kubernetesServices(r), '--since -30min --no-pager | tail -n 100')),
       ],
       since:   start,
       actions: [],

@@ -19,6 +19,7 @@ import { DRAIN_MESSAGE, WAITING_FOR_KUBELET } from '../signals/planner';
 import {
   Rule, age, conditionEvidence, duration, evidence, objectLabel, podsOnNode, sh, step
 } from './rule';
+import { kubernetesServices, serviceJournal } from './host-commands';
 
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 
@@ -102,7 +103,7 @@ export const kubeletVersionSkew: Rule = {
 
     const versions = step(this.id, 'versions', {}, 'kubectl get nodes -o wide');
     const restartCapi = step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER);
-    const hostVersion = step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : 'sudo journalctl -u rke2-server -u rke2-agent -u k3s -u k3s-agent --since -1h --no-pager | tail -n 100');
+    const hostVersion = step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100'));
     const helmJobs = step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart');
 
     return {
