@@ -380,6 +380,26 @@ describe('the kubelet step says what its log is read for', () => {
     expect(notReadySaying('[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]').args.kind).toBe('runtime');
   });
 
+  it('for failing probes: the log of the service the host runs, on Linux; the rke2 service\'s events on Windows', () => {
+    const probing = (os: 'linux' | 'windows') => {
+      const objects = clone(everyObjects) as any[];
+      const m = byName(objects, 'Machine', 'custom-4d2e8b6f3c54');
+
+      m.metadata.labels = { ...m.metadata.labels, 'cattle.io/os': os };
+
+      return diagnose(objects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-4d2e8b6f3c54')!
+        .findings.find((f) => f.rule === 'probes-failing')!;
+    };
+    const linux = probing('linux').fix.find((x) => x.key.endsWith('.distroLog'))!;
+    const windows = probing('windows').fix.find((x) => x.key.endsWith('.distroLogWindows'))!;
+
+    // A control-plane machine of an RKE2 cluster.
+    expect(en(linux.key, linux.args)).toBe('Read the log of the Kubernetes service (rke2-server) for why the component is unhealthy.');
+    expect(linux.command).toBe('sudo journalctl -u rke2-server --since -30min --no-pager | tail -n 100');
+    expect(en(windows.key, windows.args)).toBe('Read the rke2 service events on the Windows host for why the component is unhealthy.');
+    expect(windows.command).toBe('Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
+  });
+
   it('for a machine whose Node never registered: why kubelet did not register', () => {
     const finding = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.flatMap((r) => r.findings)
       .find((f) => f.rule === 'waiting-for-node-ref' && f.fix.some((s) => s.key === 'nodeHealth.fix.kubeletLinux'))!;

@@ -141,7 +141,7 @@ export const planApplyFailed: Rule = {
       evidence: planEvidence(r),
       fix:      [
         ...findHostSteps(r),
-        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', {}, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', { services: kubernetesServices(r).join(' / ') }, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
         step(this.id, 'retry', {}, r.os === 'windows' ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent'),
       ],
       since:   r.plan.since ?? r.plan.lastApplyTime,
@@ -173,7 +173,7 @@ export const probesFailing: Rule = {
       fix:      [
         ...findHostSteps(r).slice(0, 1),
         step(this.id, 'components', {}, r.os === 'windows' ? undefined : crictl(distributionOf(r), 'ps -a')),
-        step(this.id, 'distroLog', {}, r.os === 'windows' ? undefined : serviceJournal(kubernetesServices(r), '--since -30min --no-pager | tail -n 100')),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', { services: kubernetesServices(r).join(' / ') }, serviceJournal(kubernetesServices(r), '--since -30min --no-pager | tail -n 100')),
       ],
       since:   start,
       actions: [],
