@@ -1,6 +1,7 @@
 import {
   agentWaitBootstrap, certRotationBlocked, ghostEtcd, large, AGENT_WAIT_MACHINE, GHOST_MACHINE
 } from '../../scenarios/catalog';
+import { plannerClusterMessage } from '../../scenarios/builders/composite';
 import { chooseFilter, filterValue, mountTab, sortByHeader } from './tab-harness';
 import type { MountedTab } from './tab-harness';
 
@@ -108,6 +109,38 @@ describe('the blocking banner', () => {
     expect((tab.wrapper.find('[data-testid="node-health-search"]').element as HTMLInputElement).value).toBe('');
     expect(filterValue(tab.wrapper, 'status')).toBe('all');
     expect(tab.wrapper.find(`[data-testid="node-health-detail-row-machine:fleet-default/${ GHOST_MACHINE }"]`).exists()).toBe(true);
+  });
+
+  it('counts the machines the planner\'s message leaves unnamed ("a,b,c and N more")', async() => {
+    const s = ghostEtcd();
+    const cluster = s.objects.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning')) as any;
+    // Five of its workers waiting, as the planner words it: three named, two counted.
+    const workers = (s.objects as any[]).filter((o) => o.kind === 'Machine' && o.metadata.labels?.['rke.cattle.io/worker-role'] === 'true').slice(0, 5)
+      .map((m) => ({
+        machineName: m.metadata.name, tier: 'worker' as const, plannerMessage: 'waiting for plan to be applied'
+      }));
+    const message = plannerClusterMessage(workers);
+
+    expect(message).toMatch(/ and 2 more$/);
+    for (const c of cluster.status.conditions.filter((x: any) => ['Updated', 'Provisioned'].includes(x.type))) {
+      c.message = message;
+    }
+    const more: unknown[] = [];
+
+    tab = mountTab(s, {
+      t: (key, args) => {
+        if (key === 'nodeHealth.tab.blocking.more') {
+          more.push(args);
+        }
+
+        return `%${ key }%`;
+      }
+    });
+    await tab.show();
+
+    expect(banner(tab).findAll('a[data-testid^="node-health-blocking-"]')).toHaveLength(3);
+    expect(banner(tab).find('[data-testid="node-health-unnamed-blocking"]').text()).toBe('%nodeHealth.tab.blocking.more%');
+    expect(more).toContainEqual({ count: 2 });
   });
 
   it('goes to the page of the table the machine is on', async() => {

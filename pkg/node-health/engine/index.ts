@@ -9,6 +9,7 @@ export {
 export { linkChain } from './chain';
 export { clusterIdentityOf } from './cluster-info';
 export { heldBack } from './resolution';
+export { unnamedMachines } from './signals/planner';
 export { preflightOf, userConfirmable } from './preflight';
 export { statusOverdue } from './leases';
 export { attachPoolComparisons } from './pools';

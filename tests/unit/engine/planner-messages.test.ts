@@ -2,7 +2,7 @@
  * The planner's message table: every entry's example is the planner's own words and matches its pattern, names
  * a rule of the catalogue, and is seen in a scenario's cluster conditions unless a rule test builds it.
  */
-import { PLANNER_MESSAGES } from '@pkg/node-health/engine/signals/planner';
+import { PLANNER_MESSAGES, unnamedMachines } from '@pkg/node-health/engine/signals/planner';
 import { messageTokens, PLANNER_FORMS } from '@pkg/node-health/engine/cluster-info';
 import { diagnose, RULE_IDS } from '@pkg/node-health/engine';
 import { clusterObjects } from './helpers';
@@ -65,5 +65,14 @@ describe("the planner's messages", () => {
     cluster.spec.rkeConfig = { ...cluster.spec.rkeConfig, rotateCertificates: { generation: 4 } };
     expect(say('configuring worker node(s) custom-2d74d4c9a104: waiting for plan to be applied').certificateRotation).toBeNull();
     expect(say('waiting for cluster agent to connect').findings.map((f) => f.rule)).toContain('cluster-agent-disconnected');
+  });
+});
+
+describe('the machines a planner message counts without naming them', () => {
+  it('are the N of atMostThree\'s "a,b,c and N more", and none otherwise', () => {
+    expect(unnamedMachines('configuring worker node(s) custom-0040e2022d95,custom-01628eb65ce8,custom-01b5a33fdb41 and 111 more')).toBe(111);
+    expect(unnamedMachines('configuring etcd node(s) custom-2d74d4c9a104: waiting for agent to check in and apply initial plan')).toBe(0);
+    expect(unnamedMachines('configuring worker node(s) custom-a,custom-b,custom-c')).toBe(0);
+    expect(unnamedMachines(null)).toBe(0);
   });
 });

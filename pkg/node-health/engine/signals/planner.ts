@@ -18,6 +18,16 @@ export interface PlannerMessageSignal extends SignalEntry {
 }
 
 const PLANNER = 'rancher pkg/capr/planner';
+
+/** atMostThree (pkg/capr/planner/messages.go): three names joined by commas, then " and N more". */
+const UNNAMED_MACHINES = /[^\s,]+,[^\s,]+,[^\s,]+ and (\d+) more\b/;
+
+/** How many machines the planner's message leaves unnamed: the N of "a,b,c and N more", else 0. */
+export function unnamedMachines(message: string | null): number {
+  const m = message ? UNNAMED_MACHINES.exec(message) : null;
+
+  return m ? Number(m[1]) : 0;
+}
 const CONDITIONS = 'status.conditions[Updated|Provisioned|Ready].message';
 
 /** The planner's errors are read from Updated, False/Error (release data missing is a wait), once they outlast a plan apply. */
