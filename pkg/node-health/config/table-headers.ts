@@ -26,12 +26,14 @@ export const STATUS: TableHeader = {
   name: 'status', labelKey: 'nodeHealth.tab.table.status', value: 'status', sort: ['statusRank', 'machine', 'node'], width: 110
 };
 
+// Wide enough for the names Rancher gives (custom-<12 hex>, <pool>-<5 chars>, a host name) on one line: a name
+// may still break anywhere, so without a width the table gave its columns to the findings and split every name.
 export const MACHINE: TableHeader = {
-  name: 'machine', labelKey: 'nodeHealth.tab.table.machine', value: 'machine', sort: ['machine', 'node']
+  name: 'machine', labelKey: 'nodeHealth.tab.table.machine', value: 'machine', sort: ['machine', 'node'], width: 180
 };
 
 export const NODE: TableHeader = {
-  name: 'node', labelKey: 'nodeHealth.tab.table.node', value: 'node', sort: ['node', 'machine']
+  name: 'node', labelKey: 'nodeHealth.tab.table.node', value: 'node', sort: ['node', 'machine'], width: 170
 };
 
 export const ROLES: TableHeader = {
