@@ -168,6 +168,22 @@ describe('a Node that never had a machine, in a provisioned cluster', () => {
     expect(listed?.[1].split(' ')).toStrictEqual(['rancher-system-agent.service', 'rke2-server.service', 'rke2-agent.service', 'k3s.service', 'k3s-agent.service']);
   });
 
+  it('on a Windows host, stops its services and keeps them stopped when the host starts again', () => {
+    const objects = JSON.parse(JSON.stringify(clusterObjects(every, everyId))) as any[];
+    const node = objects.find((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === 'ef-orphan');
+
+    node.metadata.labels = {
+      ...node.metadata.labels, 'cattle.io/os': 'windows', 'kubernetes.io/os': 'windows'
+    };
+    node.status.nodeInfo = { ...node.status.nodeInfo, operatingSystem: 'windows' };
+    const orphan = recordOf(diagnose(objects, { now: every.now, defaultCluster: everyId }).records, 'ef-orphan');
+    const stop = orphan.findings[0].fix.find((s) => s.key.endsWith('.stopAgent'))?.command ?? '';
+
+    expect(stop.split('; ')).toStrictEqual([
+      'Stop-Service rancher-wins, rke2 -Force', 'Set-Service rancher-wins -StartupType Disabled', 'Set-Service rke2 -StartupType Disabled'
+    ]);
+  });
+
   it('a management Node naming a machine that is gone is machine-missing', () => {
     const r = recordOf(diagnose(clusterObjects(every, everyId), { now: every.now, defaultCluster: everyId }).records, 'ef-stale-record');
 

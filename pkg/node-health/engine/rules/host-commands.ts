@@ -106,6 +106,12 @@ const HOST_SERVICES = ['rancher-system-agent', 'rke2-server', 'rke2-agent', 'k3s
  */
 export const STOP_HOST_SERVICES = `sudo systemctl disable --now $(systemctl list-unit-files --no-legend ${ HOST_SERVICES.map((s) => `${ s }.service`).join(' ') } | awk '{print $1}')`;
 
+/**
+ * The same on a Windows host, whose agent (rancher-wins) and RKE2 are Windows services: stopped, then set to stay
+ * stopped at the next start of the host.
+ */
+export const STOP_HOST_SERVICES_WINDOWS = 'Stop-Service rancher-wins, rke2 -Force; Set-Service rancher-wins -StartupType Disabled; Set-Service rke2 -StartupType Disabled';
+
 /** The cluster's Nodes with their Ready status and when their kubelet last wrote it: `kubectl <this>`. */
 export const NODE_HEARTBEATS = 'get nodes -o \'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,' +
   'HEARTBEAT:.status.conditions[?(@.type=="Ready")].lastHeartbeatTime\'';

@@ -25,7 +25,7 @@ import {
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import {
-  crictl, distributionOf, kubeletLogSearch, kubernetesServices, NODE_HEARTBEATS, STOP_HOST_SERVICES
+  crictl, distributionOf, kubeletLogSearch, kubernetesServices, NODE_HEARTBEATS, STOP_HOST_SERVICES, STOP_HOST_SERVICES_WINDOWS
 } from './host-commands';
 
 /**
@@ -323,7 +323,7 @@ export const orphanNode: Rule = {
       fix:      [
         step(this.id, 'decide'),
         step(this.id, 'keep'),
-        step(this.id, 'stopAgent', {}, r.os === 'windows' ? 'Stop-Service rancher-wins, rke2 -Force' : STOP_HOST_SERVICES),
+        step(this.id, 'stopAgent', {}, r.os === 'windows' ? STOP_HOST_SERVICES_WINDOWS : STOP_HOST_SERVICES),
         step(this.id, 'deleteNode', {}, kubectl('delete', 'node', [nameOf(n)])),
         step(this.id, 'sameName'),
       ],
