@@ -243,6 +243,24 @@ describe('the report file', () => {
     window.close();
   });
 
+  it('says roles and operating systems as the tab\'s table does, in the language shown, and marks an empty cell', () => {
+    const s = scenario('ghost-etcd');
+    const { document, window } = open(html(kubectlObjects(s), s.now, 'zh-hans'));
+    const row = (name: string) => [...document.querySelectorAll('[data-testid="nh-r-row"]')].find((r) => (r.textContent ?? '').includes(name)) as HTMLElement;
+    const ghost = row(GHOST_MACHINE);
+
+    expect(ghost.querySelector('.col-roles')?.textContent).toBe(zh('nodeHealth.registration.role.etcd'));
+    expect(ghost.querySelector('.col-os')?.textContent).toBe(zh('nodeHealth.registration.os.linux'));
+    // The ghost machine has no Node: its cell says so, as the tab's "—" does.
+    expect(ghost.querySelector('.col-node')?.textContent).toBe('\u2014');
+    const roleOptions = [...(document.querySelector('[data-testid="nh-r-role"]') as HTMLSelectElement).options].map((o) => o.textContent);
+
+    expect(roleOptions).toContain(zh('nodeHealth.registration.role.worker'));
+    (document.querySelector('[data-testid="nh-r-lang-en-us"]') as HTMLElement).click();
+    expect(row(GHOST_MACHINE).querySelector('.col-roles')?.textContent).toBe('Etcd');
+    window.close();
+  });
+
   it('shows the counts, filters by status and role, searches, sorts and pages', async() => {
     const s = large(260);
     const objects = kubectlObjects(s);

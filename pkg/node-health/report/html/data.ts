@@ -138,6 +138,9 @@ const UI_KEY_FAMILIES: Record<string, string[]> = {
   status:    [...STATUS_ORDER],
   severity:  ['error', 'warning', 'info'],
   planState: ['in-sync', 'waiting-for-agent', 'waiting-for-plan', 'applying', 'apply-failed', 'probes-failing', 'no-plan', 'unknown'],
+  // Roles and operating systems as the tab's table says them
+  role:      ['etcd', 'controlplane', 'worker'],
+  os:        ['linux', 'windows'],
 };
 
 const CHAIN_KINDS: ChainLink['kind'][] = ['machine', 'planSecret', 'bootstrap', 'infraMachine', 'mgmtNode', 'node'];
@@ -153,6 +156,8 @@ function uiTable(t: Translate): Record<string, string> {
   UI_KEY_FAMILIES.status.forEach((s) => (ui[`status.${ s }`] = t(`nodeHealth.status.${ s }`)));
   UI_KEY_FAMILIES.severity.forEach((s) => (ui[`severity.${ s }`] = t(`nodeHealth.severity.${ s }`)));
   UI_KEY_FAMILIES.planState.forEach((s) => (ui[`planState.${ s }`] = t(`nodeHealth.planState.${ s }`)));
+  UI_KEY_FAMILIES.role.forEach((s) => (ui[`role.${ s }`] = t(`nodeHealth.registration.role.${ s }`)));
+  UI_KEY_FAMILIES.os.forEach((s) => (ui[`os.${ s }`] = t(`nodeHealth.registration.os.${ s }`)));
   CHAIN_KINDS.forEach((k) => (ui[`chain.kind.${ k }`] = t(`nodeHealth.chain.kind.${ k }`)));
   CHAIN_STATES.forEach((s) => (ui[`chain.state.${ s }`] = t(`nodeHealth.chain.state.${ s }`)));
   // The tab's menu items end in an ellipsis (they open a dialog); here they only name the action.

@@ -123,7 +123,10 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
       return u(`status.${ r.status }`);
     }
     if (id === 'roles') {
-      return r.roles.join(', ');
+      return r.roles.map((x: string) => u(`role.${ x }`)).join(', ');
+    }
+    if (id === 'os') {
+      return r.os === 'linux' || r.os === 'windows' ? u(`os.${ r.os }`) : '';
     }
     if (id === 'finding') {
       const top = leadFinding(r);
@@ -208,7 +211,8 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
           b.setAttribute('aria-expanded', expanded ? 'true' : 'false');
           b.setAttribute('aria-label', u('showDetails', { name: recordName(r) }));
         } else {
-          td.textContent = cellText(r, c.id);
+          // As the tab's table: an empty cell says so.
+          td.textContent = cellText(r, c.id) || '\u2014';
         }
       });
       tr.addEventListener('click', (ev: Event) => {
@@ -349,7 +353,7 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
         roles.push(x);
       }
     }));
-    options(role, roles.sort(), (x) => x, state.role);
+    options(role, roles.sort(), (x) => u(`role.${ x }`), state.role);
     role.addEventListener('change', () => {
       state.role = role.value;
       state.page = 0;
