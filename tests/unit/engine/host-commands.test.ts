@@ -4,13 +4,13 @@
  */
 import { diagnose } from '@pkg/node-health/engine';
 import {
-  apiserverCheck, crictl, distributionOfVersion, etcdEndpointHealth, etcdMemberList, kubernetesServices, serviceJournal
+  apiserverCheck, crictl, distributionOfVersion, etcdEndpointHealth, etcdMemberList, kubeletLogSearch, kubernetesServices, serviceJournal
 } from '@pkg/node-health/engine/rules/host-commands';
 import type { NodeRecord } from '@pkg/node-health/engine';
 import { buildScenario } from '../../../scenarios/catalog';
 import { clusterObjects } from './helpers';
 
-function apiserverStep(version: string | null, kubelet?: string): string | undefined {
+function apiserverStep(version: string | null, kubelet?: string, step = 'apiserver'): string | undefined {
   const scenario = buildScenario('control-plane-down');
   const id = scenario.clusters[0].mgmtId;
   const objects = JSON.parse(JSON.stringify(clusterObjects(scenario, id))) as any[];
@@ -33,7 +33,7 @@ function apiserverStep(version: string | null, kubelet?: string): string | undef
   const report = diagnose(objects, { now: scenario.now, defaultCluster: id });
   const finding = report.clusters.flatMap((c) => c.findings).find((f) => f.rule === 'control-plane-unavailable');
 
-  return finding?.fix.find((s) => s.key.endsWith('.apiserver'))?.command;
+  return finding?.fix.find((s) => s.key.endsWith(`.${ step }`))?.command;
 }
 
 describe('the Kubernetes service a host runs', () => {
@@ -67,6 +67,16 @@ describe('the Kubernetes service a host runs', () => {
     expect(kubernetesServices({ ...r, roles: [] })).toStrictEqual(['rke2-server', 'rke2-agent']);
     expect(kubernetesServices(unknown)).toStrictEqual(['rke2-server', 'rke2-agent', 'k3s', 'k3s-agent']);
     expect(serviceJournal(['k3s', 'k3s-agent'], '--no-pager')).toBe('sudo journalctl -u k3s -u k3s-agent --no-pager');
+  });
+
+  it('is the journal a K3s host\'s kubelet log is searched in, and the log a down control plane\'s servers are read in', () => {
+    const worker = records('ghost-etcd').find((r) => r.roles.length > 0 && r.roles.every((role) => role === 'worker'))!;
+
+    expect(kubeletLogSearch(worker, 'CSINode')).toBe("sudo journalctl -u k3s-agent --since -1h --no-pager | grep -E 'CSINode' | tail -n 20");
+    expect(kubeletLogSearch(records('etcd-quorum').find((r) => r.roles.includes('etcd'))!, 'CSINode')).toBe("sudo grep -E 'CSINode' /var/lib/rancher/rke2/agent/logs/kubelet.log | tail -n 20");
+    expect(apiserverStep('v1.30.6+k3s1', undefined, 'serverLog')).toBe('sudo journalctl -u k3s --since -1h --no-pager | tail -n 100');
+    expect(apiserverStep('v1.31.5+rke2r1', undefined, 'serverLog')).toBe('sudo journalctl -u rke2-server --since -1h --no-pager | tail -n 100');
+    expect(apiserverStep(null, 'v1.29.3-eks-adc7111', 'serverLog')).toBe('sudo journalctl -u rke2-server -u k3s --since -1h --no-pager | tail -n 100');
   });
 });
 

@@ -19,7 +19,7 @@ import { nodeRefName } from '../objects';
 import type { ClusterRule, ClusterRuleInput, NotJudged, RuleContext } from './rule';
 import { ROLES_MISSING } from '../signals/planner';
 import {
-  apiserverCheck, crictl, distributionOfAny, etcdEndpointHealth, NODE_HEARTBEATS, serverKubectl
+  apiserverCheck, crictl, distributionOfAny, etcdEndpointHealth, NODE_HEARTBEATS, serverKubectl, serviceJournal, servicesOf
 } from './host-commands';
 import {
   age, conditionEvidence, duration, evidence, objectLabel, sh, step
@@ -208,6 +208,8 @@ export const controlPlaneUnavailable: ClusterRule = {
       return notJudged('controlPlane', input.cluster.name, unknown);
     }
 
+    const d = distributionOfAny(cp.map((m) => m.record));
+
     return {
       args:     {
         cluster: input.cluster.name, members: cp.length, down: names(cp)
@@ -215,8 +217,8 @@ export const controlPlaneUnavailable: ClusterRule = {
       evidence: cp.flatMap((m) => m.evidence),
       fix:      [
         step(this.id, 'hosts', { down: names(cp) }),
-        step(this.id, 'apiserver', {}, apiserverCheck(distributionOfAny(cp.map((m) => m.record)))),
-        step(this.id, 'serverLog', {}, 'sudo journalctl -u rke2-server -u k3s --since -1h --no-pager | tail -n 100'),
+        step(this.id, 'apiserver', {}, apiserverCheck(d)),
+        step(this.id, 'serverLog', {}, serviceJournal(servicesOf(d, ['server']), '--since -1h --no-pager | tail -n 100')),
       ],
       since:   since(cp),
       actions: [],

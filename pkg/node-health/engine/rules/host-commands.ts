@@ -61,17 +61,20 @@ export function crictl(d: Distribution | null, args: string): string {
 
 /**
  * The kubelet's last log lines matching `pattern` (an extended regular expression of the engine's own), where the
- * distribution writes that log: RKE2 to a file of its own (on Windows too), K3s into its service's journal.
+ * record's host writes that log: RKE2 to a file of its own (on Windows too), K3s into the journal of the service the
+ * host runs (kubernetesServices).
  */
-export function kubeletLogSearch(d: Distribution | null, os: string, pattern: string): string {
-  if (os === 'windows') {
+export function kubeletLogSearch(r: NodeRecord, pattern: string): string {
+  const d = distributionOf(r);
+
+  if (r.os === 'windows') {
     return `Select-String -Path C:\\var\\lib\\rancher\\rke2\\agent\\logs\\kubelet.log -Pattern '${ pattern }' | Select-Object -Last 20`;
   }
   if (d === 'rke2') {
     return `sudo grep -E '${ pattern }' /var/lib/rancher/rke2/agent/logs/kubelet.log | tail -n 20`;
   }
 
-  return d === 'k3s' ? `sudo journalctl -u k3s -u k3s-agent --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20` : `sudo journalctl -u kubelet --since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`;
+  return serviceJournal(d === 'k3s' ? kubernetesServices(r) : ['kubelet'], `--since -1h --no-pager | grep -E '${ pattern }' | tail -n 20`);
 }
 
 const SERVICES: Record<Distribution, { server: string; agent: string }> = {
@@ -85,9 +88,13 @@ const SERVICES: Record<Distribution, { server: string; agent: string }> = {
  * distribution or the roles are not known, each service it may be.
  */
 export function kubernetesServices(r: NodeRecord): string[] {
-  const d = distributionOf(r);
   const kinds: ('server' | 'agent')[] = r.roles.length === 0 ? ['server', 'agent'] : (r.roles.some((role) => role !== 'worker') ? ['server'] : ['agent']);
 
+  return servicesOf(distributionOf(r), kinds);
+}
+
+/** The services of these kinds, of the distribution where it is known, else of both. */
+export function servicesOf(d: Distribution | null, kinds: readonly ('server' | 'agent')[]): string[] {
   return (d ? [d] : (['rke2', 'k3s'] as const)).flatMap((x) => kinds.map((k) => SERVICES[x][k]));
 }
 

@@ -458,10 +458,10 @@ function notReadyStep(r: NodeRecord, node: KubeObject, kind: NotReadyKind) {
     return step('node-not-ready', 'shutdown', {}, r.os === 'windows' ? undefined : 'systemctl list-jobs --no-pager');
   case 'capacity':
     // cAdvisor's errors, and the kubelet's event when it read a filesystem of no size ("invalid capacity 0 on image filesystem").
-    return step('node-not-ready', 'capacity', {}, kubeletLogSearch(d, r.os, 'cadvisor|cAdvisor|capacity'));
+    return step('node-not-ready', 'capacity', {}, kubeletLogSearch(r, 'cadvisor|cAdvisor|capacity'));
   case 'storage':
     // pkg/volume/csi csi_plugin.go: "Failed to initialize CSINode", and why.
-    return step('node-not-ready', 'storage', {}, kubeletLogSearch(d, r.os, 'CSINode'));
+    return step('node-not-ready', 'storage', {}, kubeletLogSearch(r, 'CSINode'));
   case 'runtime':
     return r.os === 'windows' ? null : step('node-not-ready', 'runtime', { services: kubernetesServices(r).join(' / ') }, crictl(d, 'info'));
   default:
@@ -549,7 +549,6 @@ export const nodeStatusStale: Rule = {
     const nodeLabel = objectLabel('node', n);
     const readyPath = 'status.conditions[Ready]';
     const lease = readLease(r, ctx);
-    const d = distributionOf(r);
     const ev = [evidence(nodeLabel, `${ readyPath }.status`, 'True'), evidence(nodeLabel, `${ readyPath }.lastHeartbeatTime`, beat)];
     const allNodes = step(this.id, 'allNodes', { cluster: r.cluster?.name ?? '?' }, `kubectl ${ NODE_HEARTBEATS }`);
     let fix;
@@ -557,15 +556,15 @@ export const nodeStatusStale: Rule = {
     if (lease.state === 'unread') {
       fix = [
         step(this.id, 'lease', { node: name ?? '?' }, kubectl('get', 'lease', [name], { namespace: NODE_LEASE_NAMESPACE, flags: ['-o jsonpath=\'{.spec.renewTime}\''] })),
-        step(this.id, 'kubeletLog', {}, kubeletLogSearch(d, r.os, NODE_STATUS_ERRORS)),
+        step(this.id, 'kubeletLog', {}, kubeletLogSearch(r, NODE_STATUS_ERRORS)),
         allNodes,
       ];
     } else if (lease.state === 'renewed') {
       ev.push(evidence(objectLabel('lease', lease.lease), 'spec.renewTime', lease.renewTime));
-      fix = [step(this.id, 'kubeletLog', {}, kubeletLogSearch(d, r.os, NODE_STATUS_ERRORS)), step(this.id, 'statusWrites', { node: name ?? '?' })];
+      fix = [step(this.id, 'kubeletLog', {}, kubeletLogSearch(r, NODE_STATUS_ERRORS)), step(this.id, 'statusWrites', { node: name ?? '?' })];
     } else {
       ev.push(lease.state === 'missing' ? evidence(`Lease ${ NODE_LEASE_NAMESPACE }/${ name }`, 'metadata.name', null) : evidence(objectLabel('lease', lease.lease), 'spec.renewTime', lease.renewTime));
-      fix = [allNodes, kubeletStep(r, 'lease'), step(this.id, 'leaseLog', {}, kubeletLogSearch(d, r.os, LEASE_ERRORS))];
+      fix = [allNodes, kubeletStep(r, 'lease'), step(this.id, 'leaseLog', {}, kubeletLogSearch(r, LEASE_ERRORS))];
     }
 
     return {
