@@ -4,7 +4,7 @@
  * initialised it, kubelet arguments) or with a malformed one leaves the Machine waiting for its node ref while
  * the Node itself is Ready (rke2#3464, rancher#43701, rancher#50065).
  */
-import type { Evidence, KubeObject, NodeRecord } from '../types';
+import type { Evidence, FixStep, KubeObject, NodeRecord } from '../types';
 import { getCondition, nodeReadyCondition } from '../conditions';
 import {
   annotation, asArray, asObject, asString, label, metadata, nameOf, specOf, statusOf
@@ -255,34 +255,34 @@ export const nodeNotLinked: Rule = {
     const readInfra = resource && ref?.name ? kubectl('get', resource, [ref.name], { namespace, flags: ['-o yaml'] }) : undefined;
     const rancherLog = `kubectl -n cattle-system logs -l app=rancher --since=2h --tail=-1 | grep -F ${ sh(`${ LABELS.machineUid }=${ uid }`) }`;
     const capiLog = `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=2h | grep -F ${ sh(r.machineName ?? '') }`;
-    const fix = {
-      infrastructure: copier === 'rancher' ? [
-        step(this.id, 'rancherCopies', {
-          kind, name, uid
-        }, rancherLog),
-        step(this.id, 'connection', { cluster: r.cluster?.name ?? '?' }),
-        step(this.id, 'upgrade', { kind, name }),
-      ] : [step(this.id, 'providerCopies', { kind, name }, readInfra)],
-      machine: [
-        step(this.id, 'provisioned', { kind, name }, readInfra),
-        step(this.id, 'capiLog', {}, capiLog),
-      ],
-      either: [
-        step(this.id, 'readInfra', { kind, name }, readInfra),
-        ...(copier === 'rancher' ? [step(this.id, 'rancherCopies', {
-          kind, name, uid
-        }, rancherLog)] : []),
-        step(this.id, 'capiLog', {}, capiLog),
-      ],
-      capi: [
-        step(this.id, 'capiSees', {}, capiLog),
-        step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER),
-      ],
-      other: [
-        step(this.id, 'otherServer', { node: nameOf(n) ?? '?' }),
-        step(this.id, 'replace', { custom: customHost(r), node: nameOf(n) ?? '?' }),
-      ],
-    }[link];
+    // Only the stage where the providerID stopped is built.
+    const stepsAt = (stop: LinkStop): FixStep[] => {
+      switch (stop) {
+      case 'infrastructure':
+        return copier === 'rancher' ? [
+          step(this.id, 'rancherCopies', {
+            kind, name, uid
+          }, rancherLog),
+          step(this.id, 'connection', { cluster: r.cluster?.name ?? '?' }),
+          step(this.id, 'upgrade', { kind, name }),
+        ] : [step(this.id, 'providerCopies', { kind, name }, readInfra)];
+      case 'machine':
+        return [step(this.id, 'provisioned', { kind, name }, readInfra), step(this.id, 'capiLog', {}, capiLog)];
+      case 'either':
+        return [
+          step(this.id, 'readInfra', { kind, name }, readInfra),
+          ...(copier === 'rancher' ? [step(this.id, 'rancherCopies', {
+            kind, name, uid
+          }, rancherLog)] : []),
+          step(this.id, 'capiLog', {}, capiLog),
+        ];
+      case 'capi':
+        return [step(this.id, 'capiSees', {}, capiLog), step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER)];
+      default:
+        return [step(this.id, 'otherServer', { node: nameOf(n) ?? '?' }), step(this.id, 'replace', { custom: customHost(r), node: nameOf(n) ?? '?' })];
+      }
+    };
+    const fix = stepsAt(link);
 
     return {
       args: {
