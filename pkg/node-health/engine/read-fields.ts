@@ -79,7 +79,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   ],
   // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
   // Conditions of the bootstrap and Rancher's node: their transitions are part of a record's story (timeline.ts).
-  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), ...CONDITIONS],
+  // A paused RKEBootstrap gets no plan secret from Rancher.
+  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), PAUSED, ...CONDITIONS],
   infraMachine: [
     label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
     // Where the providerID stops on its way from the Node to the Machine (node-not-linked).

@@ -518,6 +518,54 @@ describe('reconciliation-paused, read from Cluster API\'s objects', () => {
   });
 });
 
+describe('plan-secret-missing says why Rancher has written none', () => {
+  const unplanned = CLUSTER_HEALTH_MACHINES.unplanned;
+  const planFinding = (now: string, objects: any[]) => {
+    const record = diagnose(objects, { now }).records.find((r) => r.machineName === unplanned)!;
+
+    return { record, finding: record.findings.find((f) => f.rule === 'plan-secret-missing')! };
+  };
+  const bootstrapOf = (objects: any[]) => objects.find((o) => o.kind === 'RKEBootstrap' && o.metadata.name === unplanned);
+
+  it('a paused CAPI Cluster: the pause is the reason, and the only step is the cluster\'s', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+    const { record, finding } = planFinding(now, objects);
+
+    expect(finding.args).toMatchObject({ why: 'clusterPaused', cluster: 'pz-rke2' });
+    expect(finding.evidence).toContainEqual({
+      object: 'CAPI Cluster fleet-default/pz-rke2', path: 'spec.paused', value: true
+    });
+    expect(record.resolution?.rootCause).toBe('plan-secret-missing');
+    expect(record.resolution?.steps.map((s) => s.key)).toStrictEqual(['nodeHealth.rules.planSecretMissing.fix.afterPause']);
+  });
+
+  it('a paused RKEBootstrap: its annotation is the reason, and the step removes it', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+
+    capiOf(objects, 'Cluster')[0].spec.paused = false;
+    bootstrapOf(objects).metadata.annotations = { ...bootstrapOf(objects).metadata.annotations, 'cluster.x-k8s.io/paused': '' };
+    const { finding } = planFinding(now, objects);
+
+    expect(finding.args).toMatchObject({ why: 'bootstrapPaused', bootstrap: unplanned });
+    expect(finding.evidence).toContainEqual({
+      object: `RKEBootstrap fleet-default/${ unplanned }`, path: 'metadata.annotations[cluster.x-k8s.io/paused]', value: ''
+    });
+    expect(finding.fix.map((s) => s.command)).toStrictEqual([`kubectl -n fleet-default annotate rkebootstraps.rke.cattle.io -- ${ unplanned } cluster.x-k8s.io/paused-`]);
+  });
+
+  it('the CAPI Cluster\'s paused annotation does not hold the plan secret back (Cluster API\'s IsPaused reads the Cluster\'s spec only)', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+    const capi = capiOf(objects, 'Cluster')[0];
+
+    capi.spec.paused = false;
+    capi.metadata.annotations = { ...capi.metadata.annotations, 'cluster.x-k8s.io/paused': '' };
+    const { finding } = planFinding(now, objects);
+
+    expect(finding.args.why).toBe('other');
+    expect(finding.fix.map((s) => s.key.split('.').pop())).toStrictEqual(['checkBootstrap', 'rancherLogs']);
+  });
+});
+
 describe('health-check-cannot-remediate', () => {
   it('quotes the health check, names the pool, its limit and timeout, and the machines it would replace point to it', () => {
     const { now, objects } = objectsOf('health-check-blocked');

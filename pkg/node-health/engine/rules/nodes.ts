@@ -9,7 +9,7 @@ import {
 } from '../conditions';
 import type { Condition } from '../conditions';
 import {
-  annotation, asObject, asString, hasFields, label, nameOf, namespaceOf, specOf, statusOf
+  annotation, asObject, asString, describeObject, hasFields, label, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import {
   NODE_LEASE_NAMESPACE, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
@@ -579,6 +579,28 @@ export const nodeStatusStale: Rule = {
   },
 };
 
+/**
+ * Why Rancher's RKEBootstrap controller has written no plan secret, where what it checks first says so
+ * (pkg/controllers/capr/bootstrap GeneratingHandler): it waits while the CAPI Cluster has spec.paused, or while the
+ * RKEBootstrap itself carries the paused annotation (cluster-api annotations.IsPaused: the Cluster's annotation does
+ * not count here). Null when neither is seen.
+ */
+function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: 'clusterPaused' | 'bootstrapPaused'; evidence: Evidence[] } | null {
+  const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
+
+  if (capiCluster && specOf(capiCluster).paused === true) {
+    return { why: 'clusterPaused', evidence: [evidence(describeObject('CAPI Cluster', capiCluster), 'spec.paused', true)] };
+  }
+  const bootstrap = r.objects.bootstrap;
+  const paused = bootstrap ? annotation(bootstrap, ANNOTATIONS.capiPaused) : null;
+
+  if (bootstrap && paused !== null) {
+    return { why: 'bootstrapPaused', evidence: [evidence(objectLabel('bootstrap', bootstrap), `metadata.annotations[${ ANNOTATIONS.capiPaused }]`, paused)] };
+  }
+
+  return null;
+}
+
 export const planSecretMissing: Rule = {
   id:       'plan-secret-missing',
   severity: 'warning',
@@ -595,19 +617,28 @@ export const planSecretMissing: Rule = {
     if (existed === null || existed < ctx.config.agentCheckInTimeoutMs) {
       return null;
     }
+    const bootstrapName = bootstrapRef(m)?.name;
+    const heldBack = planSecretHeldBack(r, ctx);
+    const shown = [
+      evidence(`Secret ${ r.machineNamespace }/${ r.host.planSecretName }`, 'metadata.name', null),
+      evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapName ?? null),
+      ...(heldBack?.evidence ?? []),
+    ];
+    const fix = heldBack?.why === 'clusterPaused' ? [step(this.id, 'afterPause', { cluster: r.cluster?.name ?? '?' })] : heldBack?.why === 'bootstrapPaused' ? [
+      step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] })),
+    ] : [
+      step(this.id, 'checkBootstrap', {}, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
+      step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
+    ];
 
     return {
-      args:     { secret: r.host.planSecretName ?? '?' },
-      evidence: [
-        evidence(`Secret ${ r.machineNamespace }/${ r.host.planSecretName }`, 'metadata.name', null),
-        evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapRef(m)?.name ?? null),
-      ],
-      fix: [
-        step(this.id, 'checkBootstrap', {}, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapRef(m)?.name], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
-        step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
-      ],
-      since:   r.created,
-      actions: [],
+      args:     {
+        secret: r.host.planSecretName ?? '?', why: heldBack?.why ?? 'other', cluster: r.cluster?.name ?? '?', bootstrap: bootstrapName ?? '?'
+      },
+      evidence: shown,
+      fix,
+      since:    r.created,
+      actions:  [],
     };
   },
 };
