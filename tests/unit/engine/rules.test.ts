@@ -279,6 +279,32 @@ describe('unreadable inputs', () => {
   });
 });
 
+describe('the agent\'s log is read for what went wrong', () => {
+  const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+  const agentStep = (name: string, rule: string) => {
+    const s = buildScenario(name);
+    const finding = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records
+      .flatMap((r) => r.findings).find((f) => f.rule === rule)!;
+
+    return finding.fix.find((x) => x.key === 'nodeHealth.fix.agentLogLinux')!;
+  };
+
+  it('a plan the agent applied and failed: the command that exited non-zero, not its credentials', () => {
+    const step = agentStep('cert-rotation-failed', 'plan-apply-failed');
+
+    expect(en(step.key, step.args)).toContain('the one with an exit code other than 0 failed');
+    expect(en(step.key, step.args)).not.toContain('credentials');
+    expect(step.command).toBe("sudo journalctl -u rancher-system-agent --since -1h --no-pager | grep -i -B 30 -E 'exit code: (-1|[1-9])' | tail -n 80");
+  });
+
+  it('an agent that never checked in: whether Rancher still accepts its credentials', () => {
+    const step = agentStep('cert-rotation-blocked', 'agent-never-checked-in');
+
+    expect(en(step.key, step.args)).toContain('"the server has asked for the client to provide credentials" means its credentials are no longer valid');
+    expect(step.command).toBe('sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50');
+  });
+});
+
 describe('the kubelet step says what its log is read for', () => {
   const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
   const said = (f: Finding) => f.fix.map((s) => en(s.key, s.args));

@@ -140,7 +140,7 @@ export const planApplyFailed: Rule = {
       args:     { failures: r.plan.failureCount ?? '?' },
       evidence: planEvidence(r),
       fix:      [
-        ...findHostSteps(r),
+        ...findHostSteps(r, 'failure'),
         r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', { services: kubernetesServices(r).join(' / ') }, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
         step(this.id, 'retry', {}, r.os === 'windows' ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent'),
       ],

@@ -384,8 +384,17 @@ export function relatedHostArgs(r: NodeRecord): MessageArgs | null {
   };
 }
 
-/** Steps to find the host that serves a machine, and read its agent's log. */
-export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
+/** The agent's last hour: all of it, or the commands of the plan that exited non-zero and the lines before them. */
+const AGENT_LOG_LINUX = {
+  connection: 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50',
+  failure:    "sudo journalctl -u rancher-system-agent --since -1h --no-pager | grep -i -B 30 -E 'exit code: (-1|[1-9])' | tail -n 80",
+} as const;
+
+/**
+ * Steps to find the host that serves a machine, and read its agent's log: for why it cannot reach Rancher, or, once it
+ * applied the plan and failed, for the command that failed (system-agent's applyinator logs each one as it ends).
+ */
+export function findHostSteps(r: NodeRecord, lookFor: 'connection' | 'failure' = 'connection'): ReturnType<typeof commonStep>[] {
   const windows = r.os === 'windows';
   const file = windows ? CONNECTION_INFO_PATH.windows : CONNECTION_INFO_PATH.linux;
   const secret = r.host.planSecretName ?? '';
@@ -397,6 +406,6 @@ export function findHostSteps(r: NodeRecord): ReturnType<typeof commonStep>[] {
     host ? commonStep('hostIs', {
       ...host, secret, file
     }, command) : commonStep('findHost', { secret, file }, command),
-    windows ? commonStep('agentLogWindows', {}, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', {}, 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50'),
+    windows ? commonStep('agentLogWindows', { lookFor }, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', { lookFor }, AGENT_LOG_LINUX[lookFor]),
   ];
 }
