@@ -287,10 +287,11 @@ export function relatedToJson(r: NodeRecord, t: Translate): JsonRelated[] {
   }));
 }
 
+/** The machine's name, and its Node's where it differs (a node driver names the host after the machine). */
 export function recordTitle(r: NodeRecord): string {
   const machine = r.objects.machine ? r.machineName : null;
 
-  if (machine && r.nodeName) {
+  if (machine && r.nodeName && r.nodeName !== machine) {
     return `${ machine } (${ r.nodeName })`;
   }
 

@@ -5,10 +5,10 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
-import { renderText, toJsonReport } from '@pkg/node-health/report/render';
+import { recordTitle, renderText, toJsonReport } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { createTranslator } from '@pkg/node-health/report/translate';
-import { buildScenario, GHOST_MACHINE } from '../../../scenarios/catalog';
+import { buildScenario, GHOST_MACHINE, MHC_BLOCKED_MACHINES } from '../../../scenarios/catalog';
 import { diagnoseScenario } from '../engine/helpers';
 
 const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
@@ -51,6 +51,21 @@ describe('text and Markdown', () => {
       expect(plan).toBeLessThan(section.indexOf('Holds back the whole cluster', plan));
       expect(section.split('Last resort: remove the finalizers.').length - 1).toBe(1);
     }
+  });
+
+  it('head a record with its machine, and its Node only where the Node is named otherwise', () => {
+    const blocked = diagnoseScenario(buildScenario('health-check-blocked'));
+    const record = blocked.records.find((r) => r.machineName === MHC_BLOCKED_MACHINES[0])!;
+    const custom = report.records.find((r) => r.objects.machine && r.nodeName)!;
+
+    expect(record.nodeName).toBe(record.machineName);
+    for (const text of [renderText(blocked, en), renderMarkdown(blocked, en)]) {
+      expect(text).toContain(MHC_BLOCKED_MACHINES[0]);
+      expect(text).not.toContain(`${ MHC_BLOCKED_MACHINES[0] } (${ MHC_BLOCKED_MACHINES[0] })`);
+    }
+    // A custom host keeps its own hostname.
+    expect(custom.nodeName).not.toBe(custom.machineName);
+    expect(recordTitle(custom)).toBe(`${ custom.machineName } (${ custom.nodeName })`);
   });
 
   it('in zh-hans too', () => {
