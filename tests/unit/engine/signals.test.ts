@@ -386,3 +386,38 @@ describe('a Node whose cloud instance shut down', () => {
     expect(shutdownStep(record.findings)?.args).toEqual({ machine: 'none' });
   });
 });
+
+describe('the kubelet and runtime steps of a signal name the service the host runs them in', () => {
+  const catalogue = buildScenario('signal-catalogue');
+  const report = diagnose(clusterObjects(catalogue, catalogue.clusters[0].mgmtId), { now: catalogue.now });
+  const stepOf = (type: string, name: 'kubelet' | 'runtime') => report.records.flatMap((r) => r.findings)
+    .find((f) => f.evidence.some((e) => e.path === `status.conditions[${ type }].status`))!.fix.find((s) => s.key.endsWith(`.fix.${ name }`))!;
+
+  it('an RKE2 worker: rke2-agent, and RKE2\'s own crictl for its containerd (no containerd unit of the host\'s)', () => {
+    const kubelet = stepOf('KubeletUnhealthy', 'kubelet');
+    const runtime = stepOf('ContainerRuntimeUnhealthy', 'runtime');
+
+    expect(kubelet.args).toEqual({ services: 'rke2-agent' });
+    expect(kubelet.command).toBe('sudo systemctl status rke2-agent --no-pager');
+    expect(runtime.args).toEqual({ services: 'rke2-agent' });
+    expect(runtime.command).toBe('sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock info');
+  });
+
+  it('an unreachable Node of a K3s server: the k3s service', () => {
+    const objects = fresh();
+    const { node } = target(objects);
+    const cluster = objects.find((o) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.spec.kubernetesVersion = 'v1.31.4+k3s1';
+    node.spec.taints = [{
+      key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: ago(scenario.now, '1h')
+    }];
+    node.status.conditions = node.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'True' } : c));
+    const record = diagnose(objects, { now: scenario.now }).records.find((r) => recordName(r) === TARGET)!;
+    const step = record.findings.flatMap((f) => f.fix).find((s) => s.key === 'nodeHealth.signals.taints.unreachable.fix.kubelet')!;
+
+    expect(record.roles).toContain('controlplane');
+    expect(step.args).toEqual({ services: 'k3s' });
+    expect(step.command).toBe('sudo systemctl status k3s --no-pager');
+  });
+});

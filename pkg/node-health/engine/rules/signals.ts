@@ -15,6 +15,7 @@ import {
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
 import { taintText } from '../objects';
 import { customHost } from './shared';
+import { crictl, distributionOf, kubernetesServices } from './host-commands';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
 } from './rule';
@@ -62,8 +63,28 @@ function lasted(ctx: RuleContext, since: string | null, thresholdMs: number): bo
   return waited === null || waited >= thresholdMs;
 }
 
-function nodeCommands(n: KubeObject): Record<string, string> {
-  return { describe: kubectl('describe', 'node', [nameOf(n)]) };
+/**
+ * The Node's description, and where the host runs its kubelet and container runtime: RKE2 and K3s run both inside
+ * their own service (rke2-server, rke2-agent, k3s, k3s-agent; rke2 on Windows), with a containerd of their own that
+ * only their crictl reaches.
+ */
+function nodeCommands(r: NodeRecord, n: KubeObject): Record<string, string> {
+  const windows = r.os === 'windows';
+  const services = kubernetesServices(r);
+  const service = windows ? 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List' : `sudo systemctl status ${ services.join(' ') } --no-pager`;
+
+  return {
+    describe: kubectl('describe', 'node', [nameOf(n)]),
+    kubelet:  service,
+    runtime:  windows ? service : crictl(distributionOf(r), 'info'),
+  };
+}
+
+/** The words of the kubelet and runtime steps: the service the host runs them in. */
+function serviceArgs(r: NodeRecord): Record<string, MessageArgs> {
+  const services = { services: r.os === 'windows' ? 'rke2' : kubernetesServices(r).join(' / ') };
+
+  return { kubelet: services, runtime: services };
 }
 
 /** A type the condition table lists, or whose name says a problem; Ready is node-not-ready's. */
@@ -107,7 +128,7 @@ export const nodeCondition: Rule = {
           node: nameOf(n) ?? '?', type: condition.type, reason: condition.reason ?? '-', message: condition.message ?? '-', duration: duration(age(ctx, condition.lastTransitionTime)),
         },
         evidence: conditionEvidence(nodeLabel, condition),
-        fix:      signalSteps('nodeConditions', entry, nodeCommands(n)),
+        fix:      signalSteps('nodeConditions', entry, nodeCommands(r, n), serviceArgs(r)),
         since:    condition.lastTransitionTime,
       }));
     }
@@ -159,9 +180,9 @@ export const nodeTaint: Rule = {
           ...(c ? conditionEvidence(nodeLabel, c) : []),
         ],
         fix: signalSteps('taints', entry, {
-          ...nodeCommands(n),
+          ...nodeCommands(r, n),
           outOfService: kubectl('taint', 'nodes', [nameOf(n)], { after: [`${ entry.taintKey }-`] }),
-        }, { cloudShutdown: { machine: replacedBy(r) } }),
+        }, { ...serviceArgs(r), cloudShutdown: { machine: replacedBy(r) } }),
         since,
       }));
     }
