@@ -6,7 +6,9 @@
 import {
   diagnose, linkChain, RULES, RULE_IDS, DEFAULT_CONFIG
 } from '@pkg/node-health/engine';
-import { buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE } from '../../../scenarios/catalog';
+import {
+  buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE, MHC_BLOCKED_MACHINES
+} from '../../../scenarios/catalog';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
@@ -432,5 +434,34 @@ describe('the kubelet step says what its log is read for', () => {
 
     // A worker of an RKE2 cluster: its host runs rke2-agent.
     expect(said(finding)).toContain('On the host, check that the Kubernetes service (rke2-agent) is running, and read its log for why kubelet did not register.');
+  });
+});
+
+describe('node-missing offers Rancher\'s own clean-up only where Rancher does it', () => {
+  const fixOf = (name: string, mutate: (objects: any[]) => string) => {
+    const s = buildScenario(name);
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+    const machine = mutate(objects);
+
+    return diagnose(objects, { now: s.now }).records.find((r) => r.machineName === machine)!
+      .findings.find((f) => f.rule === 'node-missing')!.fix.map((x) => x.key.split('.').pop());
+  };
+
+  it('a custom machine: the delete-missing-custom-machines-after annotation', () => {
+    expect(fixOf('capi-v1beta2', () => 'custom-4e7a1c9d2b60')).toContain('autoCleanup');
+  });
+
+  it('a node driver\'s machine: not that annotation, which Rancher reads for CustomMachines only', () => {
+    const steps = fixOf('health-check-blocked', (objects) => {
+      const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.name.startsWith('vs-mhc-wk-') && !MHC_BLOCKED_MACHINES.includes(o.metadata.name));
+      const nodeAt = objects.findIndex((o) => o.kind === 'Node' && o.apiVersion === 'v1' && o.metadata.name === machine.status.nodeRef.name);
+
+      objects.splice(nodeAt, 1);
+
+      return machine.metadata.name;
+    });
+
+    expect(steps).toContain('hostGone');
+    expect(steps).not.toContain('autoCleanup');
   });
 });

@@ -359,7 +359,10 @@ export const nodeMissing: Rule = {
       return null;
     }
     const machineLabel = objectLabel('machine', m);
-    const autoCleanup = step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? kubectl('annotate', 'clusters.provisioning.cattle.io', [r.cluster.name], { namespace: r.cluster.namespace, after: ['rke.cattle.io/delete-missing-custom-machines-after=1h'] }) : undefined);
+    // Rancher deletes by itself only custom machines whose Node is gone (capr/unmanaged: CustomMachine, NodeDeleted).
+    const autoCleanup = customHost(r) === 'yes' ? [
+      step(this.id, 'autoCleanup', { cluster: r.cluster?.name ?? '?' }, r.cluster?.namespace ? kubectl('annotate', 'clusters.provisioning.cattle.io', [r.cluster.name], { namespace: r.cluster.namespace, after: ['rke.cattle.io/delete-missing-custom-machines-after=1h'] }) : undefined),
+    ] : [];
 
     if (takenBy && ref) {
       const holder = ctx.nameClaims(r.cluster, ref.toLowerCase()).find((c) => c.linked && c.record.machineName === takenBy)?.record;
@@ -379,7 +382,7 @@ export const nodeMissing: Rule = {
         fix: [
           step(this.id, 'takenOver', { node: ref, takenBy }, kubectl('get', 'nodes', [ref], { flags: ['-o', 'wide', '--show-labels'] })),
           step(this.id, 'leftover', { takenBy }, kubectlMachine(r, 'delete', '--wait=false')),
-          autoCleanup,
+          ...autoCleanup,
         ],
         since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
         actions: [],
@@ -396,7 +399,7 @@ export const nodeMissing: Rule = {
         ...findHostSteps(r).slice(0, 1),
         kubeletStep(r, 'register'),
         acting('delete-machine', step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
-        autoCleanup,
+        ...autoCleanup,
       ],
       since:   (goneByCondition ? healthy?.lastTransitionTime : null) ?? null,
       actions: [],
