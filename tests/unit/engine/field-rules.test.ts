@@ -263,6 +263,8 @@ describe('kubelet-version-skew', () => {
       wanted: 'v1.27.13+rke2r1', kubelet: 'v1.27.13+rke2r1', machineKubelet: 'v1.26.15+rke2r1', stale: 'yes'
     });
     expect(f.fix[1].command).toContain('capi-controller-manager');
+    // The Node shows the upgrade ran: nothing to read on the host or in the chart jobs of why it did not.
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['versions', 'restartCapi']);
     // Nodes the upgrade has not reached yet are queued, not stuck.
     expect(report.records.filter((r) => r.findings.some((x) => x.rule === 'kubelet-version-skew')).map((r) => r.machineName)).toStrictEqual([KUBELET_SKEW_MACHINE]);
   });
@@ -325,6 +327,11 @@ describe('kubelet-version-skew', () => {
     const machine = settled.find((o: any) => o.kind === 'Machine' && o.metadata.uid === laggard.metadata.labels['rke.cattle.io/machine']).metadata.name;
 
     expect(rulesOf(s, settled, machine)).toContain('kubelet-version-skew');
+    const f = finding(run(s, settled), machine, 'kubelet-version-skew')!;
+
+    // The Node itself is behind: the host's log and the chart jobs first, Cluster API's watch last.
+    expect(f.args.stale).toBe('no');
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['versions', 'hostVersion', 'helmJobs', 'restartCapi']);
   });
 });
 

@@ -111,8 +111,9 @@ export const kubeletVersionSkew: Rule = {
         wanted: wanted ?? '?', kubelet: nodeKubelet ?? machineKubelet ?? '?', machineKubelet: machineKubelet ?? '?', stale: stale ? 'yes' : 'no', duration: duration(waited)
       },
       evidence: ev,
-      // A stale Machine copy is Cluster API's watch: restarting it comes first. Otherwise the host comes first.
-      fix:      stale ? [versions, restartCapi, hostVersion, helmJobs] : [versions, hostVersion, helmJobs, restartCapi],
+      // A stale Machine copy is Cluster API's watch: the Node shows the upgrade ran, so the host and the chart jobs have
+      // nothing to tell. Otherwise the host comes first.
+      fix:      stale ? [versions, restartCapi] : [versions, hostVersion, helmJobs, restartCapi],
       since,
       actions:  [],
     };
