@@ -1693,7 +1693,8 @@ export function duplicateNodeName(o: ScenarioOptions = {}): Scenario {
 /**
  * kube-controller-manager and kube-scheduler serving certificates expired after a year (rancher#41125,
  * harvester#3863): on the 400-day-old servers only those two probes fail, and the cluster waits
- * "waiting for probes: kube-controller-manager, kube-scheduler".
+ * "waiting for probes: kube-controller-manager, kube-scheduler". As in rancher#41125 ("the problem appears after
+ * we edit the cluster to upgrade"), an upgrade 6 h ago wrote the servers new plans, whose probes the planner waits for.
  */
 export function servingCerts(o: ScenarioOptions = {}): Scenario {
   const now = o.now ?? '2026-05-06T18:50:00Z';
@@ -1705,6 +1706,7 @@ export function servingCerts(o: ScenarioOptions = {}): Scenario {
     createdAgo:      '400d',
     agent:           'probes-failing',
     unhealthyProbes: ['kube-controller-manager', 'kube-scheduler'],
+    planUpdatedAgo:  '6h',
   });
   const built = buildCluster(clusterBuild({
     name:              'old-rke2',

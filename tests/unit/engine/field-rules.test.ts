@@ -479,6 +479,14 @@ describe('serving-certs-expired', () => {
     expect(f.fix[0].command).toContain('"rotateCertificates":{"generation":1}');
   });
 
+  it('counts the probes failing from the plan the upgrade wrote, as the cluster\'s wait does, not from the node\'s creation', () => {
+    const record = run(s, objects).records.find((r) => r.machineName === machine)!;
+    const probes = record.findings.find((f) => f.rule === 'probes-failing')!;
+
+    expect(probes.since).toBe(new Date(Date.parse(s.now) - 6 * HOUR).toISOString().replace('.000Z', 'Z'));
+    expect(probes.args.duration).toBe(6 * HOUR);
+  });
+
   it('needs a node older than the certificates\' lifetime, and fires exactly at it', () => {
     expect(rulesOf(s, objects, machine, { config: { servingCertLifetimeMs: nodeAge } })).toContain('serving-certs-expired');
     expect(rulesOf(s, objects, machine, { config: { servingCertLifetimeMs: nodeAge + 1 } })).not.toContain('serving-certs-expired');
