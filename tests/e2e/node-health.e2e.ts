@@ -411,6 +411,36 @@ export const TESTS: E2eTest[] = [
     },
   },
   {
+    name: 'a machine added while its cluster is paused blames the pause for its missing plan secret, in both languages',
+    async run(t) {
+      const { page, problems } = await t.session();
+
+      await openTab(t, page, 'pz-rke2');
+      await expectFindings(page, CLUSTER_HEALTH_MACHINES.unplanned, ['plan-secret-missing']);
+      const detail = await page.locator(NH.detail).first().innerText();
+
+      assert(detail.includes('because CAPI Cluster pz-rke2 is paused') && detail.includes('follow the cluster\'s finding (Reconciliation paused)'), `the row does not blame the pause: ${ detail.slice(0, 800) }`);
+      assert(!detail.includes('Check the machine\'s RKEBootstrap'), 'the row still sends the admin to the RKEBootstrap');
+      assert(!/&#39;|&quot;|&amp;/.test(detail), `literal HTML entities: ${ detail.slice(0, 400) }`);
+      await page.locator(NH.detail).first().scrollIntoViewIfNeeded();
+      await t.shot(page, 'paused cluster row');
+      assert(!problems.pageErrors.length, `page errors: ${ problems.pageErrors.join(' | ') }`);
+
+      const zh = (await t.session('admin', 'zh-CN')).page;
+
+      await gotoCluster(zh, t.dev.url, NS, 'pz-rke2');
+      await switchLocale(zh, 'zh-hans');
+      await openNodeHealthTab(zh);
+      await openRow(zh, CLUSTER_HEALTH_MACHINES.unplanned);
+      const detailZh = await zh.locator(NH.detail).first().innerText();
+
+      assert(detailZh.includes('因为 CAPI Cluster pz-rke2 已暂停') && detailZh.includes('集群 pz-rke2 恢复后'), `the row is not in Chinese: ${ detailZh.slice(0, 600) }`);
+      assert(!/&#39;|&quot;|&amp;/.test(detailZh), `literal HTML entities: ${ detailZh.slice(0, 400) }`);
+      await zh.locator(NH.detail).first().scrollIntoViewIfNeeded();
+      await t.shot(zh, 'paused cluster row, zh-hans');
+    },
+  },
+  {
     name: 'a wait Rancher has said for hours that no node explains is the cluster\'s finding, in both languages, never "all healthy"',
     async run(t) {
       // The healthy cluster, saying what harvester#1993's said for three hours: its nodes stay healthy.
