@@ -539,6 +539,19 @@ describe('plan-secret-missing says why Rancher has written none', () => {
     expect(record.resolution?.steps.map((s) => s.key)).toStrictEqual(['nodeHealth.rules.planSecretMissing.fix.afterPause']);
   });
 
+  it('the wait for its Node says no plan reached the host, though the paused planner wrote it no Reconciled condition', () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+    const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.name === unplanned);
+    const { record } = planFinding(now, objects);
+
+    expect(machine.status.conditions.map((c: any) => c.type)).not.toContain('Reconciled');
+    expect(record.findings.find((f) => f.rule === 'waiting-for-node-ref')?.args).toMatchObject({ family: 'noPlanSecret', secret: `${ unplanned }-machine-plan` });
+    // Plan secrets that could not be read tell nothing of this one.
+    const unread = diagnose(objects, { now, availability: { planSecrets: 'forbidden' } }).records.find((r) => r.machineName === unplanned)!;
+
+    expect(unread.findings.find((f) => f.rule === 'waiting-for-node-ref')?.args.family).not.toBe('noPlanSecret');
+  });
+
   it('a paused RKEBootstrap: its annotation is the reason, and the step removes it', () => {
     const { now, objects } = objectsOf('reconciliation-paused');
 

@@ -75,8 +75,10 @@ export const waitingForNodeRef: Rule = {
     const machineLabel = objectLabel('machine', m);
     const gone = infrastructureFailure(r);
     const pending = gone ? null : infrastructurePending(r);
-    // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent.
-    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet'))));
+    // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent. A plan
+    // secret known to be missing holds no plan, whatever the planner last said (it says nothing while paused).
+    const noSecret = !r.objects.planSecret && r.inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap';
+    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (noSecret ? 'noPlanSecret' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')))));
 
     // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
     if (pending) {
@@ -102,11 +104,14 @@ export const waitingForNodeRef: Rule = {
       return hit;
     }
 
-    // Without a plan nothing on the host was asked to start kubelet: the cluster's wait comes first, not the host.
-    if (family === 'noPlan') {
+    // Without a plan nothing on the host was asked to start kubelet: the cluster's wait, or the missing plan secret,
+    // comes first, not the host.
+    if (family === 'noPlan' || family === 'noPlanSecret') {
+      const secret = r.host.planSecretName ?? '?';
+
       return {
         args:     {
-          duration: duration(waited), family, node: '-'
+          duration: duration(waited), family, node: '-', secret
         },
         evidence: [
           evidence(machineLabel, 'status.nodeRef', null),
@@ -114,7 +119,9 @@ export const waitingForNodeRef: Rule = {
           ...(healthy ? conditionEvidence(machineLabel, healthy) : []),
           evidence(machineLabel, 'metadata.creationTimestamp', r.created),
         ],
-        fix:     [step(this.id, 'seeCluster', { cluster: r.cluster?.name ?? '?' })],
+        fix:     family === 'noPlan' ? [step(this.id, 'seeCluster', { cluster: r.cluster?.name ?? '?' })] : [
+          step(this.id, 'planSecret', { secret }, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapRef(m)?.name], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
+        ],
         since:   start,
         actions: [],
       };
