@@ -349,7 +349,7 @@ function textFinding(f: Finding, t: Translate, indent: string, withSteps = true,
   const out: string[] = [];
   const started = sinceSentence(f, story, t);
 
-  out.push(`${ indent }${ f.severity.toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
+  out.push(`${ indent }${ t(`nodeHealth.severity.${ f.severity }`).toUpperCase() } ${ f.rule }: ${ t(f.titleKey, f.args) }${ f.confirmed ? ` [${ t('nodeHealth.confirmed.label') }]` : '' }`);
   if (started) {
     out.push(`${ indent }  ${ hanging(t(started.key, started.args), `${ indent }    `) }`);
   }

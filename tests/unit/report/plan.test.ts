@@ -70,6 +70,10 @@ describe('text and Markdown', () => {
 
   it('in zh-hans too', () => {
     expect(renderText(report, zh)).toContain('根本原因：');
+    // Each finding's severity in the language of the rest of its line, as the record's status is.
+    expect(renderText(report, zh)).toContain('错误 agent-never-checked-in: ');
+    expect(renderText(report, zh)).not.toMatch(/\b(ERROR|WARNING|INFO) [a-z-]+: /);
+    expect(renderText(report, en)).toContain('ERROR agent-never-checked-in: ');
   });
 
   it('Markdown\'s table names the root cause in the row, as the tab does, and the worst finding\'s status', () => {
