@@ -67,7 +67,7 @@ function markdownFinding(f: Finding, t: Translate, withSteps = true, story: Time
   const out: string[] = [];
   const started = sinceSentence(f, story, t);
 
-  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ f.severity }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '');
+  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ t(`nodeHealth.severity.${ f.severity }`) }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '');
   if (started) {
     out.push(`_${ mdCell(t(started.key, started.args)) }_`, '');
   }
@@ -120,7 +120,8 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       t(`nodeHealth.status.${ r.status }`),
       mdCell(r.objects.machine ? r.machineName : '-'),
       mdCell(r.nodeName ?? '-'),
-      mdCell(r.roles.join(', ') || '-'),
+      // As the tab's table says them: Control Plane, not controlplane.
+      mdCell(r.roles.map((role) => t(`nodeHealth.registration.role.${ role }`)).join(', ') || '-'),
       top ? mdCell(t(top.titleKey, top.args)) : '-',
     ].join(' | ') } |`);
   }

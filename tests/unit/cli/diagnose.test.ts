@@ -123,7 +123,7 @@ describe('node-health diagnose', () => {
 
     expect(md.indexOf('## About the whole cluster edge-k3s')).toBeGreaterThan(-1);
     expect(md.indexOf('## About the whole cluster edge-k3s')).toBeLessThan(md.indexOf('| Status | Machine |'));
-    expect(md).toContain('(`cluster-agent-disconnected`, error)');
+    expect(md).toContain('(`cluster-agent-disconnected`, Error)');
   });
 
   it('reads Steve collections as the browser saw them', async() => {

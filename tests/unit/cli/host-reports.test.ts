@@ -75,7 +75,7 @@ describe('diagnose and bundle with host reports', () => {
     }]);
     expect(markdown).toContain('### Host report from dev-k8s-node01');
     expect(markdown).toContain('- Connection info: `/var/lib/rancher/agent/rancher2_connection_info.json: 2710 bytes, parses, secretName custom-f489526f114a-machine-plan');
-    expect(markdown).toContain('(`agent-never-checked-in`, error, Confirmed on the host)');
+    expect(markdown).toContain('(`agent-never-checked-in`, Error, Confirmed on the host)');
   });
 
   it('says in Chinese what the host confirmed', async() => {

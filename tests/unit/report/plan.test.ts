@@ -79,7 +79,16 @@ describe('text and Markdown', () => {
   it('Markdown\'s table names the root cause in the row, as the tab does, and the worst finding\'s status', () => {
     const row = renderMarkdown(report, en).split('\n').find((l) => l.startsWith('| ') && l.includes(GHOST_MACHINE));
 
-    expect(row).toBe(`| Error | ${ GHOST_MACHINE } | - | etcd | Agent never checked in |`);
+    expect(row).toBe(`| Error | ${ GHOST_MACHINE } | - | Etcd | Agent never checked in |`);
+  });
+
+  it('Markdown says roles and severities in the report\'s language, as the tab does', () => {
+    const md = renderMarkdown(report, zh);
+    const row = md.split('\n').find((l) => l.startsWith('| ') && l.includes('dev-k8s-master01'));
+
+    // Rancher's own zh-hans keeps the role names as they are in English.
+    expect(row).toContain('| Etcd, Control Plane |');
+    expect(md).toContain('(`agent-never-checked-in`, 错误)');
   });
 });
 
