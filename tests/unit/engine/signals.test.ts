@@ -403,6 +403,13 @@ describe('the kubelet and runtime steps of a signal name the service the host ru
     expect(runtime.command).toBe('sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock info');
   });
 
+  it('disk pressure: the unused images removed with the distribution\'s own crictl', () => {
+    const disk = report.records.flatMap((r) => r.findings).find((f) => f.evidence.some((e) => e.path === 'status.conditions[DiskPressure].status'))!
+      .fix.find((s) => s.key.endsWith('.fix.disk'))!;
+
+    expect(disk.command).toBe('sudo /var/lib/rancher/rke2/bin/crictl --runtime-endpoint unix:///run/k3s/containerd/containerd.sock rmi --prune');
+  });
+
   it('an unreachable Node of a K3s server: the k3s service', () => {
     const objects = fresh();
     const { node } = target(objects);

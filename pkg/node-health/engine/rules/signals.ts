@@ -66,7 +66,7 @@ function lasted(ctx: RuleContext, since: string | null, thresholdMs: number): bo
 /**
  * The Node's description, and where the host runs its kubelet and container runtime: RKE2 and K3s run both inside
  * their own service (rke2-server, rke2-agent, k3s, k3s-agent; rke2 on Windows), with a containerd of their own that
- * only their crictl reaches.
+ * only their crictl reaches (its images are what a full disk frees first).
  */
 function nodeCommands(r: NodeRecord, n: KubeObject): Record<string, string> {
   const windows = r.os === 'windows';
@@ -77,6 +77,7 @@ function nodeCommands(r: NodeRecord, n: KubeObject): Record<string, string> {
     describe: kubectl('describe', 'node', [nameOf(n)]),
     kubelet:  service,
     runtime:  windows ? service : crictl(distributionOf(r), 'info'),
+    ...(windows ? {} : { disk: crictl(distributionOf(r), 'rmi --prune') }),
   };
 }
 
