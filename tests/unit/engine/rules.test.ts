@@ -438,6 +438,8 @@ describe('the kubelet step says what its log is read for', () => {
 });
 
 describe('node-missing offers Rancher\'s own clean-up only where Rancher does it', () => {
+  const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+
   const fixOf = (name: string, mutate: (objects: any[]) => string) => {
     const s = buildScenario(name);
     const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
@@ -446,6 +448,16 @@ describe('node-missing offers Rancher\'s own clean-up only where Rancher does it
     return diagnose(objects, { now: s.now }).records.find((r) => r.machineName === machine)!
       .findings.find((f) => f.rule === 'node-missing')!.fix.map((x) => x.key.split('.').pop());
   };
+
+  it('says a running kubelet does not register a deleted Node again until its service restarts', () => {
+    const s = buildScenario('capi-v1beta2');
+    const finding = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now }).records.find((r) => r.machineName === 'custom-4e7a1c9d2b60')!
+      .findings.find((f) => f.rule === 'node-missing')!;
+    const kubelet = finding.fix.find((x) => x.key === 'nodeHealth.fix.kubeletLinux')!;
+
+    expect(en(kubelet.key, kubelet.args)).toBe('On the host, check that the Kubernetes service (rke2-agent) is running. Its kubelet registers the Node only when it starts, ' +
+      'and meanwhile logs that the Node is "not found" each time it updates its status: if the host should stay in the cluster, restart the service to register the Node again.');
+  });
 
   it('a custom machine: the delete-missing-custom-machines-after annotation', () => {
     expect(fixOf('capi-v1beta2', () => 'custom-4e7a1c9d2b60')).toContain('autoCleanup');

@@ -30,9 +30,10 @@ import {
 
 /**
  * `why`: the Node never registered, or it did and is not Ready now, or its kubelet renews neither its status nor
- * its Lease (what to look for in the log).
+ * its Lease (what to look for in the log), or the Node was deleted under a running kubelet, which registers its Node
+ * only when it starts (pkg/kubelet/kubelet_node_status.go registerWithAPIServer).
  */
-function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease') {
+function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease' | 'deleted') {
   if (r.os === 'windows') {
     return commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
   }
@@ -404,7 +405,7 @@ export const nodeMissing: Rule = {
       ],
       fix: [
         ...findHostSteps(r).slice(0, 1),
-        kubeletStep(r, 'register'),
+        kubeletStep(r, 'deleted'),
         acting('delete-machine', step(this.id, 'hostGone', {}, kubectlMachine(r, 'delete', '--wait=false'))),
         ...autoCleanup,
       ],
