@@ -459,6 +459,19 @@ describe('node-missing offers Rancher\'s own clean-up only where Rancher does it
       'and meanwhile logs that the Node is "not found" each time it updates its status: if the host should stay in the cluster, restart the service to register the Node again.');
   });
 
+  it('says the same of a Windows worker, whose kubelet runs in the rke2 service', () => {
+    const s = buildScenario('capi-v1beta2');
+    const objects = JSON.parse(JSON.stringify(clusterObjects(s, s.clusters[0].mgmtId))) as any[];
+    const machine = objects.find((o) => o.kind === 'Machine' && o.metadata.name === 'custom-4e7a1c9d2b60');
+
+    machine.metadata.labels = { ...machine.metadata.labels, 'cattle.io/os': 'windows' };
+    const record = diagnose(objects, { now: s.now }).records.find((r) => r.machineName === 'custom-4e7a1c9d2b60')!;
+    const kubelet = record.findings.find((f) => f.rule === 'node-missing')!.fix.find((x) => x.key === 'nodeHealth.fix.kubeletWindows')!;
+
+    expect(record.os).toBe('windows');
+    expect(en(kubelet.key, kubelet.args)).toContain('restart the rke2 service to register the Node again');
+  });
+
   it('a custom machine: the delete-missing-custom-machines-after annotation', () => {
     expect(fixOf('capi-v1beta2', () => 'custom-4e7a1c9d2b60')).toContain('autoCleanup');
   });

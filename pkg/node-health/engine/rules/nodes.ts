@@ -35,7 +35,7 @@ import {
  */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease' | 'deleted') {
   if (r.os === 'windows') {
-    return commonStep('kubeletWindows', {}, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
+    return commonStep('kubeletWindows', { why }, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
   }
   const services = kubernetesServices(r);
 
