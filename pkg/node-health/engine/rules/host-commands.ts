@@ -98,6 +98,19 @@ export function servicesOf(d: Distribution | null, kinds: readonly ('server' | '
   return (d ? [d] : (['rke2', 'k3s'] as const)).flatMap((x) => kinds.map((k) => SERVICES[x][k]));
 }
 
+/** The host's Kubernetes service as the steps name it: the one it runs, or each it may run ("rke2-server / k3s"); rke2 on Windows. */
+export function servicesSaid(r: NodeRecord): string {
+  return r.os === 'windows' ? 'rke2' : kubernetesServices(r).join(' / ');
+}
+
+/** The rke2 service's last events on a Windows host, where it logs. */
+export const RKE2_WINDOWS_EVENTS = 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List';
+
+/** Whether the host's Kubernetes service, which runs its kubelet, is running: systemctl status, or the Windows service and its events. */
+export function serviceStatus(r: NodeRecord): string {
+  return r.os === 'windows' ? `Get-Service rke2; ${ RKE2_WINDOWS_EVENTS }` : `sudo systemctl status ${ kubernetesServices(r).join(' ') } --no-pager`;
+}
+
 /** The journal of these services, each unit once: `sudo journalctl -u … <args>`. */
 export function serviceJournal(units: string[], args: string): string {
   return `sudo journalctl ${ units.map((u) => `-u ${ u }`).join(' ') } ${ args }`;

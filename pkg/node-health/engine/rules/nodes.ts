@@ -25,7 +25,7 @@ import {
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
 import {
-  crictl, distributionOf, kubeletLogSearch, kubernetesServices, NODE_HEARTBEATS, STOP_HOST_SERVICES, STOP_HOST_SERVICES_WINDOWS
+  crictl, distributionOf, kubeletLogSearch, NODE_HEARTBEATS, serviceStatus, servicesSaid, STOP_HOST_SERVICES, STOP_HOST_SERVICES_WINDOWS
 } from './host-commands';
 
 /**
@@ -34,12 +34,7 @@ import {
  * only when it starts (pkg/kubelet/kubelet_node_status.go registerWithAPIServer).
  */
 function kubeletStep(r: NodeRecord, why: 'register' | 'ready' | 'lease' | 'deleted') {
-  if (r.os === 'windows') {
-    return commonStep('kubeletWindows', { why }, 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List');
-  }
-  const services = kubernetesServices(r);
-
-  return commonStep('kubeletLinux', { why, services: services.join(' / ') }, `sudo systemctl status ${ services.join(' ') } --no-pager`);
+  return r.os === 'windows' ? commonStep('kubeletWindows', { why }, serviceStatus(r)) : commonStep('kubeletLinux', { why, services: servicesSaid(r) }, serviceStatus(r));
 }
 
 function downstreamNodesStep(r: NodeRecord) {
@@ -474,7 +469,7 @@ function notReadyStep(r: NodeRecord, node: KubeObject, kind: NotReadyKind) {
     // pkg/volume/csi csi_plugin.go: "Failed to initialize CSINode", and why.
     return step('node-not-ready', 'storage', {}, kubeletLogSearch(r, 'CSINode'));
   case 'runtime':
-    return r.os === 'windows' ? null : step('node-not-ready', 'runtime', { services: kubernetesServices(r).join(' / ') }, crictl(d, 'info'));
+    return r.os === 'windows' ? null : step('node-not-ready', 'runtime', { services: servicesSaid(r) }, crictl(d, 'info'));
   default:
     return null;
   }

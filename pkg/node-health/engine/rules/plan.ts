@@ -12,7 +12,9 @@ import {
   findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureObjectGone, relatedHostArgs
 } from './shared';
 import { sameHostWith, withSharedEvidence } from '../hosts';
-import { crictl, distributionOf, kubernetesServices, serviceJournal } from './host-commands';
+import {
+  crictl, distributionOf, kubernetesServices, RKE2_WINDOWS_EVENTS, serviceJournal, servicesSaid
+} from './host-commands';
 import {
   Rule, RuleContext, age, conditionEvidence, duration, evidence, kubectlMachine, objectLabel, acting, step
 } from './rule';
@@ -141,7 +143,7 @@ export const planApplyFailed: Rule = {
       evidence: planEvidence(r),
       fix:      [
         ...findHostSteps(r, 'failure'),
-        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', { services: kubernetesServices(r).join(' / ') }, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, RKE2_WINDOWS_EVENTS) : step(this.id, 'distroLog', { services: servicesSaid(r) }, serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100')),
         step(this.id, 'retry', {}, r.os === 'windows' ? 'Restart-Service rancher-wins' : 'sudo systemctl restart rancher-system-agent'),
       ],
       since:   r.plan.since ?? r.plan.lastApplyTime,
@@ -173,7 +175,7 @@ export const probesFailing: Rule = {
       fix:      [
         ...findHostSteps(r).slice(0, 1),
         step(this.id, 'components', {}, r.os === 'windows' ? undefined : crictl(distributionOf(r), 'ps -a')),
-        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, 'Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List') : step(this.id, 'distroLog', { services: kubernetesServices(r).join(' / ') }, serviceJournal(kubernetesServices(r), '--since -30min --no-pager | tail -n 100')),
+        r.os === 'windows' ? step(this.id, 'distroLogWindows', {}, RKE2_WINDOWS_EVENTS) : step(this.id, 'distroLog', { services: servicesSaid(r) }, serviceJournal(kubernetesServices(r), '--since -30min --no-pager | tail -n 100')),
       ],
       since:   start,
       actions: [],

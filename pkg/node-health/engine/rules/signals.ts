@@ -15,7 +15,7 @@ import {
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
 import { taintText } from '../objects';
 import { customHost } from './shared';
-import { crictl, distributionOf, kubernetesServices } from './host-commands';
+import { crictl, distributionOf, serviceStatus, servicesSaid } from './host-commands';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
 } from './rule';
@@ -70,20 +70,18 @@ function lasted(ctx: RuleContext, since: string | null, thresholdMs: number): bo
  */
 function nodeCommands(r: NodeRecord, n: KubeObject): Record<string, string> {
   const windows = r.os === 'windows';
-  const services = kubernetesServices(r);
-  const service = windows ? 'Get-Service rke2; Get-WinEvent -ProviderName rke2 -MaxEvents 50 | Format-List' : `sudo systemctl status ${ services.join(' ') } --no-pager`;
 
   return {
     describe: kubectl('describe', 'node', [nameOf(n)]),
-    kubelet:  service,
-    runtime:  windows ? service : crictl(distributionOf(r), 'info'),
+    kubelet:  serviceStatus(r),
+    runtime:  windows ? serviceStatus(r) : crictl(distributionOf(r), 'info'),
     ...(windows ? {} : { disk: crictl(distributionOf(r), 'rmi --prune') }),
   };
 }
 
 /** The words of the kubelet and runtime steps: the service the host runs them in. */
 function serviceArgs(r: NodeRecord): Record<string, MessageArgs> {
-  const services = { services: r.os === 'windows' ? 'rke2' : kubernetesServices(r).join(' / ') };
+  const services = { services: servicesSaid(r) };
 
   return { kubelet: services, runtime: services };
 }
