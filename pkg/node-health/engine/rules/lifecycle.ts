@@ -9,12 +9,12 @@ import {
   annotation, asObject, asString, describeObject, nameOf
 } from '../fields';
 import { ANNOTATIONS } from '../vocabulary';
-import { bootstrapRef, infraResource, infrastructureRef } from '../objects';
+import { infraResource, infrastructureRef } from '../objects';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
-  customHost, hostHeard, infrastructureDeleteError, infrastructureJobError, jobLogCommand
+  customHost, hostHeard, infrastructureDeleteError, infrastructureJobError, jobLogCommand, rkeBootstrapYaml
 } from './shared';
 import { DELETION_STAGES, drainDelays } from '../signals/machine';
 import { CREDENTIAL_REFUSED } from '../signals/infrastructure';
@@ -365,7 +365,7 @@ function stageCommands(r: NodeRecord): Record<string, string | undefined> {
     budgets:        'kubectl get poddisruptionbudgets -A',
     volumes:        node ? `kubectl get volumeattachments | grep -- ${ sh(node) }` : 'kubectl get volumeattachments',
     infrastructure: infra?.kind && infra.name ? kubectl('get', infraResource(infra) as string, [infra.name], { namespace, flags: ['-o yaml'] }) : undefined,
-    bootstrap:      kubectl('get', 'rkebootstraps.rke.cattle.io', [(r.objects.machine ? bootstrapRef(r.objects.machine)?.name : null) ?? r.machineName], { namespace, flags: ['-o yaml'] }),
+    bootstrap:      rkeBootstrapYaml(r),
     node:           node ? kubectl('get', 'node', [node], { flags: ['-o yaml'] }) : undefined,
   };
 }

@@ -20,7 +20,7 @@ import {
 } from './rule';
 import {
   customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureJobName, infrastructureObjectGone, infrastructurePending, jobLogCommand,
-  readLease, staleReadyBeat
+  planSecretKnownMissing, readLease, rkeBootstrapYaml, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
@@ -73,8 +73,7 @@ export const waitingForNodeRef: Rule = {
     const pending = gone ? null : infrastructurePending(r);
     // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent. A plan
     // secret known to be missing holds no plan, whatever the planner last said (it says nothing while paused).
-    const noSecret = !r.objects.planSecret && r.inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap';
-    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (noSecret ? 'noPlanSecret' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')))));
+    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (planSecretKnownMissing(r) ? 'noPlanSecret' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')))));
 
     // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
     if (pending) {
@@ -116,7 +115,7 @@ export const waitingForNodeRef: Rule = {
           evidence(machineLabel, 'metadata.creationTimestamp', r.created),
         ],
         fix:     family === 'noPlan' ? [step(this.id, 'seeCluster', { cluster: r.cluster?.name ?? '?' })] : [
-          step(this.id, 'planSecret', { secret }, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapRef(m)?.name], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
+          step(this.id, 'planSecret', { secret }, rkeBootstrapYaml(r)),
         ],
         since:   start,
         actions: [],
@@ -615,7 +614,7 @@ export const planSecretMissing: Rule = {
   check(r, ctx) {
     const m = r.objects.machine;
 
-    if (!m || r.objects.planSecret || r.deleting || bootstrapRef(m)?.kind !== 'RKEBootstrap') {
+    if (!m || r.deleting || !planSecretKnownMissing(r)) {
       return null;
     }
     const existed = age(ctx, r.created);
@@ -633,7 +632,7 @@ export const planSecretMissing: Rule = {
     const fix = heldBack?.why === 'clusterPaused' ? [step(this.id, 'afterPause', { cluster: r.cluster?.name ?? '?' })] : heldBack?.why === 'bootstrapPaused' ? [
       step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] })),
     ] : [
-      step(this.id, 'checkBootstrap', {}, kubectl('get', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, flags: ['-o yaml'] })),
+      step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)),
       step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
     ];
 
