@@ -1424,9 +1424,7 @@ export function reconciliationPaused(o: ScenarioOptions = {}): Scenario {
   // added since has no Reconciled condition from it.
   const unplanned = built.local.find((x) => x.kind === 'Machine' && x.metadata.name === CLUSTER_HEALTH_MACHINES.unplanned) as Record<string, any>;
 
-  for (const list of [unplanned.status.conditions, unplanned.status.v1beta2?.conditions, unplanned.status.deprecated?.v1beta1?.conditions]) {
-    if (Array.isArray(list)) list.splice(0, list.length, ...list.filter((c: { type: string }) => c.type !== 'Reconciled'));
-  }
+  unplanned.status.conditions = unplanned.status.conditions.filter((c: { type: string }) => c.type !== 'Reconciled');
   setRancherCondition(provisioningClusterOf(built), {
     type: 'Provisioned', status: 'True', lastUpdateTime: ago(now, '200d')
   });
