@@ -5,7 +5,7 @@
  * in it was said here, by the same translator and duration formatting as the other reports.
  */
 import {
-  eventsIndex, jobsIndex, linkChain, timelineOf, STATUS_ORDER, elapsedMs, toEpochMs
+  eventsIndex, jobsIndex, linkChain, timelineOf, ROLE_ORDER, STATUS_ORDER, elapsedMs, toEpochMs
 } from '../../engine';
 import type { ChainLink, DiagnosisReport, NodeRecord, TimelineEntry } from '../../engine';
 import { REDACTION_KINDS } from '../../export/redact';
@@ -139,7 +139,7 @@ const UI_KEY_FAMILIES: Record<string, string[]> = {
   severity:  ['error', 'warning', 'info'],
   planState: ['in-sync', 'waiting-for-agent', 'waiting-for-plan', 'applying', 'apply-failed', 'probes-failing', 'no-plan', 'unknown'],
   // Roles and operating systems as the tab's table says them
-  role:      ['etcd', 'controlplane', 'worker'],
+  role:      [...ROLE_ORDER],
   os:        ['linux', 'windows'],
 };
 
