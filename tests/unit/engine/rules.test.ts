@@ -9,6 +9,7 @@ import {
 import {
   buildScenario, EVERY_FAILURE_EXPECTED, GHOST_MACHINE, LEAVING_ETCD_MACHINE, MHC_BLOCKED_MACHINES
 } from '../../../scenarios/catalog';
+import { execFileSync } from 'child_process';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
@@ -294,9 +295,36 @@ describe('the agent\'s log is read for what went wrong', () => {
   it('a plan the agent applied and failed: the command that exited non-zero, not its credentials', () => {
     const step = agentStep('cert-rotation-failed', 'plan-apply-failed');
 
-    expect(en(step.key, step.args)).toContain('the one with an exit code other than 0 failed');
+    expect(en(step.key, step.args)).toContain('the agent logs "error executing instruction N" after it');
     expect(en(step.key, step.args)).not.toContain('credentials');
-    expect(step.command).toBe("sudo journalctl -u rancher-system-agent --since -1h --no-pager | grep -i -B 30 -E 'exit code: (-1|[1-9])' | tail -n 80");
+    expect(step.command!.startsWith('sudo journalctl -u rancher-system-agent --since -1h --no-pager | ')).toBe(true);
+  });
+
+  it('the failed command of the plan is what the filter keeps, not the periodic ones that fail after it', () => {
+    const step = agentStep('cert-rotation-failed', 'plan-apply-failed');
+    // The journal as system-agent's applyinator writes it (pkg/applyinator/applyinator.go): a one-time instruction of
+    // the plan fails ("error executing instruction"), then the init node's periodic etcd probe fails every cycle.
+    const at = (s: string, msg: string) => `Jan 13 07:${ s } rke2-etcd01 rancher-system-agent[912]: time="2026-01-13T07:${ s }Z" level=${ msg.startsWith('error') ? 'error' : 'info' } msg="${ msg.replace(/"/g, '\\"') }"`;
+    const periodic = (s: string) => [
+      at(s, '[Applyinator] Running command: sh [-c curl -f --retry 100 --retry-delay 5 --cacert /var/lib/rancher/rke2/server/tls/server-ca.crt https://localhost:9345/db/info | grep \'clientURLs\']'),
+      at(s, '[4f2a_1:stderr]: curl: (7) Failed to connect to localhost port 9345 after 0 ms: Connection refused'),
+      at(s, '[Applyinator] Command sh [-c curl -f --retry 100 --retry-delay 5 --cacert /var/lib/rancher/rke2/server/tls/server-ca.crt https://localhost:9345/db/info | grep \'clientURLs\'] finished with err: exit status 1 and exit code: 1'),
+    ];
+    const journal = [
+      at('44:58', '[Applyinator] Applying one-time instructions for plan with checksum 4f2a'),
+      at('44:58', '[Applyinator] Running command: sh [-c rke2 certificate rotate]'),
+      at('44:59', '[4f2a_0:stderr]: time="2026-01-13T07:44:59Z" level=fatal msg="failed to rotate certificates: open /var/lib/rancher/rke2/server/tls/client-ca.key: no such file or directory"'),
+      at('44:59', '[Applyinator] Command sh [-c rke2 certificate rotate] finished with err: exit status 1 and exit code: 1'),
+      at('44:59', 'error executing instruction 0: exit status 1'),
+      ...periodic('45:30'),
+      ...periodic('46:30'),
+    ].join('\n');
+    const filter = step.command!.slice(step.command!.indexOf('|') + 1);
+    const kept = execFileSync('bash', ['-c', filter], { input: journal, encoding: 'utf8' });
+
+    expect(kept).toContain('failed to rotate certificates');
+    expect(kept.trimEnd().endsWith('error executing instruction 0: exit status 1"')).toBe(true);
+    expect(kept).not.toContain('db/info');
   });
 
   it('an agent that never checked in: whether Rancher still accepts its credentials', () => {

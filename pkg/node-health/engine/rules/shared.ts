@@ -401,10 +401,15 @@ export function relatedHostArgs(r: NodeRecord): MessageArgs | null {
   };
 }
 
-/** The agent's last hour: all of it, or the commands of the plan that exited non-zero and the lines before them. */
+/**
+ * The agent's last hour: all of it, or the plan's command that failed and the lines before it. system-agent's
+ * applyinator logs "error executing instruction N" only for a one-time instruction of the plan; the periodic ones
+ * (the init node's etcd address and name, the encryption-key status) fail every cycle while etcd is down and log no
+ * such line, where their "exit code" lines would crowd out the plan's.
+ */
 const AGENT_LOG_LINUX = {
   connection: 'sudo journalctl -u rancher-system-agent --since -1h --no-pager | tail -n 50',
-  failure:    "sudo journalctl -u rancher-system-agent --since -1h --no-pager | grep -i -B 30 -E 'exit code: (-1|[1-9])' | tail -n 80",
+  failure:    "sudo journalctl -u rancher-system-agent --since -1h --no-pager | grep -B 40 'error executing instruction' | tail -n 80",
 } as const;
 
 /**
