@@ -351,6 +351,17 @@ describe('the kubelet step says what its log is read for', () => {
     expect(said(finding)).toContain('Check that the host is up and reaches the cluster\'s servers, then its disk, memory and network.');
   });
 
+  it('for a Node that stopped reporting: the host first, and no describe of what only the controller wrote', () => {
+    const down = buildScenario('control-plane-down');
+    const report = diagnose(clusterObjects(down, down.clusters[0].mgmtId), { now: down.now, defaultCluster: down.clusters[0].mgmtId });
+    const finding = report.records.flatMap((r) => r.findings).find((f) => f.rule === 'node-not-ready')!;
+
+    expect(finding.args.kind).toBe('unreachable');
+    expect(finding.fix.map((s) => s.key)).toStrictEqual(['nodeHealth.rules.nodeNotReady.fix.resources', 'nodeHealth.fix.kubeletLinux']);
+    // The cluster's own plan also starts at the hosts.
+    expect(report.clusters[0].findings.find((f) => f.rule === 'control-plane-unavailable')?.fix[0].key).toMatch(/hosts?$/i);
+  });
+
   it('for a Node under pressure: the pressure conditions in the evidence', () => {
     const objects = clone(everyObjects) as any[];
     const nodeName = diagnose(everyObjects, { now: every.now, defaultCluster: everyId }).records.find((r) => r.machineName === 'custom-c2a0d6e4b3f2')?.nodeName;

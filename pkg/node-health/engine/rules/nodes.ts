@@ -498,18 +498,22 @@ export const nodeNotReady: Rule = {
     const pressure = conditions(n).filter((c) => c.type !== 'Ready' && c.status === 'True');
     const kind = notReadyKind(ready);
     const kindStep = notReadyStep(r, n, kind);
+    const hostStep = step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' });
 
     return {
       args:     {
         duration: duration(notReadyFor), reason: ready.reason ?? '?', kind
       },
       evidence: [...conditionEvidence(nodeLabel, ready), ...pressure.flatMap((c) => conditionEvidence(nodeLabel, c))],
-      fix:      [
+      // A kubelet that stopped reporting wrote nothing to describe: the node lifecycle controller set every condition
+      // to Unknown, as the evidence shows. Whether the host is up comes first, as in the cluster's own plan when no
+      // control plane is Ready (the Kubernetes API the describe would ask may be down with it).
+      fix:      kind === 'unreachable' ? [hostStep, kubeletStep(r, 'ready')] : [
         commonStep('describeNode', {}, kubectl('describe', 'node', [nameOf(n)])),
         ...(kindStep ? [kindStep] : []),
         kubeletStep(r, 'ready'),
         // A host on its way down has nothing to check but what holds its shutdown.
-        ...(kind === 'shutdown' ? [] : [step(this.id, 'resources', { pressure: pressure.length > 0 ? 'yes' : 'no' })]),
+        ...(kind === 'shutdown' ? [] : [hostStep]),
       ],
       since:   ready.lastTransitionTime,
       actions: [],
