@@ -80,7 +80,8 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   // The tab checks every answer against the cluster's label selector (Steve's SQL cache ignores selectors).
   // Conditions of the bootstrap and Rancher's node: their transitions are part of a record's story (timeline.ts).
   // A paused RKEBootstrap gets no plan secret from Rancher.
-  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), PAUSED, ...CONDITIONS],
+  // Its owners: Rancher writes a plan secret only for an RKEBootstrap a Machine owns (rules/nodes.ts planSecretHeldBack).
+  bootstrap:    [label(LABELS.capiClusterName), annotation(ANNOTATIONS.etcdForceRemove), PAUSED, ...['kind', 'apiVersion', 'name'].map((f) => `metadata.ownerReferences[].${ f }`), ...CONDITIONS],
   infraMachine: [
     label(LABELS.capiClusterName), annotation('provisioning.cattle.io/force-machine-remove'), 'status.ready', 'status.jobName', ...FAILURE, ...ADDRESSES, ...CONDITIONS,
     // Where the providerID stops on its way from the Node to the Machine (node-not-linked).
@@ -111,7 +112,7 @@ export const READ_FIELDS: Readonly<Record<ObjectKind, readonly string[]>> = {
   registrationToken:  [],
   // Cluster API's own objects of the cluster: whether it, a pool or a health check is paused; what a health
   // check may remediate, v1beta1 (maxUnhealthy, unhealthyRange) and v1beta2 (remediation.triggerIf) alike.
-  capiCluster:        [PAUSED, 'spec.paused', 'status.phase', ...FAILURE, ...CONDITIONS],
+  capiCluster:        [PAUSED, 'spec.paused', 'status.phase', 'status.infrastructureReady', 'status.initialization.infrastructureProvisioned', ...FAILURE, ...CONDITIONS],
   machineHealthCheck: [
     label(LABELS.capiClusterName), PAUSED, 'spec.clusterName', `spec.selector.matchLabels[${ LABELS.deploymentName }]`,
     'spec.maxUnhealthy', 'spec.unhealthyRange', 'spec.nodeStartupTimeout',

@@ -579,6 +579,120 @@ describe('plan-secret-missing says why Rancher has written none', () => {
   });
 });
 
+describe('plan-secret-missing reads the rest of what the RKEBootstrap controller waits for', () => {
+  const unplanned = CLUSTER_HEALTH_MACHINES.unplanned;
+  const planFinding = (now: string, objects: any[]) => {
+    const record = diagnose(objects, { now }).records.find((r) => r.machineName === unplanned)!;
+
+    return { record, finding: record.findings.find((f) => f.rule === 'plan-secret-missing')! };
+  };
+  // The cluster no longer paused: what else holds the plan secret back.
+  const unpaused = () => {
+    const { now, objects } = objectsOf('reconciliation-paused');
+
+    capiOf(objects, 'Cluster')[0].spec.paused = false;
+
+    return { now, objects };
+  };
+  const bootstrapOf = (objects: any[]) => objects.find((o) => o.kind === 'RKEBootstrap' && o.metadata.name === unplanned);
+  const machineOf = (objects: any[]) => objects.find((o) => o.kind === 'Machine' && o.metadata.name === unplanned);
+  // A pool's RKEBootstrap before Cluster API's Machine controller reconciled its Machine: its MachineSet made it.
+  const ownedByMachineSet = (objects: any[]) => {
+    bootstrapOf(objects).metadata.ownerReferences = [{
+      apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineSet', name: 'pz-rke2-pool1-5f6d8c7b9', uid: '8d0e2f4a-1b3c-4d5e-8f90-a1b2c3d4e5f6', controller: true, blockOwnerDeletion: true
+    }];
+  };
+
+  it('no Machine owns the RKEBootstrap: Cluster API has not reconciled the Machine, whose log says why', () => {
+    const { now, objects } = unpaused();
+
+    ownedByMachineSet(objects);
+    const { finding } = planFinding(now, objects);
+
+    expect(finding.args).toMatchObject({ why: 'noOwner', bootstrap: unplanned });
+    expect(finding.evidence).toContainEqual({
+      object: `RKEBootstrap fleet-default/${ unplanned }`, path: 'metadata.ownerReferences[].kind', value: 'MachineSet'
+    });
+    expect(finding.fix.map((s) => s.command)).toStrictEqual([
+      `kubectl -n fleet-default get rkebootstraps.rke.cattle.io -o yaml -- ${ unplanned }`,
+      `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=1h | grep -F ${ unplanned }`,
+    ]);
+  });
+
+  it('a paused Machine: the reason no Machine owns it, and its resume is asked once in the row\'s plan', () => {
+    const { now, objects } = unpaused();
+    const resume = `kubectl -n fleet-default annotate machines.cluster.x-k8s.io -- ${ unplanned } cluster.x-k8s.io/paused-`;
+
+    ownedByMachineSet(objects);
+    machineOf(objects).metadata.annotations = { ...machineOf(objects).metadata.annotations, 'cluster.x-k8s.io/paused': '' };
+    const { record, finding } = planFinding(now, objects);
+
+    expect(finding.args).toMatchObject({ why: 'machinePaused', machine: unplanned });
+    expect(finding.evidence).toContainEqual({
+      object: `Machine fleet-default/${ unplanned }`, path: 'metadata.annotations[cluster.x-k8s.io/paused]', value: ''
+    });
+    expect(finding.fix.map((s) => s.command)).toStrictEqual([resume]);
+    // The pause leads the row's plan: what Cluster API leaves undone for a paused Machine follows from it.
+    expect(record.resolution?.rootCause).toBe('machine-signal');
+    expect(record.resolution?.consequences).toStrictEqual(['plan-secret-missing', 'waiting-for-node-ref']);
+    expect(record.resolution?.steps.map((s) => s.command)).toStrictEqual([
+      `kubectl -n fleet-default get machines.cluster.x-k8s.io --show-managed-fields -o yaml -- ${ unplanned }`, resume,
+    ]);
+  });
+
+  it('an RKEBootstrap read without its owners is not one no Machine owns', () => {
+    const { now, objects } = unpaused();
+
+    delete bootstrapOf(objects).metadata.ownerReferences;
+
+    expect(planFinding(now, objects).finding.args.why).toBe('other');
+  });
+
+  it('infrastructure not provisioned, in v1beta1\'s field and condition: the CAPI Cluster\'s conditions, then Cluster API\'s log', () => {
+    const { now, objects } = unpaused();
+    const capi = capiOf(objects, 'Cluster')[0];
+
+    capi.status.infrastructureReady = false;
+    capi.status.conditions = capi.status.conditions.map((c: any) => (c.type === 'InfrastructureReady' ? {
+      ...c, status: 'False', reason: 'WaitingForInfrastructure', severity: 'Info'
+    } : c));
+    const { finding } = planFinding(now, objects);
+
+    expect(finding.args).toMatchObject({ why: 'infrastructure', cluster: 'pz-rke2' });
+    expect(finding.evidence).toContainEqual({
+      object: 'CAPI Cluster fleet-default/pz-rke2', path: 'status.infrastructureReady', value: false
+    });
+    expect(finding.evidence.map((e) => e.value)).toContain('WaitingForInfrastructure');
+    expect(finding.fix.map((s) => s.command)).toStrictEqual([
+      'kubectl -n fleet-default describe clusters.cluster.x-k8s.io -- pz-rke2',
+      'kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=1h | grep -F pz-rke2',
+    ]);
+  });
+
+  it('infrastructure in v1beta2\'s field: provisioned says so; not provisioned, or absent with the condition False, holds it back', () => {
+    const { now, objects } = unpaused();
+    const capi = capiOf(objects, 'Cluster')[0];
+
+    capi.apiVersion = 'cluster.x-k8s.io/v1beta2';
+    delete capi.status.infrastructureReady;
+    capi.status.initialization = { infrastructureProvisioned: true };
+    expect(planFinding(now, objects).finding.args.why).toBe('other');
+
+    capi.status.initialization = { infrastructureProvisioned: false };
+    expect(planFinding(now, objects).finding.evidence).toContainEqual({
+      object: 'CAPI Cluster fleet-default/pz-rke2', path: 'status.initialization.infrastructureProvisioned', value: false
+    });
+
+    // v1beta2 leaves out a zero initialization: only the condition says it then.
+    delete capi.status.initialization;
+    expect(planFinding(now, objects).finding.args.why).toBe('other');
+    capi.status.conditions = [{
+      type: 'InfrastructureReady', status: 'False', reason: 'NotReady', message: 'RKECluster status.initialization.provisioned is false', lastTransitionTime: capi.metadata.creationTimestamp
+    }];
+    expect(planFinding(now, objects).finding.args.why).toBe('infrastructure');
+  });
+});
+
 describe('health-check-cannot-remediate', () => {
   it('quotes the health check, names the pool, its limit and timeout, and the machines it would replace point to it', () => {
     const { now, objects } = objectsOf('health-check-blocked');

@@ -9,7 +9,7 @@ import {
 } from '../conditions';
 import type { Condition } from '../conditions';
 import {
-  annotation, asObject, asString, describeObject, hasFields, label, nameOf, namespaceOf, specOf, statusOf
+  annotation, asArray, asObject, asString, describeObject, hasFields, label, metadata, nameOf, namespaceOf, specOf, statusOf
 } from '../fields';
 import {
   NODE_LEASE_NAMESPACE, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
@@ -588,26 +588,84 @@ export const nodeStatusStale: Rule = {
   },
 };
 
+type HeldBack = 'clusterPaused' | 'machinePaused' | 'noOwner' | 'bootstrapPaused' | 'infrastructure';
+
+/** The kinds of an object's owners, where it has any (an object read without them tells nothing of its owner). */
+function ownerKinds(obj: KubeObject): { kinds: string[]; machine: boolean } | null {
+  const refs = asArray(metadata(obj).ownerReferences).map(asObject);
+
+  if (refs.length === 0) {
+    return null;
+  }
+
+  return {
+    kinds:   refs.map((ref) => asString(ref.kind) ?? '?'),
+    machine: refs.some((ref) => ref.kind === 'Machine' && (asString(ref.apiVersion) ?? '').startsWith('cluster.x-k8s.io/')),
+  };
+}
+
+/**
+ * Whether the CAPI Cluster says its infrastructure is not provisioned, in the field its apiVersion has (v1beta2
+ * status.initialization.infrastructureProvisioned, read by Rancher 2.14 on; v1beta1 status.infrastructureReady),
+ * or its InfrastructureReady condition False. Null where it says neither way (a field not read is not false).
+ */
+function infrastructureNotProvisioned(capiCluster: KubeObject): Evidence[] | null {
+  const status = statusOf(capiCluster);
+  const label = describeObject('CAPI Cluster', capiCluster);
+  const v1beta2 = asString(capiCluster.apiVersion) === 'cluster.x-k8s.io/v1beta2';
+  const provisioned = v1beta2 ? asObject(status.initialization).infrastructureProvisioned : status.infrastructureReady;
+  const condition = getCondition(capiCluster, 'InfrastructureReady');
+
+  if (provisioned === true || (provisioned !== false && !(condition && condition.status === 'False'))) {
+    return null;
+  }
+
+  return [
+    ...(provisioned === false ? [evidence(label, v1beta2 ? 'status.initialization.infrastructureProvisioned' : 'status.infrastructureReady', false)] : []),
+    ...(condition && condition.status === 'False' ? conditionEvidence(label, condition) : []),
+  ];
+}
+
 /**
  * Why Rancher's RKEBootstrap controller has written no plan secret, where what it checks first says so
- * (pkg/controllers/capr/bootstrap GeneratingHandler): it waits while the CAPI Cluster has spec.paused, or while the
- * RKEBootstrap itself carries the paused annotation (cluster-api annotations.IsPaused: the Cluster's annotation does
- * not count here). Null when neither is seen.
+ * (pkg/controllers/capr/bootstrap GeneratingHandler), in its order, a paused CAPI Cluster first since Cluster API then
+ * sets no owner either:
+ * - the RKEBootstrap has no Machine among its owners: Cluster API's Machine controller makes the Machine its
+ *   controller, and does not reconcile a paused Machine;
+ * - the CAPI Cluster has spec.paused, or the RKEBootstrap itself carries the paused annotation (cluster-api
+ *   annotations.IsPaused: the Cluster's annotation does not count here);
+ * - the CAPI Cluster's infrastructure is not provisioned.
+ * Null when none is seen.
  */
-function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: 'clusterPaused' | 'bootstrapPaused'; evidence: Evidence[] } | null {
+function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; evidence: Evidence[] } | null {
   const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
 
   if (capiCluster && specOf(capiCluster).paused === true) {
     return { why: 'clusterPaused', evidence: [evidence(describeObject('CAPI Cluster', capiCluster), 'spec.paused', true)] };
   }
   const bootstrap = r.objects.bootstrap;
+  const owners = bootstrap ? ownerKinds(bootstrap) : null;
+
+  if (bootstrap && owners && !owners.machine) {
+    const m = r.objects.machine as KubeObject;
+    const machinePaused = annotation(m, ANNOTATIONS.capiPaused);
+
+    return {
+      why:      machinePaused === null ? 'noOwner' : 'machinePaused',
+      evidence: [
+        evidence(objectLabel('bootstrap', bootstrap), 'metadata.ownerReferences[].kind', owners.kinds.join(', ')),
+        ...(machinePaused === null ? [] : [evidence(objectLabel('machine', m), `metadata.annotations[${ ANNOTATIONS.capiPaused }]`, machinePaused)]),
+      ],
+    };
+  }
   const paused = bootstrap ? annotation(bootstrap, ANNOTATIONS.capiPaused) : null;
 
   if (bootstrap && paused !== null) {
     return { why: 'bootstrapPaused', evidence: [evidence(objectLabel('bootstrap', bootstrap), `metadata.annotations[${ ANNOTATIONS.capiPaused }]`, paused)] };
   }
+  const notProvisioned = capiCluster ? infrastructureNotProvisioned(capiCluster) : null;
 
-  return null;
+  return notProvisioned ? { why: 'infrastructure', evidence: notProvisioned } : null;
 }
 
 export const planSecretMissing: Rule = {
@@ -633,16 +691,42 @@ export const planSecretMissing: Rule = {
       evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapName ?? null),
       ...(heldBack?.evidence ?? []),
     ];
-    const fix = heldBack?.why === 'clusterPaused' ? [step(this.id, 'afterPause', { cluster: r.cluster?.name ?? '?' })] : heldBack?.why === 'bootstrapPaused' ? [
-      step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] })),
-    ] : [
-      step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)),
-      step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
-    ];
+    const capiLog = (name: string | null | undefined) => `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=1h | grep -F ${ sh(name ?? '') }`;
+    let fix;
+
+    switch (heldBack?.why) {
+    case 'clusterPaused':
+      fix = [step(this.id, 'afterPause', { cluster: r.cluster?.name ?? '?' })];
+      break;
+    case 'machinePaused':
+      // The same command as the machine's own paused finding: the plan asks for it once.
+      fix = [step(this.id, 'resumeMachine', { machine: r.machineName ?? '?' }, kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] }))];
+      break;
+    case 'noOwner':
+      fix = [step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)), step(this.id, 'capiOwner', { machine: r.machineName ?? '?' }, capiLog(r.machineName))];
+      break;
+    case 'bootstrapPaused':
+      fix = [step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] }))];
+      break;
+    case 'infrastructure': {
+      const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
+
+      fix = [
+        step(this.id, 'clusterInfrastructure', { cluster: r.cluster?.name ?? '?' }, capiCluster ? kubectl('describe', 'clusters.cluster.x-k8s.io', [nameOf(capiCluster)], { namespace: namespaceOf(capiCluster) }) : undefined),
+        step(this.id, 'capiLog', {}, capiLog(capiCluster ? nameOf(capiCluster) : r.cluster?.name)),
+      ];
+      break;
+    }
+    default:
+      fix = [
+        step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)),
+        step(this.id, 'rancherLogs', {}, 'kubectl -n cattle-system logs -l app=rancher --since=1h | grep -i machine-plan'),
+      ];
+    }
 
     return {
       args:     {
-        secret: r.host.planSecretName ?? '?', why: heldBack?.why ?? 'other', cluster: r.cluster?.name ?? '?', bootstrap: bootstrapName ?? '?'
+        secret: r.host.planSecretName ?? '?', why: heldBack?.why ?? 'other', cluster: r.cluster?.name ?? '?', bootstrap: bootstrapName ?? '?', machine: r.machineName ?? '?'
       },
       evidence: shown,
       fix,

@@ -249,6 +249,13 @@ function healthCheckStep(fix: FixStep[], r: NodeRecord, reason: string | null): 
   }
 }
 
+/**
+ * What a paused Machine leaves undone: Cluster API's Machine controller does not reconcile it (cluster-api
+ * core/reconcilers/machine Reconcile returns at the pause), so it neither makes the Machine the owner of its
+ * RKEBootstrap, which Rancher waits for before it writes the plan secret, nor links its Node.
+ */
+const PAUSED_MACHINE_EXPLAINS = ['plan-secret-missing', 'waiting-for-node-ref', 'node-not-linked'];
+
 export const machineSignal: Rule = {
   id:       'machine-signal',
   severity: 'warning',
@@ -274,7 +281,7 @@ export const machineSignal: Rule = {
         fix:      signalSteps('machineAnnotations', entry, machineCommands(r, entry)),
         since:    null,
         // A pause set on the machine itself is lifted on the machine; the dialog checks who else holds it.
-        ...(entry.id === 'paused' ? { actions: ['resume-machine'] as ActionId[] } : {}),
+        ...(entry.id === 'paused' ? { actions: ['resume-machine'] as ActionId[], explains: PAUSED_MACHINE_EXPLAINS } : {}),
       }));
     }
     for (const entry of MACHINE_CONDITION_SIGNALS) {
@@ -296,6 +303,7 @@ export const machineSignal: Rule = {
         evidence: conditionEvidence(objectLabel('machine', m), c),
         fix,
         since:    c.lastTransitionTime,
+        ...(entry.id === 'pausedCondition' ? { explains: PAUSED_MACHINE_EXPLAINS } : {}),
       }));
     }
 
