@@ -401,6 +401,8 @@ export function buildNode(ctx: ClusterContext, spec: NodeSpec, extras: NodeBuild
       providerID:        nodeState === 'unlinked' ? undefined : providerID,
       ready:             notReady ?? { status: 'True', since: minutesAfterCreate(5) },
       unschedulable:     Boolean(spec.deleting),
+      // Cluster API cordons the Node as it starts to drain it, once the pre-drain hooks are done.
+      cordonedAt:        deletingAt,
       heartbeat:         before(stableInt(`hb:${ nodeName }`, 5, 50)),
     });
   }

@@ -33,6 +33,8 @@ export interface DownstreamNodeOptions {
   providerID?: string;
   ready?: { status: 'True' | 'False' | 'Unknown'; reason?: string; message?: string; since?: string };
   unschedulable?: boolean;
+  /** When it was cordoned: the time its unschedulable taint was added (the last heartbeat where not said) */
+  cordonedAt?: string;
   extraLabels?: Labels;
   heartbeat: string;
 }
@@ -138,7 +140,8 @@ export function downstreamNode(o: DownstreamNodeOptions): NodeObject {
   }
   if (o.unschedulable) {
     taints.push({
-      key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: o.heartbeat
+      // The node lifecycle controller stamps the taints it adds (SwapNodeControllerTaint): when the Node was cordoned.
+      key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: o.cordonedAt ?? o.heartbeat
     });
   }
 

@@ -352,6 +352,18 @@ describe('orphan-node and etcd-hook', () => {
     expect(bootstrap?.metadata.annotations?.['rke.cattle.io/etcd-force-remove']).toBeUndefined();
   });
 
+  it('etcd-hook: the leaving member\'s Node was cordoned when its drain began, not at its last heartbeat', () => {
+    const s = buildScenario('etcd-hook');
+    const m = machine(s, LEAVING_ETCD_MACHINE);
+    const node = Object.values(s.downstream).flat().find((o) => o.kind === 'Node' && o.metadata.name === m.status.nodeRef?.name) as any;
+
+    expect(node.spec.unschedulable).toBe(true);
+    // The node lifecycle controller stamps the unschedulable taint as it adds it, and never again.
+    expect(node.spec.taints.find((t: any) => t.key === 'node.kubernetes.io/unschedulable')).toStrictEqual({
+      key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: m.metadata.deletionTimestamp
+    });
+  });
+
   it('healthy: five joined nodes, every plan in sync with healthy probes', () => {
     const s = buildScenario('healthy');
 
