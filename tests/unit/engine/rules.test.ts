@@ -327,6 +327,25 @@ describe('the agent\'s log is read for what went wrong', () => {
     expect(kept).not.toContain('db/info');
   });
 
+  it('a machine with its own Node: the host is that Node\'s, not one to search the cluster for', () => {
+    const s = buildScenario('cert-rotation-failed');
+    const record = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records
+      .find((r) => r.findings.some((f) => f.rule === 'plan-apply-failed'))!;
+    const [first] = record.findings.find((f) => f.rule === 'plan-apply-failed')!.fix;
+
+    expect(record.nodeName).toBe('rotf-etcd01');
+    expect(first.key).toBe('nodeHealth.fix.hostOfNode');
+    expect(first.command).toBeUndefined();
+    expect(en(first.key, first.args)).toBe(`Its host is the one of its Node rotf-etcd01 (${ record.addresses.internal }): the commands below run there.`);
+    // Without a Node of its own, the plan secret's name still finds the host.
+    const ghost = buildScenario('cert-rotation-blocked');
+    const unlinked = diagnose(clusterObjects(ghost, ghost.clusters[0].mgmtId), { now: ghost.now, defaultCluster: ghost.clusters[0].mgmtId }).records
+      .find((r) => r.findings.some((f) => f.rule === 'agent-never-checked-in'))!;
+
+    expect(unlinked.objects.node).toBeUndefined();
+    expect(unlinked.findings.find((f) => f.rule === 'agent-never-checked-in')!.fix[0].key).toMatch(/\.(findHost|hostIs)$/);
+  });
+
   it('an agent that never checked in: whether Rancher still accepts its credentials', () => {
     const step = agentStep('cert-rotation-blocked', 'agent-never-checked-in');
 

@@ -7,7 +7,7 @@ import {
   conditionPath, conditionStatus, findUnhealthyConditionSaying, getCondition, nodeReadyCondition, rawCondition, readyHeartbeat
 } from '../conditions';
 import type { Condition } from '../conditions';
-import { annotation, asObject, asString } from '../fields';
+import { annotation, asObject, asString, nameOf } from '../fields';
 import { INFRASTRUCTURE_GONE, bootstrapRef, failureMessage, infrastructureRef } from '../objects';
 import { COPIED_FROM_ANNOTATION } from '../nodes-left-to-tab';
 import { LIVE_HEARTBEAT_MS, leaseRenewTime, leaseRenewedWithinMs } from '../leases';
@@ -421,11 +421,12 @@ export function findHostSteps(r: NodeRecord, lookFor: 'connection' | 'failure' =
   const file = windows ? CONNECTION_INFO_PATH.windows : CONNECTION_INFO_PATH.linux;
   const secret = r.host.planSecretName ?? '';
   const command = windows ? `Select-String -Path '${ file }' -Pattern 'secretName'` : `sudo grep -o '"secretName": *"[^"]*"' ${ file }`;
-  const host = relatedHostArgs(r);
+  const ownNode = r.objects.machine && r.objects.node ? nameOf(r.objects.node) : null;
+  const host = ownNode ? null : relatedHostArgs(r);
 
   return [
-    // Another record already shows the host: say which, rather than have every host searched.
-    host ? commonStep('hostIs', {
+    // The machine's own Node is its host; else another record may show it: say which, rather than have every host searched.
+    ownNode ? commonStep('hostOfNode', { node: ownNode, address: r.addresses.internal ?? r.addresses.external ?? 'none' }) : host ? commonStep('hostIs', {
       ...host, secret, file
     }, command) : commonStep('findHost', { secret, file }, command),
     windows ? commonStep('agentLogWindows', { lookFor }, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', { lookFor }, AGENT_LOG_LINUX[lookFor]),
