@@ -346,6 +346,20 @@ describe('the agent\'s log is read for what went wrong', () => {
     expect(unlinked.findings.find((f) => f.rule === 'agent-never-checked-in')!.fix[0].key).toMatch(/\.(findHost|hostIs)$/);
   });
 
+  it('a machine whose Node is gone: found by its plan secret, and by the address its agent registered with', () => {
+    const s = buildScenario('orphan-node');
+    const record = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records
+      .find((r) => r.findings.some((f) => f.rule === 'node-missing'))!;
+    const [first] = record.findings.find((f) => f.rule === 'node-missing')!.fix;
+    const registered = record.objects.planSecret?.metadata.annotations?.['rke.cattle.io/address'];
+
+    expect(registered).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(first.key).toBe('nodeHealth.fix.findHost');
+    expect(en(first.key, first.args)).toContain(`Find the host behind this machine, which registered with address ${ registered }: on each host`);
+    // A plan secret that names no address: the step says none.
+    expect(en(first.key, { ...first.args, address: 'none' })).toMatch(/^Find the host behind this machine: on each host/);
+  });
+
   it('an agent that never checked in: whether Rancher still accepts its credentials', () => {
     const step = agentStep('cert-rotation-blocked', 'agent-never-checked-in');
 

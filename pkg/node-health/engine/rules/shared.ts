@@ -402,6 +402,16 @@ export function relatedHostArgs(r: NodeRecord): MessageArgs | null {
 }
 
 /**
+ * The address the machine's agent registered with: the plan secret's rke.cattle.io/address (the registration
+ * command's --address, or what the agent found), 'none' where the secret does not say.
+ */
+function registeredAddress(r: NodeRecord): string {
+  const secret = r.objects.planSecret;
+
+  return (secret ? annotation(secret, ANNOTATIONS.address) ?? annotation(secret, ANNOTATIONS.internalAddress) : null) || 'none';
+}
+
+/**
  * The agent's last hour: all of it, or the plan's command that failed and the lines before it. system-agent's
  * applyinator logs "error executing instruction N" only for a one-time instruction of the plan; the periodic ones
  * (the init node's etcd address and name, the encryption-key status) fail every cycle while etcd is down and log no
@@ -428,7 +438,9 @@ export function findHostSteps(r: NodeRecord, lookFor: 'connection' | 'failure' =
     // The machine's own Node is its host; else another record may show it: say which, rather than have every host searched.
     ownNode ? commonStep('hostOfNode', { node: ownNode, address: r.addresses.internal ?? r.addresses.external ?? 'none' }) : host ? commonStep('hostIs', {
       ...host, secret, file
-    }, command) : commonStep('findHost', { secret, file }, command),
+    }, command) : commonStep('findHost', {
+      secret, file, address: registeredAddress(r)
+    }, command),
     windows ? commonStep('agentLogWindows', { lookFor }, 'Get-WinEvent -ProviderName rancher-wins -MaxEvents 50 | Format-List') : commonStep('agentLogLinux', { lookFor }, AGENT_LOG_LINUX[lookFor]),
   ];
 }
