@@ -3,6 +3,10 @@
  * threshold not reached (and reached exactly), the condition recovered, the field that makes it a problem
  * put right.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
+import { createTranslator } from '@pkg/node-health/report/translate';
 import { diagnose } from '@pkg/node-health/engine';
 import type { DiagnoseOptions, DiagnosisReport, Finding } from '@pkg/node-health/engine';
 import {
@@ -10,6 +14,8 @@ import {
 } from '../../../scenarios/catalog';
 import type { Scenario } from '../../../scenarios/types';
 import { clusterObjects, findingsByName } from './helpers';
+
+const enText = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
 
 const HOUR = 3600e3;
 const DAY = 24 * HOUR;
@@ -263,6 +269,8 @@ describe('kubelet-version-skew', () => {
       wanted: 'v1.27.13+rke2r1', kubelet: 'v1.27.13+rke2r1', machineKubelet: 'v1.26.15+rke2r1', stale: 'yes'
     });
     expect(f.fix[1].command).toContain('capi-controller-manager');
+    // Known, not asked: the Node runs the new version.
+    expect(enText(f.fix[1].key, f.fix[1].args)).toMatch(/^The Node runs the new version and Cluster API has not seen it: restart capi-controller-manager/);
     // The Node shows the upgrade ran: nothing to read on the host or in the chart jobs of why it did not.
     expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['versions', 'restartCapi']);
     // Nodes the upgrade has not reached yet are queued, not stuck.
@@ -332,6 +340,7 @@ describe('kubelet-version-skew', () => {
     // The Node itself is behind: the host's log and the chart jobs first, Cluster API's watch last.
     expect(f.args.stale).toBe('no');
     expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['versions', 'hostVersion', 'helmJobs', 'restartCapi']);
+    expect(enText(f.fix[3].key, f.fix[3].args)).toMatch(/^If the Node already runs the new version but Rancher still waits/);
   });
 });
 

@@ -102,7 +102,7 @@ export const kubeletVersionSkew: Rule = {
     }
 
     const versions = step(this.id, 'versions', {}, 'kubectl get nodes -o wide');
-    const restartCapi = step(this.id, 'restartCapi', {}, RESTART_CAPI_CONTROLLER);
+    const restartCapi = step(this.id, 'restartCapi', { stale: stale ? 'yes' : 'no' }, RESTART_CAPI_CONTROLLER);
     const hostVersion = step(this.id, 'hostVersion', {}, r.os === 'windows' ? undefined : serviceJournal(kubernetesServices(r), '--since -1h --no-pager | tail -n 100'));
     const helmJobs = step(this.id, 'helmJobs', {}, 'kubectl -n kube-system get jobs,pods -l helmcharts.helm.cattle.io/chart');
 
