@@ -11,12 +11,13 @@ import type {
 import { RULES } from './rules';
 import { recordsByCluster } from './cluster-info';
 import { AFTER_RULES } from './rules/related';
+import { CLUSTER_RULES } from './rules/cluster';
 
 const CATALOGUE = [...RULES, ...AFTER_RULES];
 const EXPLAINS = new Map<string, readonly string[]>(
   CATALOGUE.filter((r) => r.explains?.length).map((r) => [r.id, r.explains as readonly string[]])
 );
-const SYMPTOMS = new Set(CATALOGUE.filter((r) => r.stepsWhenExplained === false).map((r) => r.id));
+const SYMPTOMS = new Set([...CATALOGUE, ...CLUSTER_RULES].filter((r) => r.stepsWhenExplained === false).map((r) => r.id));
 const ASKED_BY_CLUSTER = new Map(CATALOGUE.filter((r) => r.stepsTheClusterAsks).map((r) => [r.id, r.stepsTheClusterAsks as Readonly<Record<string, string>>]));
 
 /** Whether the record's cluster has the finding that asks for this step of the record's finding already. */

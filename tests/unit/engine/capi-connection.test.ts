@@ -35,6 +35,8 @@ describe('Cluster API cannot reach the cluster', () => {
 
     expect(resolution.rootCause).toBe('cluster-agent-disconnected');
     expect(resolution.consequences).toContain('capi-connection-down');
+    // Where Cluster API's kubeconfig points and its log say nothing the agent's lost connection does not.
+    expect(resolution.steps.map((x) => x.rule)).not.toContain('capi-connection-down');
   });
 
   it('leads the plan itself when the agent is connected, with the kubeconfig Cluster API reaches the cluster through', () => {
@@ -51,6 +53,7 @@ describe('Cluster API cannot reach the cluster', () => {
     expect(cluster.findings.map((f) => f.rule)).toStrictEqual(['capi-connection-down']);
     expect(cluster.resolution?.rootCause).toBe('capi-connection-down');
     expect(found.fix.find((x) => x.key.endsWith('.kubeconfig'))?.command).toBe('kubectl -n fleet-default get secret cd-rke2-kubeconfig');
+    expect(cluster.resolution?.steps.map((x) => x.key.split('.').pop())).toStrictEqual(['stale', 'throughRancher', 'kubeconfig', 'capiLog']);
   });
 
   it('waits out the agent threshold: a connection back within it was a blip', () => {

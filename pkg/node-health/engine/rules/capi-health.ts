@@ -401,8 +401,11 @@ function connectionDownMachines(input: ClusterRuleInput): NodeRecord[] {
 }
 
 export const capiConnectionDown: ClusterRule = {
-  id:       'capi-connection-down',
-  severity: 'warning',
+  id:                 'capi-connection-down',
+  severity:           'warning',
+  // Explained by the cluster agent's lost connection, which carries Cluster API's: where its kubeconfig points and its
+  // own log have nothing more to tell until the agent is back.
+  stepsWhenExplained: false,
   related(input) {
     return connectionDownMachines(input);
   },

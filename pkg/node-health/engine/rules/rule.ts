@@ -65,6 +65,8 @@ export interface ClusterRule {
   related?(input: ClusterRuleInput, ctx: RuleContext): NodeRecord[];
   /** What a related record's note says of that record besides the finding's own arguments */
   relatedArgs?(record: NodeRecord, input: ClusterRuleInput, ctx: RuleContext): MessageArgs;
+  /** false: when another finding of the cluster explains this one, the cluster's plan leaves out its steps (as Rule's) */
+  stepsWhenExplained?: false;
 }
 
 export interface NameClaim {
