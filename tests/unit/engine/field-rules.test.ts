@@ -368,6 +368,22 @@ describe('drain-stuck', () => {
 
     expect(f.severity).toBe('warning');
     expect(f.args).toMatchObject({ node: 'dr-worker-02', duration: 5 * 60 * 60 * 1000 });
+    // Rancher still drains it: its pods and budgets, not an uncordon that lets new pods onto the node it empties.
+    expect(f.fix.map((x) => x.key.split('.').pop())).toStrictEqual(['pods', 'budgets', 'options']);
+    expect(f.fix.map((x) => x.command)).not.toContain('kubectl uncordon dr-worker-02');
+  });
+
+  it('offers the uncordon where Rancher waits for its own uncordon to finish (rancher#36669)', () => {
+    const uncordoning = JSON.parse(JSON.stringify(objects));
+    const reconciled = machineNamed(uncordoning, DRAINING_MACHINE).status.conditions.find((c: any) => c.type === 'Reconciled');
+
+    reconciled.message = 'waiting for uncordon to finish';
+    const cluster = uncordoning.find((o: any) => o.kind === 'Cluster' && o.apiVersion.startsWith('provisioning'));
+
+    cluster.status.conditions = cluster.status.conditions.map((c: any) => (c.message ? { ...c, message: `uncordoning worker node(s) ${ DRAINING_MACHINE }: waiting for uncordon to finish` } : c));
+    const f = finding(run(s, uncordoning), DRAINING_MACHINE, 'drain-stuck')!;
+
+    expect(f.args.uncordon).toBe('yes');
     expect(f.fix.map((x) => x.command)).toContain('kubectl uncordon dr-worker-02');
   });
 

@@ -198,21 +198,24 @@ export const drainStuck: Rule = {
       ev.push(evidence(annotated, `metadata.annotations[${ key }]`, value));
     }
     const node = n ? nameOf(n) : r.nodeName;
+    const uncordon = /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`);
 
     return {
       // Cordoned by hand with nothing of Rancher's behind it: no drain to unblock, but the node takes no new pod
       // and a Ready row must not hide that.
       args:     {
-        node: node ?? '?', duration: duration(waited), byRancher: byRancher ? 'yes' : 'no', uncordon: /uncordon/i.test(`${ reconciled?.message ?? '' } ${ named ? r.cluster?.blockingMessage ?? '' : '' }`) ? 'yes' : 'no'
+        node: node ?? '?', duration: duration(waited), byRancher: byRancher ? 'yes' : 'no', uncordon: uncordon ? 'yes' : 'no'
       },
       evidence: ev,
-      // A drain of Rancher's is unblocked at its pods and its upgrade options; a cordon by hand has no drain to
+      // A drain of Rancher's is unblocked at its pods and its upgrade options, and Rancher uncordons the node once it has
+      // changed it: an uncordon by hand while it still drains lets new pods onto the node it empties (and Rancher cordons
+      // it again), so it is offered only where Rancher waits for its own uncordon. A cordon by hand has no drain to
       // unblock: who set it says whether it may be lifted.
       fix:      byRancher ? [
         step(this.id, 'pods', {}, n ? podsOnNode(nameOf(n)) : undefined),
         step(this.id, 'budgets', {}, 'kubectl get poddisruptionbudgets -A'),
         step(this.id, 'options', { cluster: r.cluster?.name ?? '?' }),
-        step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
+        ...(uncordon ? [step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined)] : []),
       ] : [
         step(this.id, 'whoCordoned', {}, n ? `kubectl get node ${ sh(nameOf(n)) } --show-managed-fields -o yaml` : undefined),
         step(this.id, 'uncordon', {}, n ? `kubectl uncordon ${ sh(nameOf(n)) }` : undefined),
