@@ -368,6 +368,29 @@ describe('the agent\'s log is read for what went wrong', () => {
   });
 });
 
+describe('a deletion stage whose condition says nothing', () => {
+  const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+
+  it('quotes no message: v1beta1\'s pre-terminate hook condition carries none, and no "-" stands in for it', () => {
+    const s = buildScenario('etcd-hook');
+    const record = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records
+      .find((r) => r.findings.some((f) => f.signal === 'deletionStages/preTerminateHook'))!;
+    const f = record.findings.find((x) => x.signal === 'deletionStages/preTerminateHook')!;
+    const hook = record.objects.machine?.status.conditions.find((c: any) => c.type === 'PreTerminateDeleteHookSucceeded');
+
+    expect(hook).toMatchObject({ status: 'False', reason: 'WaitingExternalHook' });
+    expect(hook.message).toBeUndefined();
+    // The duration is said by the report's formatter; here it is given as text.
+    expect(f.args.duration).toBe(2 * 3600_000);
+    expect(en(f.causeKey, { ...f.args, duration: '2h' })).toBe('Deletion was requested 2h ago and waits for a pre-terminate hook to let it go.');
+    // With words of its own, the stage quotes them.
+    expect(en(f.causeKey, {
+      ...f.args, duration: '2h', message: 'Waiting for pre-terminate hooks to succeed (hooks: rke-bootstrap-cleanup)'
+    }))
+      .toBe('Deletion was requested 2h ago and waits for a pre-terminate hook to let it go (its message: Waiting for pre-terminate hooks to succeed (hooks: rke-bootstrap-cleanup)).');
+  });
+});
+
 describe('the kubelet step says what its log is read for', () => {
   const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
   const said = (f: Finding) => f.fix.map((s) => en(s.key, s.args));

@@ -243,8 +243,9 @@ export const stuckDeleting: Rule = {
       args: {
         duration:   duration(age(ctx, r.deleting)),
         finalizers: r.finalizers.join(', '),
-        // What the stage's own condition says ("Draining the node before deletion"), for the stage's words.
-        message:    said || '-',
+        // What the stage's own condition says ("Draining the node before deletion"), for the stage's words; v1beta1's
+        // hook conditions say nothing ('none': the sentence leaves the quote out).
+        message:    said || 'none',
         custom:     customHost(r),
       },
       evidence: [
