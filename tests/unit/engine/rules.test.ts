@@ -391,6 +391,27 @@ describe('a deletion stage whose condition says nothing', () => {
   });
 });
 
+describe('a condition without a message, in a signal\'s sentence', () => {
+  const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+
+  it('says its reason alone: Cluster API\'s v1beta1 OwnerRemediated carries no message', () => {
+    const s = buildScenario('node-signals');
+    const objects = clusterObjects(s, s.clusters[0].mgmtId) as any[];
+    const machine = objects.find((o) => o.kind === 'Machine' && o.status?.conditions?.some((c: any) => c.type === 'OwnerRemediated'));
+    const owner = machine.status.conditions.find((c: any) => c.type === 'OwnerRemediated');
+    const causeOf = () => {
+      const f = diagnose(objects, { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records.find((r) => r.machineName === machine.metadata.name)!
+        .findings.find((x) => x.signal === 'machineConditions/ownerRemediationPending')!;
+
+      return en(f.causeKey, { ...f.args, duration: '25m' });
+    };
+
+    expect(causeOf()).toBe(`Machine ${ machine.metadata.name } waits for its owner to remediate it for 25m (WaitingForRemediation: Waiting for remediation).`);
+    delete owner.message;
+    expect(causeOf()).toBe(`Machine ${ machine.metadata.name } waits for its owner to remediate it for 25m (WaitingForRemediation).`);
+  });
+});
+
 describe('the kubelet step says what its log is read for', () => {
   const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
   const said = (f: Finding) => f.fix.map((s) => en(s.key, s.args));

@@ -56,6 +56,14 @@ export function hitOf(table: SignalTableId, entry: SignalEntry, hit: Omit<RuleHi
   };
 }
 
+/**
+ * A condition's own words for a finding's sentence: "reason: message", either one alone, or 'none' (the sentence then
+ * quotes nothing). Cluster API's v1beta1 conditions often have no message (OwnerRemediated, the hooks).
+ */
+function conditionSaid(c: Condition): string {
+  return [c.reason, c.message].filter((x) => !!x).join(': ') || 'none';
+}
+
 /** Past the threshold, or since an unknown time. */
 function lasted(ctx: RuleContext, since: string | null, thresholdMs: number): boolean {
   const waited = age(ctx, since);
@@ -124,7 +132,7 @@ export const nodeCondition: Rule = {
       }
       hits.push(hitOf('nodeConditions', entry, {
         args: {
-          node: nameOf(n) ?? '?', type: condition.type, reason: condition.reason ?? '-', message: condition.message ?? '-', duration: duration(age(ctx, condition.lastTransitionTime)),
+          node: nameOf(n) ?? '?', type: condition.type, reason: condition.reason ?? '-', message: condition.message ?? '-', said: conditionSaid(condition), duration: duration(age(ctx, condition.lastTransitionTime)),
         },
         evidence: conditionEvidence(nodeLabel, condition),
         fix:      signalSteps('nodeConditions', entry, nodeCommands(r, n), serviceArgs(r)),
@@ -298,7 +306,7 @@ export const machineSignal: Rule = {
       }
       (hits ??= []).push(hitOf('machineConditions', entry, {
         args: {
-          machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', duration: duration(age(ctx, c.lastTransitionTime)),
+          machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', said: conditionSaid(c), duration: duration(age(ctx, c.lastTransitionTime)),
         },
         evidence: conditionEvidence(objectLabel('machine', m), c),
         fix,
