@@ -20,7 +20,7 @@ import {
 } from './rule';
 import {
   customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureJobName, infrastructureObjectGone, infrastructurePending, jobLogCommand,
-  planSecretKnownMissing, readLease, rkeBootstrapYaml, staleReadyBeat
+  capiControllerLog, planSecretKnownMissing, readLease, resumeMachineCommand, rkeBootstrapYaml, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
@@ -637,7 +637,7 @@ function infrastructureNotProvisioned(capiCluster: KubeObject): Evidence[] | nul
  * - the CAPI Cluster's infrastructure is not provisioned.
  * Null when none is seen.
  */
-function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; evidence: Evidence[] } | null {
+function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; evidence: Evidence[]; capiCluster?: KubeObject } | null {
   const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
 
   if (capiCluster && specOf(capiCluster).paused === true) {
@@ -665,7 +665,9 @@ function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; e
   }
   const notProvisioned = capiCluster ? infrastructureNotProvisioned(capiCluster) : null;
 
-  return notProvisioned ? { why: 'infrastructure', evidence: notProvisioned } : null;
+  return notProvisioned ? {
+    why: 'infrastructure', evidence: notProvisioned, capiCluster
+  } : null;
 }
 
 export const planSecretMissing: Rule = {
@@ -691,7 +693,6 @@ export const planSecretMissing: Rule = {
       evidence(objectLabel('machine', m), 'spec.bootstrap.configRef.name', bootstrapName ?? null),
       ...(heldBack?.evidence ?? []),
     ];
-    const capiLog = (name: string | null | undefined) => `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=1h | grep -F ${ sh(name ?? '') }`;
     let fix;
 
     switch (heldBack?.why) {
@@ -700,20 +701,20 @@ export const planSecretMissing: Rule = {
       break;
     case 'machinePaused':
       // The same command as the machine's own paused finding: the plan asks for it once.
-      fix = [step(this.id, 'resumeMachine', { machine: r.machineName ?? '?' }, kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] }))];
+      fix = [step(this.id, 'resumeMachine', { machine: r.machineName ?? '?' }, resumeMachineCommand(r))];
       break;
     case 'noOwner':
-      fix = [step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)), step(this.id, 'capiOwner', { machine: r.machineName ?? '?' }, capiLog(r.machineName))];
+      fix = [step(this.id, 'checkBootstrap', {}, rkeBootstrapYaml(r)), step(this.id, 'capiOwner', { machine: r.machineName ?? '?' }, capiControllerLog(r.machineName, '1h'))];
       break;
     case 'bootstrapPaused':
       fix = [step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] }))];
       break;
     case 'infrastructure': {
-      const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
+      const capiCluster = heldBack.capiCluster as KubeObject;
 
       fix = [
-        step(this.id, 'clusterInfrastructure', { cluster: r.cluster?.name ?? '?' }, capiCluster ? kubectl('describe', 'clusters.cluster.x-k8s.io', [nameOf(capiCluster)], { namespace: namespaceOf(capiCluster) }) : undefined),
-        step(this.id, 'capiLog', {}, capiLog(capiCluster ? nameOf(capiCluster) : r.cluster?.name)),
+        step(this.id, 'clusterInfrastructure', { cluster: r.cluster?.name ?? '?' }, kubectl('describe', 'clusters.cluster.x-k8s.io', [nameOf(capiCluster)], { namespace: namespaceOf(capiCluster) })),
+        step(this.id, 'capiLog', {}, capiControllerLog(nameOf(capiCluster), '1h')),
       ];
       break;
     }

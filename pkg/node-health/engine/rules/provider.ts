@@ -15,7 +15,7 @@ import { expectedNodeName } from '../expected-name';
 import {
   Rule, RuleContext, age, commonStep, conditionEvidence, duration, evidence, kubectl, objectLabel, sh, step
 } from './rule';
-import { RESTART_CAPI_CONTROLLER, customHost } from './shared';
+import { RESTART_CAPI_CONTROLLER, capiControllerLog, customHost } from './shared';
 
 /**
  * The infrastructure providers whose machines Rancher gives the providerID itself (capr machinenodelookup): those of its
@@ -254,7 +254,7 @@ export const nodeNotLinked: Rule = {
     const resource = ref ? infraResource(ref) : null;
     const readInfra = resource && ref?.name ? kubectl('get', resource, [ref.name], { namespace, flags: ['-o yaml'] }) : undefined;
     const rancherLog = `kubectl -n cattle-system logs -l app=rancher --since=2h --tail=-1 | grep -F ${ sh(`${ LABELS.machineUid }=${ uid }`) }`;
-    const capiLog = `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=2h | grep -F ${ sh(r.machineName ?? '') }`;
+    const capiLog = capiControllerLog(r.machineName, '2h');
     // Only the stage where the providerID stopped is built.
     const stepsAt = (stop: LinkStop): FixStep[] => {
       switch (stop) {

@@ -169,6 +169,16 @@ export function jobLogCommand(job: string, namespace: string | null | undefined)
 /** Restarts Cluster API's controller, which then reads the downstream cluster's Nodes anew through a new watch. */
 export const RESTART_CAPI_CONTROLLER = 'kubectl -n cattle-provisioning-capi-system rollout restart deployment capi-controller-manager';
 
+/** What Cluster API's controller logged of one object (a machine, a cluster) over the last `since` (1h, 2h). */
+export function capiControllerLog(name: string | null | undefined, since: string): string {
+  return `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=${ since } | grep -F ${ sh(name ?? '') }`;
+}
+
+/** Lifts the pause set on the machine itself: removes its cluster.x-k8s.io/paused annotation. */
+export function resumeMachineCommand(r: NodeRecord): string {
+  return kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] });
+}
+
 /**
  * The join URLs Rancher wrote on the plan secrets of one role (the label given, "true"): a server's is its
  * rke.cattle.io/join-url annotation, which the other machines join through.

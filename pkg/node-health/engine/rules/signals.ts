@@ -14,7 +14,7 @@ import {
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
 import { taintText } from '../objects';
-import { customHost } from './shared';
+import { customHost, resumeMachineCommand } from './shared';
 import { crictl, distributionOf, serviceStatus, servicesSaid } from './host-commands';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
@@ -132,7 +132,7 @@ export const nodeCondition: Rule = {
       }
       hits.push(hitOf('nodeConditions', entry, {
         args: {
-          node: nameOf(n) ?? '?', type: condition.type, reason: condition.reason ?? '-', message: condition.message ?? '-', said: conditionSaid(condition), duration: duration(age(ctx, condition.lastTransitionTime)),
+          node: nameOf(n) ?? '?', type: condition.type, said: conditionSaid(condition), duration: duration(age(ctx, condition.lastTransitionTime)),
         },
         evidence: conditionEvidence(nodeLabel, condition),
         fix:      signalSteps('nodeConditions', entry, nodeCommands(r, n), serviceArgs(r)),
@@ -216,7 +216,7 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
   };
 
   if (entry.id === 'paused' || entry.id === 'pausedCondition') {
-    out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/paused-'] }) : '';
+    out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? resumeMachineCommand(r) : '';
   }
   if (entry.id === 'deleteMachine' || entry.id === 'excludeNodeDraining') {
     out[entry.id === 'deleteMachine' ? 'unmarkDelete' : 'drainAgain'] = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ entry.id === 'deleteMachine' ? 'cluster.x-k8s.io/delete-machine' : 'machine.cluster.x-k8s.io/exclude-node-draining' }-`] });
@@ -306,7 +306,7 @@ export const machineSignal: Rule = {
       }
       (hits ??= []).push(hitOf('machineConditions', entry, {
         args: {
-          machine: r.machineName ?? '?', reason: c.reason ?? '-', message: c.message ?? '-', said: conditionSaid(c), duration: duration(age(ctx, c.lastTransitionTime)),
+          machine: r.machineName ?? '?', said: conditionSaid(c), duration: duration(age(ctx, c.lastTransitionTime)),
         },
         evidence: conditionEvidence(objectLabel('machine', m), c),
         fix,
