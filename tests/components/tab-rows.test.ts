@@ -55,7 +55,7 @@ describe('rows from the first seed case (ghost etcd machine)', () => {
       planSecret:   '%nodeHealth.chain.state.waiting%',
       bootstrap:    '%nodeHealth.chain.state.present%',
       infraMachine: '%nodeHealth.chain.state.present%',
-      mgmtNode:     '%nodeHealth.chain.state.missing%',
+      mgmtNode:     '%nodeHealth.chain.state.waiting%',
       // Its host is most likely the orphan Node at its address: shown, not linked.
       node:         '%nodeHealth.chain.state.unlinked%',
     });

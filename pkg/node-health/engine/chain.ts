@@ -101,7 +101,11 @@ export function linkChain(r: NodeRecord): ChainLink[] {
   if (o.mgmtNode) {
     chain.push(link('mgmtNode', 'present', o.mgmtNode, STEVE_TYPES.mgmtNode));
   } else {
-    chain.push(link('mgmtNode', o.node || o.machine ? missingOr(availability, 'mgmtNodes') : 'not-applicable', undefined, STEVE_TYPES.mgmtNode, null, null, null, clusterId));
+    const absent = o.node || o.machine ? missingOr(availability, 'mgmtNodes') : 'not-applicable';
+    // Rancher makes its node from the cluster's Node: a machine that has no Node yet waits for both.
+    const noNodeYet = !o.node && o.machine && !nodeRefName(o.machine);
+
+    chain.push(link('mgmtNode', absent === 'missing' && noNodeYet ? 'waiting' : absent, undefined, STEVE_TYPES.mgmtNode, null, null, null, clusterId));
   }
 
   // A machine without its Node whose host is another record's Node, or whose finding names one: that Node, not linked.

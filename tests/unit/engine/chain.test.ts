@@ -30,6 +30,22 @@ describe('the chain of a record, built when asked for', () => {
     expect(states(linkChain(ghostOf(forbidden.records))).node).toBe('unreadable');
   });
 
+  it('says Rancher\'s node waits with the Node it is made from, and is missing once that Node exists', () => {
+    const s = buildScenario('ghost-etcd');
+    const mgmtId = s.clusters[0].mgmtId;
+    const full = diagnose(clusterObjects(s, mgmtId), { now: s.now, defaultCluster: mgmtId });
+    const withNode = full.records.find((r) => r.objects.machine && r.objects.node && r.objects.mgmtNode) as NodeRecord;
+    const dropped = withNode.objects.mgmtNode;
+    const report = diagnose(clusterObjects(s, mgmtId).filter((o) => o !== dropped), { now: s.now, defaultCluster: mgmtId });
+    const ghost = report.records.find((r) => r.machineName === GHOST_MACHINE) as NodeRecord;
+    const same = report.records.find((r) => r.key === withNode.key) as NodeRecord;
+
+    expect(ghost.objects.node).toBeUndefined();
+    expect(states(linkChain(ghost)).mgmtNode).toBe('waiting');
+    expect(same.objects.mgmtNode).toBeUndefined();
+    expect(states(linkChain(same)).mgmtNode).toBe('missing');
+  });
+
   it('gives the same links each time, as new objects the caller may keep', () => {
     const report = diagnoseScenario(buildScenario('ghost-etcd'));
     const record = report.records.find((r) => r.machineName === GHOST_MACHINE) as NodeRecord;
