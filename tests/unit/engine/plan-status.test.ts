@@ -1,4 +1,7 @@
-import { derivePlanStatus } from '@pkg/node-health/engine';
+import { derivePlanStatus, diagnose } from '@pkg/node-health/engine';
+import type { NodeRecord } from '@pkg/node-health/engine';
+import { buildScenario } from '../../../scenarios/catalog';
+import { clusterObjects, diagnoseScenario } from './helpers';
 import { planStatusValueProblem } from '@pkg/node-health/engine/plan-status';
 import {
   base64Equal, base64Includes, base64Is, base64NonEmpty, base64Number, base64UnixDate, decodeBase64, parseUnixDate
@@ -272,5 +275,26 @@ describe('base64UnixDate', () => {
 
   it('reads the agent\'s times to the second', () => {
     expect(new Date(base64UnixDate(b64('Thu Jan 15 08:04:02 UTC 2026')) as number).toISOString()).toBe('2026-01-15T08:04:02.000Z');
+  });
+});
+
+describe('the plan of a machine whose plan secret is known not to exist', () => {
+  const s = buildScenario('reconciliation-paused');
+  const mgmtId = s.clusters[0].mgmtId;
+  const withoutSecret = (records: NodeRecord[]) => records.find((r) => r.objects.machine && !r.objects.planSecret) as NodeRecord;
+
+  it('is no plan when every plan secret was read', () => {
+    const record = withoutSecret(diagnoseScenario(s).records);
+
+    expect(record.findings.map((f) => f.rule)).toContain('plan-secret-missing');
+    expect(record.plan.state).toBe('no-plan');
+  });
+
+  it('stays unknown when only some plan secrets could be seen', () => {
+    const report = diagnose(clusterObjects(s, mgmtId), {
+      now: s.now, defaultCluster: mgmtId, availability: { planSecrets: 'partial' }
+    });
+
+    expect(withoutSecret(report.records).plan.state).toBe('unknown');
   });
 });

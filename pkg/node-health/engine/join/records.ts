@@ -1,6 +1,6 @@
 /** The records: one per machine, then one per Node, management Node and plan secret that no machine took. */
 import type {
-  ClusterInfo, InputAvailability, JoinedObjects, KubeObject, NodeRecord
+  ClusterInfo, InputAvailability, JoinedObjects, KubeObject, NodeRecord, PlanStatus
 } from '../types';
 import {
   annotation, asArray, asObject, asString, label, metadata, nameOf, namespaceOf, specOf, statusOf
@@ -42,6 +42,21 @@ const NO_ROLES: NodeRecord['roles'] = Object.freeze([]) as unknown as NodeRecord
 const NO_ADDRESSES: NodeRecord['addresses'] = Object.freeze({ external: null, internal: null });
 const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
 
+/**
+ * The plan as the machine and its plan secret tell it. A machine whose RKEBootstrap's plan secret is known not to
+ * exist (every plan secret was read) has no plan: the planner writes it into that secret, so nothing is unknown.
+ */
+function planOf(objects: JoinedObjects, inputs: InputAvailability): PlanStatus {
+  const plan = derivePlanStatus(objects.machine, objects.planSecret);
+  const m = objects.machine;
+
+  if (plan.state === 'unknown' && m && !objects.planSecret && inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap') {
+    plan.state = 'no-plan';
+  }
+
+  return plan;
+}
+
 function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedObjects, inputs: InputAvailability): NodeRecord {
   return {
     key,
@@ -53,7 +68,7 @@ function emptyRecord(key: string, cluster: ClusterInfo | null, objects: JoinedOb
     os:               'unknown',
     addresses:        NO_ADDRESSES,
     phase:            null,
-    plan:             derivePlanStatus(objects.machine, objects.planSecret),
+    plan:             planOf(objects, inputs),
     machineManaged:   true,
     inputs,
     host:             {
