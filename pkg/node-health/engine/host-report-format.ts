@@ -7,7 +7,7 @@ export const HOST_REPORT_FORMAT = 'node-health-host/v1';
 /** Log signatures the host check knows (failure-families.md, host-side signatures). */
 export const HOST_SIGNATURES = [
   'agent-credentials', 'connection-info-eof', 'ca-untrusted-fatal', 'ca-strict-no-root', 'secret-too-old', 'secret-older-than-last',
-  'node-password-rejected', 'server-not-ready',
+  'node-password-rejected', 'server-not-ready', 'plan-instruction-failed',
 ] as const;
 
 export type HostSignatureId = typeof HOST_SIGNATURES[number];

@@ -254,7 +254,8 @@ ca-strict-no-root|agent|Strict CA verification is enabled but encountered error 
 secret-too-old|agent|secret received was too old|
 secret-older-than-last|agent|older than the last secret operated on|
 node-password-rejected|distro|Node password rejected|
-server-not-ready|distro|Waiting to retrieve agent configuration; server is not ready|'
+server-not-ready|distro|Waiting to retrieve agent configuration; server is not ready|
+plan-instruction-failed|agent|error executing instruction|'
 
 # The time of a journal line: logrus' time="..." when there is one, else journalctl's short-iso prefix.
 line_time() {

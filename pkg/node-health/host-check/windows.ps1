@@ -127,7 +127,8 @@ $signatureDefinitions = @(
   @{ id = 'secret-too-old'; source = 'agent'; text = 'secret received was too old'; also = $null },
   @{ id = 'secret-older-than-last'; source = 'agent'; text = 'older than the last secret operated on'; also = $null },
   @{ id = 'node-password-rejected'; source = 'distro'; text = 'Node password rejected'; also = $null },
-  @{ id = 'server-not-ready'; source = 'distro'; text = 'Waiting to retrieve agent configuration; server is not ready'; also = $null }
+  @{ id = 'server-not-ready'; source = 'distro'; text = 'Waiting to retrieve agent configuration; server is not ready'; also = $null },
+  @{ id = 'plan-instruction-failed'; source = 'agent'; text = 'error executing instruction'; also = $null }
 )
 
 # The last events of a provider, oldest first; an empty list when there are none, $null when unreadable.

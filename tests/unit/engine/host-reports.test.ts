@@ -204,6 +204,29 @@ describe('host reports in the diagnosis', () => {
     });
   });
 
+  it('plan-apply-failed is confirmed by the agent\'s "error executing instruction", and only that finding', () => {
+    const machine = Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === 'plan-apply-failed') as string;
+    const report = withHost(every, scriptReport('planInstructionFailed', every, machine));
+    const r = record(report, machine);
+    const f = finding(r, 'plan-apply-failed');
+
+    expect(f.confirmed).toBe(true);
+    expect(f.confirmation).toEqual({
+      key:  'nodeHealth.confirmed.planInstructionFailed',
+      args: {
+        host: 'dev-k8s-node01', count: 2, last: '2026-01-15T08:50:00Z'
+      }
+    });
+    expect(f.evidence).toContainEqual({
+      object: 'Host dev-k8s-node01', path: 'signatures[plan-instruction-failed].count', value: 2, confirmed: true
+    });
+    expect(r.findings.filter((x) => x.confirmed).map((x) => x.rule)).toEqual(['plan-apply-failed']);
+    // A healthy host's log confirms nothing.
+    const healthy = withHost(every, scriptReport('healthy', every, machine));
+
+    expect(finding(record(healthy, machine), 'plan-apply-failed').confirmed).toBeUndefined();
+  });
+
   it('probes-failing of kube-controller-manager and kube-scheduler is confirmed by their expired certificates', () => {
     const now = '2026-03-01T10:00:00Z';
     const built = buildCluster({

@@ -159,6 +159,22 @@ export const HOSTS: Record<string, HostFixture> = {
     },
   }),
 
+  // A command of the plan fails (a certificate rotation), then the init node's periodic etcd probe fails every cycle:
+  // the journal as system-agent's applyinator writes it (pkg/applyinator/applyinator.go).
+  planInstructionFailed: base({
+    journal: {
+      'rancher-system-agent': [
+        ...AGENT_START,
+        '2026-01-15T16:44:58+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:44:58+08:00" level=info msg="[Applyinator] Applying one-time instructions for plan with checksum 4f2a"',
+        '2026-01-15T16:44:59+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:44:59+08:00" level=info msg="[Applyinator] Command sh [-c rke2 certificate rotate] finished with err: exit status 1 and exit code: 1"',
+        '2026-01-15T16:44:59+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:44:59+08:00" level=error msg="error executing instruction 0: exit status 1"',
+        '2026-01-15T16:45:30+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:45:30+08:00" level=info msg="[Applyinator] Command sh [-c curl -f --retry 100 --retry-delay 5 --cacert /var/lib/rancher/rke2/server/tls/server-ca.crt https://localhost:9345/db/info | grep \'clientURLs\'] finished with err: exit status 1 and exit code: 1"',
+        '2026-01-15T16:49:59+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:49:59+08:00" level=info msg="[Applyinator] Applying one-time instructions for plan with checksum 4f2a"',
+        '2026-01-15T16:50:00+0800 dev-k8s-node01 rancher-system-agent[6042]: time="2026-01-15T16:50:00+08:00" level=error msg="error executing instruction 0: exit status 1"',
+      ],
+    },
+  }),
+
   // rancher#41125: a server more than a year old; only kube-controller-manager and kube-scheduler fail.
   expiredCertificates: base({
     certificates: {

@@ -157,6 +157,16 @@ describe('the Linux host check on fixture hosts', () => {
     expect(signature(json, 'server-not-ready')).toMatchObject({ source: 'distro', count: 2 });
   });
 
+  it('a failed command of the plan: "error executing instruction", not the periodic commands that fail too', () => {
+    const { json } = runHostCheck(HOSTS.planInstructionFailed);
+
+    expect(json.signatures.map((s: any) => s.id)).toEqual(['plan-instruction-failed']);
+    expect(signature(json, 'plan-instruction-failed')).toMatchObject({
+      source: 'agent', count: 2, first: '2026-01-15T08:44:59Z', last: '2026-01-15T08:50:00Z'
+    });
+    expect(signature(json, 'plan-instruction-failed').sample).toContain('error executing instruction 0: exit status 1');
+  });
+
   it('expired certificates: their notAfter dates', () => {
     const { json } = runHostCheck(HOSTS.expiredCertificates);
 

@@ -250,6 +250,20 @@ export const HOST_CONFIRMATIONS: Readonly<Record<string, HostConfirm>> = {
   'probes-failing':        (r, _hit, host, ctx) => expiredCertificates(host, ctx, (name) => r.plan.unhealthyProbes.includes(name)),
   'serving-certs-expired': (_r, _hit, host, ctx) => expiredCertificates(host, ctx, () => true),
 
+  // system-agent's applyinator logs "error executing instruction N" when a command of the plan fails, never for the
+  // periodic ones: the host shows the agent running the plan and failing.
+  'plan-apply-failed': (_r, _hit, host) => {
+    const s = findSignature(host, 'plan-instruction-failed');
+
+    return s ? {
+      evidence: [...signatureEvidence(host, s), ...agentEvidence(host)],
+      key:      'nodeHealth.confirmed.planInstructionFailed',
+      args:     {
+        host: hostName(host), count: s.count, last: s.last ?? '?'
+      },
+    } : null;
+  },
+
   // rke2#1916: kubelet never registers because the server rejects this host's node password.
   'waiting-for-node-ref': (_r, _hit, host) => nodePasswordRejected(host),
   'duplicate-node-name':  (_r, _hit, host) => nodePasswordRejected(host),
