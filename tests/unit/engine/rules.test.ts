@@ -284,6 +284,7 @@ describe('unreadable inputs', () => {
 
 describe('the agent\'s log is read for what went wrong', () => {
   const en = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')), 'en-us');
+  const zh = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/zh-hans.yaml'), 'utf8')), 'zh-hans');
   const agentStep = (name: string, rule: string) => {
     const s = buildScenario(name);
     const finding = diagnose(clusterObjects(s, s.clusters[0].mgmtId), { now: s.now, defaultCluster: s.clusters[0].mgmtId }).records
@@ -337,6 +338,9 @@ describe('the agent\'s log is read for what went wrong', () => {
     expect(first.key).toBe('nodeHealth.fix.hostOfNode');
     expect(first.command).toBeUndefined();
     expect(en(first.key, first.args)).toBe(`Its host is the one of its Node rotf-etcd01 (${ record.addresses.internal }): the commands below run there.`);
+    // Chinese sets no space after a full-width parenthesis, and one between a name and the word after it.
+    expect(zh(first.key, first.args)).toBe(`它的主机就是其节点 rotf-etcd01（${ record.addresses.internal }）所在的主机：以下命令都在该主机上运行。`);
+    expect(zh(first.key, { ...first.args, address: 'none' })).toBe('它的主机就是其节点 rotf-etcd01 所在的主机：以下命令都在该主机上运行。');
     // Without a Node of its own, the plan secret's name still finds the host.
     const ghost = buildScenario('cert-rotation-blocked');
     const unlinked = diagnose(clusterObjects(ghost, ghost.clusters[0].mgmtId), { now: ghost.now, defaultCluster: ghost.clusters[0].mgmtId }).records
