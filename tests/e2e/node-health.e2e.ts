@@ -238,6 +238,15 @@ export const TESTS: E2eTest[] = [
 
       assert(folded, 'the evidence is not folded by default');
       await t.shot(page, 'plan leads the row detail');
+      // Rancher makes its node from the cluster's Node: with no Node yet, both wait; the host's Node is shown, not linked.
+      const chain = detail.locator('[data-testid="node-health-chain"]');
+
+      await chain.scrollIntoViewIfNeeded();
+      const mgmtNode = await chain.locator('[data-testid="node-health-chain-mgmtNode"] .badge-state').innerText();
+      const node = await chain.locator('[data-testid="node-health-chain-node"] .badge-state').innerText();
+
+      assert(mgmtNode.trim() === 'Waiting' && node.trim() === 'Not linked', `the chain says Rancher node ${ mgmtNode }, Kubernetes node ${ node }`);
+      await t.shot(page, 'chain of the ghost machine');
     },
   },
   {
