@@ -4,12 +4,13 @@
  * The planner's own verdict is on the Machine's Reconciled condition; the plan secret's non-sensitive keys
  * confirm it or stand in for it. The values of plan, appliedPlan and the outputs are never read.
  */
-import type { KubeObject, PlanStatus } from './types';
+import type { InputAvailability, JoinedObjects, KubeObject, PlanStatus } from './types';
 import { conditionStatus, getCondition, rawCondition, rawTransitionTime } from './conditions';
 import {
   asObject, asString, base64Equal, base64UnixDate, base64Includes, base64Is, base64NonEmpty, base64Number, decodeBase64, annotation, isPlainObject
 } from './fields';
 import { ANNOTATIONS } from './vocabulary';
+import { bootstrapRef } from './objects';
 
 /** Keys of the machine-plan secret that carry no secret material. */
 export const PLAN_SECRET_STATUS_KEYS = [
@@ -387,4 +388,14 @@ export function derivePlanStatus(machine: KubeObject | undefined, secret: KubeOb
   }
 
   return status;
+}
+
+/**
+ * The machine's plan secret is known not to exist: its bootstrap is an RKEBootstrap, which owns one, and every plan
+ * secret was read (the list holds them all) without it.
+ */
+export function planSecretKnownMissing(objects: Pick<JoinedObjects, 'machine' | 'planSecret'>, inputs: InputAvailability): boolean {
+  const m = objects.machine;
+
+  return !!m && !objects.planSecret && inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap';
 }

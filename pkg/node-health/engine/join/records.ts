@@ -9,7 +9,7 @@ import {
   bootstrapRef, deletionTimestamp, finalizers, infrastructureRef, machinePhase, machineRoles, mgmtNodeOperatingSystem, mgmtNodeRoles, nodeRefName, nodeRoles, operatingSystem
 } from '../objects';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
-import { derivePlanStatus } from '../plan-status';
+import { derivePlanStatus, planSecretKnownMissing } from '../plan-status';
 import { NO_RELATIONS } from '../hosts';
 import { clusterKey } from './indexes';
 import type {
@@ -48,9 +48,8 @@ const NO_FINALIZERS: string[] = Object.freeze([]) as unknown as string[];
  */
 function planOf(objects: JoinedObjects, inputs: InputAvailability): PlanStatus {
   const plan = derivePlanStatus(objects.machine, objects.planSecret);
-  const m = objects.machine;
 
-  if (plan.state === 'unknown' && m && !objects.planSecret && inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap') {
+  if (plan.state === 'unknown' && planSecretKnownMissing(objects, inputs)) {
     plan.state = 'no-plan';
   }
 

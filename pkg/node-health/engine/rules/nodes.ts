@@ -14,13 +14,14 @@ import {
 import {
   NODE_LEASE_NAMESPACE, bootstrapRef, formerMachineOf, infrastructureRef, nodeRefName
 } from '../objects';
+import { planSecretKnownMissing } from '../plan-status';
 import { ANNOTATIONS, LABELS } from '../vocabulary';
 import {
   Rule, RuleContext, RuleHit, age, commonStep, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel, podsOnNode, sh, acting, step
 } from './rule';
 import {
   customHost, findHostSteps, infrastructureFailure, infrastructureJobError, infrastructureJobName, infrastructureObjectGone, infrastructurePending, jobLogCommand,
-  capiControllerLog, planSecretKnownMissing, readLease, resumeMachineCommand, rkeBootstrapYaml, staleReadyBeat
+  capiControllerLog, readLease, resumeMachineCommand, rkeBootstrapYaml, staleReadyBeat
 } from './shared';
 import { expectedNodeName } from '../expected-name';
 import { sameHostWith, withSharedEvidence } from '../hosts';
@@ -73,7 +74,7 @@ export const waitingForNodeRef: Rule = {
     const pending = gone ? null : infrastructurePending(r);
     // A server that is not ready has no agent to apply a plan yet: its infrastructure comes before the agent. A plan
     // secret known to be missing holds no plan, whatever the planner last said (it says nothing while paused).
-    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (planSecretKnownMissing(r) ? 'noPlanSecret' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')))));
+    const family = gone ? 'infrastructure' : (pending ? 'infrastructurePending' : (r.plan.state === 'waiting-for-agent' ? 'agent' : (planSecretKnownMissing(r.objects, r.inputs) ? 'noPlanSecret' : (r.plan.state === 'no-plan' ? 'noPlan' : (r.objects.node ? 'unlinked' : 'kubelet')))));
 
     // The server is not ready: that, not the host's kubelet nor the cluster, is what the link waits for.
     if (pending) {
@@ -678,7 +679,7 @@ export const planSecretMissing: Rule = {
   check(r, ctx) {
     const m = r.objects.machine;
 
-    if (!m || r.deleting || !planSecretKnownMissing(r)) {
+    if (!m || r.deleting || !planSecretKnownMissing(r.objects, r.inputs)) {
       return null;
     }
     const existed = age(ctx, r.created);

@@ -252,20 +252,6 @@ export function infrastructureObjectGone(r: NodeRecord, ctx: Pick<RuleContext, '
   return evidence(`${ ref.kind ?? 'InfrastructureMachine' } ${ r.machineNamespace ?? '' }/${ ref.name }`, 'metadata.name', null);
 }
 
-/**
- * Whether the machine is a custom cluster's host: its infrastructure machine is the CustomMachine Rancher made when
- * the host registered, with no provider, no server and no pool behind it.
- */
-/**
- * The machine's plan secret is known not to exist: its bootstrap is an RKEBootstrap, which owns one, and every plan
- * secret was read (the list holds them all) without it.
- */
-export function planSecretKnownMissing(r: NodeRecord): boolean {
-  const m = r.objects.machine;
-
-  return !!m && !r.objects.planSecret && r.inputs.planSecrets === 'ok' && bootstrapRef(m)?.kind === 'RKEBootstrap';
-}
-
 /** The machine's RKEBootstrap, whole: `kubectl get -o yaml` (by the machine's name where its bootstrap ref is not read). */
 export function rkeBootstrapYaml(r: NodeRecord): string {
   const m = r.objects.machine;
@@ -273,6 +259,10 @@ export function rkeBootstrapYaml(r: NodeRecord): string {
   return kubectl('get', 'rkebootstraps.rke.cattle.io', [(m ? bootstrapRef(m)?.name : null) ?? r.machineName], { namespace: r.machineNamespace ?? undefined, flags: ['-o yaml'] });
 }
 
+/**
+ * Whether the machine is a custom cluster's host: its infrastructure machine is the CustomMachine Rancher made when
+ * the host registered, with no provider, no server and no pool behind it.
+ */
 export function customHost(r: NodeRecord): 'yes' | 'no' {
   return r.objects.machine && infrastructureRef(r.objects.machine)?.kind === 'CustomMachine' ? 'yes' : 'no';
 }
