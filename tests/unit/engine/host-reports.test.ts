@@ -64,6 +64,11 @@ function scriptReport(fixture: keyof typeof HOSTS, s: Scenario, machine: string,
   return json;
 }
 
+/** The machine of the every-failure scenario whose expected finding is this rule. */
+function machineExpecting(rule: string): string {
+  return Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === rule) as string;
+}
+
 describe('host reports in the diagnosis', () => {
   it('seed 000: the ghost machine\'s host confirms agent-never-checked-in, naming the log line\'s time', () => {
     const report = withHost(ghost, ghostHostReport(ghost));
@@ -125,7 +130,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('connection-info-broken: an empty connection info file and the EOF signature', () => {
-    const machine = Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === 'agent-never-checked-in') as string;
+    const machine = machineExpecting('agent-never-checked-in');
     const report = withHost(every, scriptReport('emptyConnectionInfo', every, machine, 'machine-id'));
     const r = record(report, machine);
     const f = finding(r, 'connection-info-broken');
@@ -156,7 +161,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('agent-watch-stale: the "too old" signature while the plan waits', () => {
-    const machine = Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === 'plan-not-applied') as string;
+    const machine = machineExpecting('plan-not-applied');
     const report = withHost(every, scriptReport('staleWatch', every, machine));
     const r = record(report, machine);
     const f = finding(r, 'agent-watch-stale');
@@ -191,7 +196,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('waiting-for-node-ref is confirmed by "Node password rejected"', () => {
-    const machine = Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === 'waiting-for-node-ref') as string;
+    const machine = machineExpecting('waiting-for-node-ref');
     const report = withHost(every, scriptReport('nodePasswordRejected', every, machine));
     const f = finding(record(report, machine), 'waiting-for-node-ref');
 
@@ -205,7 +210,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('plan-apply-failed is confirmed by the agent\'s "error executing instruction", and only that finding', () => {
-    const machine = Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === 'plan-apply-failed') as string;
+    const machine = machineExpecting('plan-apply-failed');
     const report = withHost(every, scriptReport('planInstructionFailed', every, machine));
     const r = record(report, machine);
     const f = finding(r, 'plan-apply-failed');
