@@ -11,7 +11,8 @@ const KIND_LABELS: Record<string, string> = {
   planSecret:   'Secret',
   bootstrap:    'RKEBootstrap',
   infraMachine: 'InfrastructureMachine',
-  mgmtNode:     'management Node',
+  // As the tab's chain of objects names it (nodeHealth.chain.kind.mgmtNode), so one row never calls it two ways.
+  mgmtNode:     'Rancher node',
   node:         'Node',
   lease:        'Lease',
 };

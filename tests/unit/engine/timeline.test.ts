@@ -2,6 +2,9 @@
  * The timeline of a record: oldest first, each entry once, from the record's own objects (conditions, plan
  * times, creation and deletion) and from what is read when a row opens (Events, the provisioning jobs' logs).
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
 import { entryExplaining, eventsIndex, timelineOf } from '@pkg/node-health/engine';
 import type { JobLog, KubeObject, NodeRecord } from '@pkg/node-health/engine';
 import {
@@ -100,6 +103,16 @@ describe('a record\'s timeline', () => {
     for (const type of machineConditions) {
       expect(conditionTypes).toContain(type);
     }
+  });
+
+  it('names Rancher\'s node of a record as the tab\'s chain of objects does, with its namespace and name', () => {
+    const { record } = recordOf('ghost-etcd', 'custom-3524fa7f0d71');
+    const mgmtNode = record.objects.mgmtNode as any;
+    const chainName = (load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/en-us.yaml'), 'utf8')) as any).nodeHealth.chain.kind.mgmtNode;
+    const created = timelineOf(record).find((e) => e.key === 'nodeHealth.timeline.created.mgmtNode');
+
+    expect(chainName).toBe('Rancher node');
+    expect(created?.object).toBe(`${ chainName } ${ mgmtNode.metadata.namespace }/${ mgmtNode.metadata.name }`);
   });
 
   it('a healthy custom node: the plan\'s last apply time is on it', () => {
