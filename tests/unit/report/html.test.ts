@@ -243,6 +243,34 @@ describe('the report file', () => {
     window.close();
   });
 
+  it('names the object of evidence rows in a row about it once, as the tab\'s row detail does, each field in its order', () => {
+    const s = scenario('ghost-etcd');
+    const report = reportOf(kubectlObjects(s), s.now);
+    const evidence = report.records.find((r) => r.machineName === GHOST_MACHINE)?.findings.find((f) => f.rule === 'agent-never-checked-in')?.evidence ?? [];
+    const { document, window } = open(html(kubectlObjects(s), s.now));
+    const row = [...document.querySelectorAll('[data-testid="nh-r-row"]')].find((r) => (r.textContent ?? '').includes(GHOST_MACHINE)) as HTMLElement;
+
+    (row.querySelector('[data-testid="nh-r-toggle"]') as HTMLElement).click();
+    const table = [...document.querySelectorAll('[data-testid="nh-r-evidence"] table')]
+      .find((t) => t.querySelectorAll('tr').length === evidence.length && (t.textContent ?? '').includes('data.applied-checksum')) as HTMLElement;
+    const objects = [...table.querySelectorAll('td.object')].map((td) => [td.textContent, Number(td.getAttribute('rowspan') ?? 1)]);
+    // The runs of one object, as the finding gave its evidence.
+    const runs: [string, number][] = [];
+
+    for (const e of evidence) {
+      if (runs.length && runs[runs.length - 1][0] === e.object) {
+        runs[runs.length - 1][1]++;
+      } else {
+        runs.push([e.object, 1]);
+      }
+    }
+
+    expect(runs.some(([, n]) => n > 1)).toBe(true);
+    expect(objects).toEqual(runs);
+    expect([...table.querySelectorAll('td.path')].map((td) => td.textContent)).toEqual(evidence.map((e) => e.path));
+    window.close();
+  });
+
   it('says roles and operating systems as the tab\'s table does, in the language shown, and marks an empty cell', () => {
     const s = scenario('ghost-etcd');
     const { document, window } = open(html(kubectlObjects(s), s.now, 'zh-hans'));

@@ -133,11 +133,23 @@ export function reportDetailRenderer(doc: Document, win: Window, el: El, add: Ad
       details.setAttribute('open', '');
       add(details, el('summary', null, u('evidence')));
       const table = add(details, el('table'));
+      // As the tab's row detail: rows in a row about the same object (what the host confirmed apart) name it once.
+      const sameObject = (a: any, b: any) => !!b && a.object === b.object && !!a.confirmed === !!b.confirmed;
 
-      f.evidence.forEach((e: any) => {
+      f.evidence.forEach((e: any, i: number) => {
         const tr = add(table, el('tr', e.confirmed ? 'confirmed' : null));
 
-        add(tr, el('td', null, e.object));
+        if (!sameObject(e, f.evidence[i - 1])) {
+          const object = add(tr, el('td', 'object', e.object));
+          let span = 1;
+
+          while (sameObject(e, f.evidence[i + span])) {
+            span++;
+          }
+          if (span > 1) {
+            object.setAttribute('rowspan', String(span));
+          }
+        }
         add(tr, el('td', 'path', e.path));
         add(tr, el('td', 'value', e.value === null ? u('none') : String(e.value)));
       });
