@@ -893,6 +893,22 @@ export const TESTS: E2eTest[] = [
       assert(await host.getAttribute('data-outcome') === 'passed', 'the host check did not pass on the ghost');
       assert((await host.innerText()).includes('dev-k8s-node01'), `the host check does not say why it passed: ${ await host.innerText() }`);
       assert(await dialog.locator('[data-testid="nh-confirm-input"]').count() === 1, 'the ghost cannot be confirmed');
+      // A check's explanation longer than a line wraps under its title, never back under the check mark.
+      const lines = await dialog.locator('[data-testid^="nh-preflight-check-"]').evaluateAll((items) => items.map((li) => {
+        const mark = (li.querySelector('i') as Element).getBoundingClientRect();
+        const text = li.querySelector('.preflight__text') as Element;
+        const oneLine = (li.querySelector('.preflight__title') as Element).getBoundingClientRect().height;
+
+        return {
+          check:     li.getAttribute('data-testid'),
+          lines:     Math.round(text.getBoundingClientRect().height / oneLine),
+          left:      Math.min(...[...text.getClientRects()].map((b) => b.left)),
+          markRight: mark.right,
+        };
+      }));
+
+      assert(lines.some((l) => l.lines > 1), `no check's explanation takes two lines here: ${ JSON.stringify(lines) }`);
+      assert(lines.every((l) => l.left >= l.markRight), `an explanation wraps under its check mark: ${ JSON.stringify(lines.filter((l) => l.left < l.markRight)) }`);
       await t.shot(page, 'preflight passed on the ghost');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden', timeout: 15000 }).catch(() => undefined);
