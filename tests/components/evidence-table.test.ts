@@ -8,20 +8,30 @@ const SECRET = 'Secret fleet-default/custom-2d74d4c9a104-machine-plan';
 // Rows as agent-never-checked-in gives them: four fields of the Reconciled condition, then the plan secret's, then
 // the machine again.
 const EVIDENCE: Evidence[] = [
-  { object: MACHINE, path: 'status.conditions[Reconciled].status', value: 'Unknown' },
-  { object: MACHINE, path: 'status.conditions[Reconciled].reason', value: 'Waiting' },
-  { object: MACHINE, path: 'status.conditions[Reconciled].message', value: 'waiting for agent to check in and apply initial plan' },
-  { object: SECRET, path: 'data.applied-checksum', value: null },
-  { object: SECRET, path: 'metadata.annotations[rke.cattle.io/plan-last-updated]', value: '2026-09-01T22:43:25Z' },
-  { object: MACHINE, path: 'metadata.creationTimestamp', value: '2026-09-01T22:41:25Z' },
+  {
+    object: MACHINE, path: 'status.conditions[Reconciled].status', value: 'Unknown'
+  },
+  {
+    object: MACHINE, path: 'status.conditions[Reconciled].reason', value: 'Waiting'
+  },
+  {
+    object: MACHINE, path: 'status.conditions[Reconciled].message', value: 'waiting for agent to check in and apply initial plan'
+  },
+  {
+    object: SECRET, path: 'data.applied-checksum', value: null
+  },
+  {
+    object: SECRET, path: 'metadata.annotations[rke.cattle.io/plan-last-updated]', value: '2026-09-01T22:43:25Z'
+  },
+  {
+    object: MACHINE, path: 'metadata.creationTimestamp', value: '2026-09-01T22:41:25Z'
+  },
   {
     object: MACHINE, path: 'status.addresses[0].address', value: '10.20.1.21', confirmed: true
   },
 ];
 
-const cells = (wrapper: ReturnType<typeof mount>) => wrapper.findAll('tr').map((tr) => tr.findAll('td').map((td) => ({
-  text: td.text(), rowspan: td.attributes('rowspan') ?? null
-})));
+const cells = (wrapper: ReturnType<typeof mount>) => wrapper.findAll('tr').map((tr) => tr.findAll('td').map((td) => ({ text: td.text(), rowspan: td.attributes('rowspan') ?? null })));
 
 describe('EvidenceTable', () => {
   it('in a row\'s detail, names the object once for the rows in a row that read it, keeping the rows\' order', () => {
