@@ -13,7 +13,7 @@ import { relationText } from './related';
 import { poolSentence } from './pool';
 import { sinceSentence } from './since';
 import {
-  REPORT_TIMELINE_ENTRIES, consequenceTitles, countsLine, hostsToJson, logTail, recordTitle, sortRecords
+  REPORT_TIMELINE_ENTRIES, consequenceTitles, countsLine, hostsToJson, labelled, logTail, recordTitle, sortRecords
 } from './render';
 
 /** Markdown text cells must not break the table or inject markup. */
@@ -94,9 +94,9 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
   const events = eventsIndex(report.events ?? []);
   const jobs = jobsIndex(report.jobs ?? []);
 
-  out.push(`# ${ t('nodeHealth.report.title') }`, '', `${ t('nodeHealth.report.generated') }: ${ sayTime(report.now) }`, '');
+  out.push(`# ${ t('nodeHealth.report.title') }`, '', labelled(t, t('nodeHealth.report.generated'), sayTime(report.now)), '');
   for (const c of report.clusters) {
-    out.push(`- ${ t('nodeHealth.report.cluster') }: **${ mdCell(c.name) }**${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
+    out.push(`- ${ labelled(t, t('nodeHealth.report.cluster'), `**${ mdCell(c.name) }**`) }${ c.mgmtId ? ` (\`${ mdCell(c.mgmtId) }\`)` : '' }${ c.blockingMessage ? ` — ${ mdCell(c.blockingMessage) }` : '' }`);
   }
   for (const c of report.clusters) {
     if ((c.findings ?? []).length > 0 || (c.notes ?? []).length > 0) {
@@ -171,7 +171,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     if (r.hostReport) {
       out.push('', `### ${ t('nodeHealth.host.reportOf', { host: mdCell(r.hostReport.hostname ?? '?') }) }`, '');
       for (const fact of hostFacts(r.hostReport, t)) {
-        out.push(`- ${ mdCell(fact.label) }: \`${ mdCell(fact.value).replace(/`/g, "'") }\``);
+        out.push(`- ${ labelled(t, mdCell(fact.label), `\`${ mdCell(fact.value).replace(/`/g, "'") }\``) }`);
       }
     }
   }

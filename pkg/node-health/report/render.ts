@@ -299,7 +299,7 @@ export function recordTitle(r: NodeRecord): string {
 }
 
 export function countsLine(report: DiagnosisReport, t: Translate): string {
-  return STATUS_ORDER.map((s) => `${ t(`nodeHealth.status.${ s }`) }: ${ report.counts[s] }`).join('  ');
+  return STATUS_ORDER.map((s) => labelled(t, t(`nodeHealth.status.${ s }`), String(report.counts[s]))).join('  ');
 }
 
 /** The plan as indented text lines: the root cause, what it explains, then the numbered steps. */
@@ -307,7 +307,7 @@ function textPlan(res: Resolution | undefined, findings: Finding[], t: Translate
   if (!res || res.steps.length === 0) {
     return [];
   }
-  const out: string[] = [`${ indent }${ t('nodeHealth.plan.title') }:`];
+  const out: string[] = [`${ indent }${ labelled(t, t('nodeHealth.plan.title')) }`];
   const root = findings.find((f) => f.rule === res.rootCause);
 
   if (root) {
@@ -339,6 +339,16 @@ export function logTail(e: TimelineEntry): string[] {
   return (e.lines ?? []).slice(-REPORT_LOG_LINES);
 }
 
+/**
+ * A label and its value as the language writes them: "Cluster: x" in English, "集群：x" in Chinese (the colon of
+ * the translations); a label that ends its line keeps no space after it.
+ */
+export function labelled(t: Translate, label: string, value?: string): string {
+  const colon = t('nodeHealth.colon');
+
+  return value === undefined ? `${ label }${ colon.trimEnd() }` : `${ label }${ colon }${ value }`;
+}
+
 /** A message from the cluster may span lines (a provider's log in a condition): its next lines hang under its first. */
 function hanging(text: string, indent: string): string {
   return text.replace(/\r?\n/g, `\n${ indent }`);
@@ -357,14 +367,14 @@ function textFinding(f: Finding, t: Translate, indent: string, withSteps = true,
   if (f.confirmation) {
     out.push(`${ indent }  ${ hanging(t(f.confirmation.key, f.confirmation.args), `${ indent }    `) }`);
   }
-  out.push(`${ indent }  ${ t('nodeHealth.report.evidence') }:`);
+  out.push(`${ indent }  ${ labelled(t, t('nodeHealth.report.evidence')) }`);
   for (const e of f.evidence) {
     out.push(`${ indent }    ${ e.confirmed ? '* ' : '' }${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
   }
   if (!withSteps) {
     return out;
   }
-  out.push(`${ indent }  ${ t('nodeHealth.report.fix') }:`);
+  out.push(`${ indent }  ${ labelled(t, t('nodeHealth.report.fix')) }`);
   f.fix.forEach((s, i) => {
     out.push(`${ indent }    ${ i + 1 }. ${ t(s.key, s.args) }`);
     if (s.command) {
@@ -382,7 +392,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
 
   out.push(`${ t('nodeHealth.report.title') } (${ sayTime(report.now) })`);
   for (const c of report.clusters) {
-    out.push(`${ t('nodeHealth.report.cluster') }: ${ c.name }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
+    out.push(`${ labelled(t, t('nodeHealth.report.cluster'), c.name) }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
     if (c.blockingMessage) {
       out.push(`  ${ c.blockingCondition }: ${ c.blockingMessage }`);
     }
@@ -405,7 +415,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (r.status === 'healthy') {
       continue;
     }
-    out.push(`[${ t(`nodeHealth.status.${ r.status }`).toUpperCase() }] ${ recordTitle(r) }${ r.cluster ? `  ${ t('nodeHealth.report.cluster') }: ${ r.cluster.name }` : '' }`);
+    out.push(`[${ t(`nodeHealth.status.${ r.status }`).toUpperCase() }] ${ recordTitle(r) }${ r.cluster ? `  ${ labelled(t, t('nodeHealth.report.cluster'), r.cluster.name) }` : '' }`);
     for (const n of r.notes) {
       out.push(`  - ${ t(n.key, n.args) }`);
     }
@@ -416,7 +426,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(...textFinding(f, t, '  ', !r.resolution?.steps.length, timeline));
     }
     if (r.related?.length) {
-      out.push(`  ${ t('nodeHealth.report.related') }:`);
+      out.push(`  ${ labelled(t, t('nodeHealth.report.related')) }`);
       for (const x of r.related) {
         out.push(`    - ${ relationText(x, t) }`);
       }
@@ -428,7 +438,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
       out.push(`  ${ t(pool.key, pool.args) }`);
     }
     if (story.length) {
-      out.push(`  ${ t('nodeHealth.report.timeline', { count: story.length }) }:`);
+      out.push(`  ${ labelled(t, t('nodeHealth.report.timeline', { count: story.length })) }`);
       for (const e of story) {
         out.push(`    ${ sayTime(e.at) }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ hanging(t(e.key, e.args), '      ') }`);
         const tail = logTail(e);
@@ -446,7 +456,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
   const hosts = hostsToJson(report);
 
   if (hosts.length > 0) {
-    out.push('', `${ t('nodeHealth.host.reports') }:`);
+    out.push('', labelled(t, t('nodeHealth.host.reports')));
     for (const h of hosts) {
       out.push(`  ${ h.host }: ${ h.matched ? t('nodeHealth.host.matched', { record: h.matched, by: t(`nodeHealth.host.by.${ h.by }`) }) : t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' }) }`);
     }

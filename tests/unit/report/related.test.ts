@@ -143,7 +143,7 @@ describe('vs-win: the worker expecting WIN-WORKER-01 and the Node win-worker-01'
     expect(en(f.titleKey, f.args)).toBe(`Part of machine ${ WINDOWS_CASE_MACHINE }'s problem`);
     expect(en(f.causeKey, f.args)).toMatch(new RegExp(`^This is the host of machine ${ WINDOWS_CASE_MACHINE } \\(same system UUID`));
     expect(steps(node)).toStrictEqual([`Open machine ${ WINDOWS_CASE_MACHINE } and follow its steps: they are the plan for this host too.`]);
-    expect(zh(f.titleKey, f.args)).toBe(`属于Machine ${ WINDOWS_CASE_MACHINE } 的问题`);
+    expect(zh(f.titleKey, f.args)).toBe(`属于 Machine ${ WINDOWS_CASE_MACHINE } 的问题`);
   });
 
   it('does not show the machine\'s Node as waiting when its findings name that Node', () => {
