@@ -4,7 +4,7 @@ import {
 } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { diagnose } from '@pkg/node-health/engine';
+import { diagnose, readHostReport } from '@pkg/node-health/engine';
 import type { KubeObject } from '@pkg/node-health/engine';
 import { createBundle, sanitizeDiagnosis } from '@pkg/node-health/export';
 import {
@@ -13,7 +13,8 @@ import {
 import type { HtmlReportSource } from '@pkg/node-health/report/html';
 import { sayTime } from '@pkg/node-health/report/durations';
 import { cliTranslator } from '../../../cli/l10n';
-import { GHOST_MACHINE, large, XSS_PAYLOAD } from '../../../scenarios/catalog';
+import { buildScenario, GHOST_MACHINE, large, XSS_PAYLOAD } from '../../../scenarios/catalog';
+import { ghostHostReport } from '../../../scenarios/host-reports';
 import { canaryFixture, kubectlObjects, leaks, scenario } from '../export/fixtures';
 import { runCli } from '../cli/run-cli';
 
@@ -269,6 +270,28 @@ describe('the report file', () => {
     expect(objects).toEqual(runs);
     expect([...table.querySelectorAll('td.path')].map((td) => td.textContent)).toEqual(evidence.map((e) => e.path));
     window.close();
+  });
+
+  it('lists the hosts\' own reports, each host named before what it was joined to with the colon of the language', () => {
+    const s = scenario('ghost-etcd');
+    const objects = kubectlObjects(s);
+    const report = sanitizeDiagnosis({
+      objects, now: s.now, hostReports: [readHostReport(ghostHostReport(buildScenario('ghost-etcd')))]
+    }).report;
+    const hostsOf = (lang: 'en-us' | 'zh-hans') => {
+      const { document, window } = open(renderHtmlReport({
+        report, translators: { 'en-us': en, 'zh-hans': zh }, lang, source: SOURCE
+      }));
+      const items = [...document.querySelectorAll('[data-testid="nh-r-hosts"] li')].map((li) => li.textContent);
+
+      window.close();
+
+      return items;
+    };
+
+    expect(report.hosts).toHaveLength(1);
+    expect(hostsOf('en-us')).toEqual([`dev-k8s-node01: joined to ${ GHOST_MACHINE } by its machine id`]);
+    expect(hostsOf('zh-hans')).toEqual([`dev-k8s-node01：已通过机器 ID 关联到 ${ GHOST_MACHINE }`]);
   });
 
   it('says roles and operating systems as the tab\'s table does, in the language shown, and marks an empty cell', () => {

@@ -119,6 +119,7 @@ const UI_KEYS: Record<string, [string, Record<string, string>?]> = {
   rootCause:      ['nodeHealth.plan.rootCause', { title: '{title}' }],
   consequences:   ['nodeHealth.plan.consequences', { list: '{list}' }],
   separator:      ['nodeHealth.plan.separator'],
+  colon:          ['nodeHealth.colon'],
   otherFindings:  ['nodeHealth.plan.otherFindings'],
   settleFirst:    ['nodeHealth.plan.settleFirst', { machine: '{machine}' }],
   confirmed:      ['nodeHealth.confirmed.label'],

@@ -429,7 +429,7 @@ export function reportViewer(doc: Document, win: Window, detailRenderer: DetailR
       const li = add(ul, el('li'));
 
       add(li, el('strong', null, h.host));
-      add(li, doc.createTextNode(`: ${ h.text }`));
+      add(li, doc.createTextNode(`${ u('colon') }${ h.text }`));
     });
   }
 
