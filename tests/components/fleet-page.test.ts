@@ -108,6 +108,8 @@ describe('the fleet page', () => {
     const agent = wrapper.find('[data-testid="node-health-fleet-cluster-finding-fleet-default/edge-k3s-cluster-agent-disconnected"]');
 
     expect(agent.text()).toContain('%nodeHealth.rules.clusterAgentDisconnected.title%');
+    // Its severity said before it with the colon of the language.
+    expect(agent.find('[data-severity]').text()).toBe('%nodeHealth.status.error%%nodeHealth.colon%');
     expect(agent.findComponent(RouterLinkStub).props('to')).toEqual(clusterTabLocation('fleet-default', 'edge-k3s'));
     expect(wrapper.find('[data-testid="node-health-fleet-cluster-finding-fleet-default/pool-rke2-init-node-missing"]').exists()).toBe(true);
     // The rules the fleet leaves to the tab are named.
@@ -124,7 +126,7 @@ describe('the fleet page', () => {
     const { wrapper } = await mountFleetView(FleetHealthPage, ctx);
     const note = wrapper.find('[data-testid="node-health-fleet-cluster-note-fleet-default/demo-rke2"]');
 
-    expect(note.text()).toContain('%nodeHealth.status.unknown%');
+    expect(note.find('.text-muted').text()).toBe('%nodeHealth.status.unknown%%nodeHealth.colon%');
     expect(note.text()).toContain('%nodeHealth.fleet.summary.clusterNote%{"cluster":"demo-rke2"');
     expect(note.text()).toContain('%nodeHealth.notes.ruleFailed%');
     expect(note.text()).toContain('unexpected member list');
