@@ -67,7 +67,9 @@ function markdownFinding(f: Finding, t: Translate, withSteps = true, story: Time
   const out: string[] = [];
   const started = sinceSentence(f, story, t);
 
-  out.push('', `### ${ mdCell(t(f.titleKey, f.args)) } (\`${ f.rule }\`, ${ t(`nodeHealth.severity.${ f.severity }`) }${ f.confirmed ? `, ${ t('nodeHealth.confirmed.label') }` : '' })`, '');
+  out.push('', `### ${ t('nodeHealth.report.findingHeading', {
+    title: mdCell(t(f.titleKey, f.args)), rule: `\`${ f.rule }\``, severity: t(`nodeHealth.severity.${ f.severity }`), confirmed: f.confirmed ? 'yes' : 'no', label: t('nodeHealth.confirmed.label')
+  }) }`, '');
   if (started) {
     out.push(`_${ mdCell(t(started.key, started.args)) }_`, '');
   }

@@ -390,7 +390,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
   const t = withLocalArgs(translate);
   const out: string[] = [];
 
-  out.push(`${ t('nodeHealth.report.title') } (${ sayTime(report.now) })`);
+  out.push(t('nodeHealth.report.titleAt', { title: t('nodeHealth.report.title'), time: sayTime(report.now) }));
   for (const c of report.clusters) {
     out.push(`${ labelled(t, t('nodeHealth.report.cluster'), c.name) }${ c.mgmtId && c.mgmtId !== c.name ? ` [${ c.mgmtId }]` : '' }`);
     if (c.blockingMessage) {

@@ -1,6 +1,6 @@
 /**
  * The Chinese reports read as Chinese is written: a space between Chinese and a Latin word (a kind, a name, a
- * command) wherever the texts put one together, and the full-width colon after a label, as the tab writes both.
+ * command) wherever the texts put one together, and the full-width colon and parentheses, as the tab writes them.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -17,8 +17,9 @@ const zh = createTranslator(load(readFileSync(join(__dirname, '../../../pkg/node
 const HAN = '\\u4e00-\\u9fff';
 // A Han character next to a Latin letter, either way round.
 const UNSPACED = new RegExp(`[${ HAN }][A-Za-z]|[A-Za-z][${ HAN }]`, 'g');
-// A label in Chinese followed by an ASCII colon.
+// A label in Chinese followed by an ASCII colon, or ASCII parentheses around Chinese's neighbour.
 const ASCII_COLON = new RegExp(`[${ HAN }）]:`, 'g');
+const ASCII_PARENTHESES = new RegExp(`[${ HAN }] ?\\(|\\)[${ HAN }]`, 'g');
 
 function around(text: string, re: RegExp): string[] {
   return [...text.matchAll(re)].map((m) => text.slice(Math.max(0, (m.index ?? 0) - 20), (m.index ?? 0) + 20).replace(/\n/g, '⏎'));
@@ -31,6 +32,7 @@ describe('the Chinese text and Markdown reports', () => {
     for (const text of [renderText(report, zh), renderMarkdown(report, zh)]) {
       expect(around(text, UNSPACED)).toEqual([]);
       expect(around(text, ASCII_COLON)).toEqual([]);
+      expect(around(text, ASCII_PARENTHESES)).toEqual([]);
     }
   });
 
@@ -46,6 +48,7 @@ describe('the Chinese text and Markdown reports', () => {
       for (const text of [renderText(report, zh), renderMarkdown(report, zh)]) {
         expect(around(text, UNSPACED)).toEqual([]);
         expect(around(text, ASCII_COLON)).toEqual([]);
+        expect(around(text, ASCII_PARENTHESES)).toEqual([]);
       }
     }
   });

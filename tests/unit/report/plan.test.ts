@@ -88,7 +88,7 @@ describe('text and Markdown', () => {
 
     // Rancher's own zh-hans keeps the role names as they are in English.
     expect(row).toContain('| Etcd, Control Plane |');
-    expect(md).toContain('(`agent-never-checked-in`, 错误)');
+    expect(md).toContain('（`agent-never-checked-in`，错误）');
   });
 });
 
