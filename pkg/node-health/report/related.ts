@@ -28,12 +28,12 @@ export function relationSentences(x: RelatedRecord, t: Translate): string[] {
   }
   if (x.names.length > 0) {
     out.push(t('nodeHealth.related.names', {
-      ...target, rules: x.names.join(', '), count: x.names.length
+      ...target, rules: x.names.join(t('nodeHealth.related.separator')), count: x.names.length
     }));
   }
   if (x.namedBy.length > 0) {
     out.push(t('nodeHealth.related.namedBy', {
-      ...target, rules: x.namedBy.join(', '), count: x.namedBy.length
+      ...target, rules: x.namedBy.join(t('nodeHealth.related.separator')), count: x.namedBy.length
     }));
   }
 

@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { linkChain } from '@pkg/node-health/engine';
 import type { DiagnosisReport, NodeRecord } from '@pkg/node-health/engine';
 import { renderText, toJsonReport } from '@pkg/node-health/report/render';
+import { relationSentences } from '@pkg/node-health/report/related';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import type { Translate } from '@pkg/node-health/report/translate';
@@ -144,6 +145,13 @@ describe('vs-win: the worker expecting WIN-WORKER-01 and the Node win-worker-01'
     expect(en(f.causeKey, f.args)).toMatch(new RegExp(`^This is the host of machine ${ WINDOWS_CASE_MACHINE } \\(same system UUID`));
     expect(steps(node)).toStrictEqual([`Open machine ${ WINDOWS_CASE_MACHINE } and follow its steps: they are the plan for this host too.`]);
     expect(zh(f.titleKey, f.args)).toBe(`属于 Machine ${ WINDOWS_CASE_MACHINE } 的问题`);
+  });
+
+  it('lists the findings that name the other record as the language lists things', () => {
+    const relation = machine.related.find((x) => x.key === node.key)!;
+
+    expect(relationSentences(relation, en)[1]).toBe('Its findings provider-id-missing, node-name-mismatch name Node win-worker-01.');
+    expect(relationSentences(relation, zh)[1]).toBe('它的 2 条发现（provider-id-missing，node-name-mismatch）提到了节点 win-worker-01。');
   });
 
   it('does not show the machine\'s Node as waiting when its findings name that Node', () => {
