@@ -5,6 +5,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
+import IntlMessageFormat from 'intl-messageformat';
 import { renderText } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { createTranslator } from '@pkg/node-health/report/translate';
@@ -51,5 +52,95 @@ describe('the Chinese text and Markdown reports', () => {
         expect(around(text, ASCII_PARENTHESES)).toEqual([]);
       }
     }
+  });
+});
+
+/**
+ * Every Chinese message, read statically: across each choice of its selects and plurals, no Chinese character
+ * meets a Latin letter, whether in its own text or where a name or other Latin value goes. The scenarios above only
+ * reach the choices they happen to make.
+ */
+describe('every zh-hans message', () => {
+  type CharClass = 'han' | 'latin' | 'other';
+  // [first, last] character class of one way an element can read; null for an element that reads empty.
+  type Reading = [CharClass, CharClass] | null;
+
+  // Arguments whose value is Chinese text in Chinese (a translated part, a duration); every other argument is a
+  // name, an address, a command or a message from the cluster: Latin.
+  const CHINESE_ARGS = new Set(['duration', 'ago', 'leaseAge', 'title', 'label', 'severity', 'list', 'first', 'second', 'next', 'shared', 'note', 'by']);
+  // A number of a unit: "{n}天" is how Rancher's own Chinese writes a duration.
+  const NUMBER_ARGS = new Set(['n']);
+  const messages = load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/zh-hans.yaml'), 'utf8'));
+
+  const classOf = (ch: string): CharClass => (new RegExp(`[${ HAN }]`).test(ch) ? 'han' : /[A-Za-z]/.test(ch) ? 'latin' : 'other');
+  const clash = (a: CharClass, b: CharClass) => (a === 'han' && b === 'latin') || (a === 'latin' && b === 'han');
+
+  function strings(node: unknown, path: string[] = []): [string, string][] {
+    if (typeof node === 'string') {
+      return [[path.join('.'), node]];
+    }
+
+    return node && typeof node === 'object' ? Object.entries(node).flatMap(([k, v]) => strings(v, [...path, k])) : [];
+  }
+
+  /** The ways a sequence of elements can read, each as its first and last class; clashes between elements are noted. */
+  function readings(elements: any[], clashes: string[], where: string): Reading[] {
+    let states = new Map<string, Reading>([['', null]]);
+
+    for (const el of elements) {
+      const next = new Map<string, Reading>();
+
+      for (const state of states.values()) {
+        for (const alt of alternatives(el, clashes, where)) {
+          if (alt && state && clash(state[1], alt[0])) {
+            clashes.push(`${ where }: ${ state[1] } before ${ el.type === 0 ? JSON.stringify(el.value) : `{${ el.value }}` }`);
+          }
+          const reading: Reading = alt ? [state ? state[0] : alt[0], alt[1]] : state;
+
+          next.set(String(reading), reading);
+        }
+      }
+      states = next;
+    }
+
+    return [...states.values()];
+  }
+
+  function alternatives(el: any, clashes: string[], where: string): Reading[] {
+    switch (el.type) {
+    case 0: {
+      const text = el.value as string;
+
+      for (let i = 1; i < text.length; i++) {
+        if (clash(classOf(text[i - 1]), classOf(text[i]))) {
+          clashes.push(`${ where }: ${ JSON.stringify(text.slice(Math.max(0, i - 8), i + 8)) }`);
+        }
+      }
+
+      return text ? [[classOf(text[0]), classOf(text[text.length - 1])]] : [null];
+    }
+    case 1: {
+      const cls: CharClass = CHINESE_ARGS.has(el.value) ? 'han' : NUMBER_ARGS.has(el.value) ? 'other' : 'latin';
+
+      return [[cls, cls]];
+    }
+    case 5: case 6:
+      return Object.values(el.options as Record<string, { value: any[] }>).flatMap((o) => readings(o.value, clashes, where));
+    default:
+      return [['other', 'other']];
+    }
+  }
+
+  it('sets a space wherever Chinese meets a Latin word or a Latin value', () => {
+    const clashes: string[] = [];
+
+    for (const [key, text] of strings(messages)) {
+      if (text.includes('{')) {
+        readings(new IntlMessageFormat(text, 'zh-hans').getAst() as any[], clashes, key);
+      } else {
+        alternatives({ type: 0, value: text }, clashes, key);
+      }
+    }
+    expect([...new Set(clashes)]).toEqual([]);
   });
 });
