@@ -69,6 +69,16 @@ function machineExpecting(rule: string): string {
   return Object.keys(EVERY_FAILURE_EXPECTED).find((m) => EVERY_FAILURE_EXPECTED[m] === rule) as string;
 }
 
+/** The every-failure machine whose expected finding is `rule`, diagnosed with the host check's `fixture` run on its host. */
+function onItsHost(rule: string, fixture: keyof typeof HOSTS): { machine: string; r: NodeRecord; f: Finding } {
+  const machine = machineExpecting(rule);
+  const r = record(withHost(every, scriptReport(fixture, every, machine)), machine);
+
+  return {
+    machine, r, f: finding(r, rule)
+  };
+}
+
 describe('host reports in the diagnosis', () => {
   it('seed 000: the ghost machine\'s host confirms agent-never-checked-in, naming the log line\'s time', () => {
     const report = withHost(ghost, ghostHostReport(ghost));
@@ -162,8 +172,7 @@ describe('host reports in the diagnosis', () => {
 
   it('agent-watch-stale: the "too old" signature while the plan waits', () => {
     const machine = machineExpecting('plan-not-applied');
-    const report = withHost(every, scriptReport('staleWatch', every, machine));
-    const r = record(report, machine);
+    const r = record(withHost(every, scriptReport('staleWatch', every, machine)), machine);
     const f = finding(r, 'agent-watch-stale');
 
     expect(f.confirmed).toBe(true);
@@ -196,9 +205,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('waiting-for-node-ref is confirmed by "Node password rejected"', () => {
-    const machine = machineExpecting('waiting-for-node-ref');
-    const report = withHost(every, scriptReport('nodePasswordRejected', every, machine));
-    const f = finding(record(report, machine), 'waiting-for-node-ref');
+    const { f } = onItsHost('waiting-for-node-ref', 'nodePasswordRejected');
 
     expect(f.confirmed).toBe(true);
     expect(f.confirmation).toEqual({
@@ -210,10 +217,7 @@ describe('host reports in the diagnosis', () => {
   });
 
   it('plan-apply-failed is confirmed by the agent\'s "error executing instruction", and only that finding', () => {
-    const machine = machineExpecting('plan-apply-failed');
-    const report = withHost(every, scriptReport('planInstructionFailed', every, machine));
-    const r = record(report, machine);
-    const f = finding(r, 'plan-apply-failed');
+    const { machine, r, f } = onItsHost('plan-apply-failed', 'planInstructionFailed');
 
     expect(f.confirmed).toBe(true);
     expect(f.confirmation).toEqual({
