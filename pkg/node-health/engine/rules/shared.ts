@@ -174,9 +174,14 @@ export function capiControllerLog(name: string | null | undefined, since: string
   return `kubectl -n cattle-provisioning-capi-system logs deployment/capi-controller-manager --since=${ since } | grep -F ${ sh(name ?? '') }`;
 }
 
+/** Removes one annotation from the record's Machine. */
+export function removeMachineAnnotation(r: NodeRecord, key: string): string {
+  return kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ key }-`] });
+}
+
 /** Lifts the pause set on the machine itself: removes its cluster.x-k8s.io/paused annotation. */
 export function resumeMachineCommand(r: NodeRecord): string {
-  return kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] });
+  return removeMachineAnnotation(r, ANNOTATIONS.capiPaused);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
 import { taintText } from '../objects';
-import { customHost, resumeMachineCommand } from './shared';
+import { customHost, removeMachineAnnotation, resumeMachineCommand } from './shared';
 import { crictl, distributionOf, serviceStatus, servicesSaid } from './host-commands';
 import {
   Rule, RuleContext, RuleHit, age, conditionEvidence, duration, evidence, kubectl, kubectlMachine, objectLabel
@@ -219,10 +219,10 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
     out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? resumeMachineCommand(r) : '';
   }
   if (entry.id === 'deleteMachine' || entry.id === 'excludeNodeDraining') {
-    out[entry.id === 'deleteMachine' ? 'unmarkDelete' : 'drainAgain'] = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: [`${ entry.id === 'deleteMachine' ? 'cluster.x-k8s.io/delete-machine' : 'machine.cluster.x-k8s.io/exclude-node-draining' }-`] });
+    out[entry.id === 'deleteMachine' ? 'unmarkDelete' : 'drainAgain'] = removeMachineAnnotation(r, entry.id === 'deleteMachine' ? 'cluster.x-k8s.io/delete-machine' : 'machine.cluster.x-k8s.io/exclude-node-draining');
   }
   if (entry.id === 'remediateMachine') {
-    out.unmark = kubectl('annotate', 'machines.cluster.x-k8s.io', [r.machineName], { namespace: r.machineNamespace, after: ['cluster.x-k8s.io/remediate-machine-'] });
+    out.unmark = removeMachineAnnotation(r, 'cluster.x-k8s.io/remediate-machine');
   }
 
   return out;
