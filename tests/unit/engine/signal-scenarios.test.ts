@@ -5,6 +5,7 @@
 import { SIGNAL_TABLES, signalId } from '@pkg/node-health/engine/signals';
 import type { SignalEntry, SignalTableId } from '@pkg/node-health/engine/signals';
 import { PLANNER_MESSAGES } from '@pkg/node-health/engine/signals/planner';
+import { MACHINE_ANNOTATION_SIGNALS } from '@pkg/node-health/engine/signals/machine';
 import { INFRASTRUCTURE_SIGNALS } from '@pkg/node-health/engine/signals/infrastructure';
 import type { InfrastructureSignal } from '@pkg/node-health/engine/signals/infrastructure';
 import type { DiagnosisReport, KubeObject, NodeRecord } from '@pkg/node-health/engine';
@@ -79,5 +80,20 @@ describe('every signal-table entry', () => {
 
   it.each(entries)('%s is shown by a scenario, where its rule fires', (_, table, entry) => {
     expect(scenariosShowing(table, entry)).not.toStrictEqual([]);
+  });
+});
+
+describe('a machine annotation\'s undo step', () => {
+  const report = diagnoseScenario(buildScenario('signal-catalogue'));
+  const undo = /\.fix\.(resume|unmark|unmarkDelete|drainAgain)$/;
+
+  it.each(MACHINE_ANNOTATION_SIGNALS.filter((s) => s.fix.some((id) => undo.test(`.fix.${ id }`))).map((s) => [s.id, s] as const))('%s removes the annotation its signal read, from that machine', (id, signal) => {
+    const steps = report.records.flatMap((r) => r.findings.filter((f) => f.titleKey === `nodeHealth.signals.machineAnnotations.${ id }.title`)
+      .flatMap((f) => f.fix.filter((s) => undo.test(s.key)).map((s) => [r, s.command] as const)));
+
+    expect(steps.length).toBeGreaterThan(0);
+    for (const [r, command] of steps) {
+      expect(command).toBe(`kubectl -n ${ r.machineNamespace } annotate machines.cluster.x-k8s.io -- ${ r.machineName } ${ signal.annotation }-`);
+    }
   });
 });
