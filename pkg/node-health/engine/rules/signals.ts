@@ -13,6 +13,7 @@ import {
   NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, PROBLEM_CONDITION_NAME, TAINT_CONDITIONS, TAINT_SIGNALS
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
+import type { MachineAnnotationSignal } from '../signals/machine';
 import { taintText } from '../objects';
 import { customHost, removeMachineAnnotation, resumeMachineCommand } from './shared';
 import { crictl, distributionOf, serviceStatus, servicesSaid } from './host-commands';
@@ -207,6 +208,11 @@ function replacedBy(r: NodeRecord): 'pool' | 'custom' | 'none' {
   return customHost(r) === 'yes' ? 'custom' : 'pool';
 }
 
+/** Per machine annotation signal, its step that removes the annotation again. */
+const UNDO_STEPS: Record<string, string> = {
+  deleteMachine: 'unmarkDelete', excludeNodeDraining: 'drainAgain', remediateMachine: 'unmark'
+};
+
 function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, string> {
   const m = r.objects.machine as KubeObject;
   const out: Record<string, string> = {
@@ -218,11 +224,11 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
   if (entry.id === 'paused' || entry.id === 'pausedCondition') {
     out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? resumeMachineCommand(r) : '';
   }
-  if (entry.id === 'deleteMachine' || entry.id === 'excludeNodeDraining') {
-    out[entry.id === 'deleteMachine' ? 'unmarkDelete' : 'drainAgain'] = removeMachineAnnotation(r, entry.id === 'deleteMachine' ? 'cluster.x-k8s.io/delete-machine' : 'machine.cluster.x-k8s.io/exclude-node-draining');
-  }
-  if (entry.id === 'remediateMachine') {
-    out.unmark = removeMachineAnnotation(r, 'cluster.x-k8s.io/remediate-machine');
+  // The step that takes back an annotation someone set: it removes the annotation the signal read.
+  const undo = UNDO_STEPS[entry.id];
+
+  if (undo && 'annotation' in entry) {
+    out[undo] = removeMachineAnnotation(r, (entry as MachineAnnotationSignal).annotation);
   }
 
   return out;
