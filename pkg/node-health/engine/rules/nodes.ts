@@ -638,7 +638,10 @@ function infrastructureNotProvisioned(capiCluster: KubeObject): Evidence[] | nul
  * - the CAPI Cluster's infrastructure is not provisioned.
  * Null when none is seen.
  */
-function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; evidence: Evidence[]; capiCluster?: KubeObject } | null {
+/** Why, with what was seen; the CAPI Cluster whose infrastructure is not provisioned comes with that reason. */
+type HeldBackBy = { why: Exclude<HeldBack, 'infrastructure'>; evidence: Evidence[] } | { why: 'infrastructure'; evidence: Evidence[]; capiCluster: KubeObject };
+
+function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): HeldBackBy | null {
   const capiCluster = r.cluster ? ctx.capiObjectsOf(r.cluster).cluster : undefined;
 
   if (capiCluster && specOf(capiCluster).paused === true) {
@@ -666,7 +669,7 @@ function planSecretHeldBack(r: NodeRecord, ctx: RuleContext): { why: HeldBack; e
   }
   const notProvisioned = capiCluster ? infrastructureNotProvisioned(capiCluster) : null;
 
-  return notProvisioned ? {
+  return capiCluster && notProvisioned ? {
     why: 'infrastructure', evidence: notProvisioned, capiCluster
   } : null;
 }
@@ -711,7 +714,7 @@ export const planSecretMissing: Rule = {
       fix = [step(this.id, 'resumeBootstrap', { bootstrap: bootstrapName ?? '?' }, kubectl('annotate', 'rkebootstraps.rke.cattle.io', [bootstrapName], { namespace: r.machineNamespace, after: [`${ ANNOTATIONS.capiPaused }-`] }))];
       break;
     case 'infrastructure': {
-      const capiCluster = heldBack.capiCluster as KubeObject;
+      const { capiCluster } = heldBack;
 
       fix = [
         step(this.id, 'clusterInfrastructure', { cluster: r.cluster?.name ?? '?' }, kubectl('describe', 'clusters.cluster.x-k8s.io', [nameOf(capiCluster)], { namespace: namespaceOf(capiCluster) })),
