@@ -1,6 +1,10 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { load } from 'js-yaml';
 import { mount } from '@vue/test-utils';
 import EvidenceTable from '@pkg/node-health/components/EvidenceTable.vue';
 import type { Evidence } from '@pkg/node-health/engine';
+import { createTranslator } from '@pkg/node-health/report/translate';
 
 const MACHINE = 'Machine fleet-default/custom-2d74d4c9a104';
 const SECRET = 'Secret fleet-default/custom-2d74d4c9a104-machine-plan';
@@ -60,5 +64,20 @@ describe('EvidenceTable', () => {
 
     expect(rows.map((r) => r.length)).toEqual(EVIDENCE.map(() => 3));
     expect(rows.map((r) => r[0].text)).toEqual(EVIDENCE.map((e) => e.object));
+  });
+
+  it('names Rancher\'s node in the reader\'s language, as the chain does, and a Kubernetes kind as kubectl does', () => {
+    const zh = createTranslator(load(readFileSync(join(__dirname, '../../pkg/node-health/l10n/zh-hans.yaml'), 'utf8')), 'zh-hans');
+    const evidence: Evidence[] = [
+      {
+        object: 'Rancher node c-m-r5n8d3kx/machine-7fjxs', path: 'status.nodeAnnotations[cluster.x-k8s.io/machine]', value: 'custom-6a3d0f9e2b58'
+      },
+      {
+        object: MACHINE, path: 'metadata.name', value: null
+      },
+    ];
+    const rows = cells(mount(EvidenceTable, { props: { evidence, dialog: true }, global: { mocks: { t: (key: string, args?: Record<string, unknown>) => zh(key, args as any) } } }));
+
+    expect(rows.map((r) => r[0].text)).toEqual(['Rancher 节点 c-m-r5n8d3kx/machine-7fjxs', MACHINE]);
   });
 });

@@ -5,6 +5,12 @@
 import type { Evidence, KubeObject } from './types';
 import { describeObject } from './fields';
 
+/**
+ * How evidence and the timeline name Rancher's management Node: not a Kubernetes kind but the chain's words, which
+ * the tab and the reports say in the reader's language (report/objects.ts sayObject).
+ */
+export const MGMT_NODE_LABEL = 'Rancher node';
+
 const KIND_LABELS: Record<string, string> = {
   cluster:      'Cluster',
   machine:      'Machine',
@@ -12,7 +18,7 @@ const KIND_LABELS: Record<string, string> = {
   bootstrap:    'RKEBootstrap',
   infraMachine: 'InfrastructureMachine',
   // As the tab's chain of objects names it (nodeHealth.chain.kind.mgmtNode), so one row never calls it two ways.
-  mgmtNode:     'Rancher node',
+  mgmtNode:     MGMT_NODE_LABEL,
   node:         'Node',
   lease:        'Lease',
 };

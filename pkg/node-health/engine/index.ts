@@ -7,6 +7,7 @@ export {
   inputOfObject, join, settleAvailability
 } from './join';
 export { linkChain } from './chain';
+export { MGMT_NODE_LABEL } from './evidence';
 export { clusterIdentityOf } from './cluster-info';
 export { heldBack } from './resolution';
 export { unnamedMachines } from './signals/planner';

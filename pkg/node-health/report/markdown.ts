@@ -12,6 +12,7 @@ import { hostFacts } from './host-facts';
 import { relationText } from './related';
 import { poolSentence } from './pool';
 import { sinceSentence } from './since';
+import { sayObject } from './objects';
 import {
   REPORT_TIMELINE_ENTRIES, consequenceTitles, countsLine, hostsToJson, labelled, logTail, recordTitle, sortRecords
 } from './render';
@@ -79,7 +80,7 @@ function markdownFinding(f: Finding, t: Translate, withSteps = true, story: Time
   }
   out.push(`**${ t('nodeHealth.report.evidence') }**`, '');
   for (const e of f.evidence) {
-    out.push(`- ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
+    out.push(`- ${ e.confirmed ? '✔ ' : '' }${ mdCell(sayObject(e.object, t)) } \`${ mdCell(e.path) }\`: ${ e.value === null ? '_none_' : `\`${ mdCell(String(e.value)).replace(/`/g, "'") }\`` }`);
   }
   if (withSteps) {
     out.push('', `**${ t('nodeHealth.report.fix') }**`, '', ...markdownSteps(f.fix, t));
@@ -146,7 +147,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
       for (const x of r.related) {
         out.push(`- ${ mdCell(relationText(x, t)) }`);
         for (const e of x.shared.flatMap((v) => v.evidence)) {
-          out.push(`  - ${ e.confirmed ? '✔ ' : '' }${ mdCell(e.object) } \`${ mdCell(e.path) }\`: \`${ mdCell(String(e.value)).replace(/`/g, "'") }\``);
+          out.push(`  - ${ e.confirmed ? '✔ ' : '' }${ mdCell(sayObject(e.object, t)) } \`${ mdCell(e.path) }\`: \`${ mdCell(String(e.value)).replace(/`/g, "'") }\``);
         }
       }
     }
@@ -159,7 +160,7 @@ export function renderMarkdown(report: DiagnosisReport, translate: Translate): s
     if (story.length) {
       out.push('', `### ${ t('nodeHealth.report.timeline', { count: story.length }) }`, '');
       for (const e of story) {
-        out.push(`- \`${ mdCell(sayTime(e.at)) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(e.object) }: ${ mdCell(t(e.key, e.args)) }`);
+        out.push(`- \`${ mdCell(sayTime(e.at)) }\` ${ mdCell(t(`nodeHealth.timeline.source.${ e.source }`)) } — ${ mdCell(sayObject(e.object, t)) }: ${ mdCell(t(e.key, e.args)) }`);
         const tail = logTail(e);
 
         if (tail.length) {

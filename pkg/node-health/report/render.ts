@@ -15,6 +15,7 @@ import { hostReportName } from './host-facts';
 import { relationText } from './related';
 import { poolSentence } from './pool';
 import { sinceSentence } from './since';
+import { sayObject } from './objects';
 
 export const REPORT_FORMAT = 'node-health-report/v1';
 
@@ -369,7 +370,7 @@ function textFinding(f: Finding, t: Translate, indent: string, withSteps = true,
   }
   out.push(`${ indent }  ${ labelled(t, t('nodeHealth.report.evidence')) }`);
   for (const e of f.evidence) {
-    out.push(`${ indent }    ${ e.confirmed ? '* ' : '' }${ e.object } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
+    out.push(`${ indent }    ${ e.confirmed ? '* ' : '' }${ sayObject(e.object, t) } ${ e.path } = ${ e.value === null ? '<none>' : JSON.stringify(e.value) }`);
   }
   if (!withSteps) {
     return out;
@@ -440,7 +441,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
     if (story.length) {
       out.push(`  ${ labelled(t, t('nodeHealth.report.timeline', { count: story.length })) }`);
       for (const e of story) {
-        out.push(`    ${ sayTime(e.at) }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ e.object }: ${ hanging(t(e.key, e.args), '      ') }`);
+        out.push(`    ${ sayTime(e.at) }  ${ t(`nodeHealth.timeline.source.${ e.source }`) }  ${ sayObject(e.object, t) }: ${ hanging(t(e.key, e.args), '      ') }`);
         const tail = logTail(e);
 
         if (tail.length) {

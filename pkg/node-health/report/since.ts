@@ -5,6 +5,7 @@
 import { entryExplaining } from '../engine';
 import type { Finding, MessageArgs, TimelineEntry } from '../engine';
 import type { Translate } from './translate';
+import { sayObject } from './objects';
 
 /** The sentence for a finding's start, or null when no timeline entry explains it. */
 export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entries: readonly TimelineEntry[], t: Translate): { key: string; args: MessageArgs } | null {
@@ -19,7 +20,7 @@ export function sinceSentence(finding: Pick<Finding, 'since' | 'evidence'>, entr
     key:  same ? 'nodeHealth.timeline.findingSince' : 'nodeHealth.timeline.findingSinceAfter',
     args: {
       // Times as Kubernetes wrote them: the translator says them as its reader is told times (TIME_ARGS).
-      since: finding.since, at: e.at, text: t(e.key, e.args), object: e.object
+      since: finding.since, at: e.at, text: t(e.key, e.args), object: sayObject(e.object, t)
     },
   };
 }

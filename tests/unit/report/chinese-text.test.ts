@@ -8,6 +8,7 @@ import { load } from 'js-yaml';
 import IntlMessageFormat from 'intl-messageformat';
 import { renderText } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
+import { htmlLocaleData } from '@pkg/node-health/report/html/data';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { diagnoseScenario } from '../engine/helpers';
@@ -52,6 +53,26 @@ describe('the Chinese text and Markdown reports', () => {
         expect(around(text, ASCII_PARENTHESES)).toEqual([]);
       }
     }
+  });
+});
+
+describe('Rancher\'s node, named in Chinese', () => {
+  const SOURCE = {
+    from: 'kubectl', cluster: null, createdAt: '2026-06-15T14:00:00Z', rancherVersion: null, extensionVersion: null, obfuscated: false, redactions: {}
+  } as const;
+
+  it('as the chain names it, in the evidence and the story of every scenario\'s text, Markdown and report file', () => {
+    let named = 0;
+
+    for (const name of SCENARIO_NAMES.filter((n) => !/^(large|huge|fleet)/.test(n))) {
+      const report = diagnoseScenario(buildScenario(name));
+
+      for (const text of [renderText(report, zh), renderMarkdown(report, zh), JSON.stringify(htmlLocaleData(report, zh, 'zh-hans', SOURCE))]) {
+        expect({ name, english: text.match(/.{0,30}Rancher node.{0,30}/g) }).toEqual({ name, english: null });
+        named += (text.match(new RegExp(`${ zh('nodeHealth.chain.kind.mgmtNode') } c-`, 'g')) ?? []).length;
+      }
+    }
+    expect(named).toBeGreaterThan(0);
   });
 });
 

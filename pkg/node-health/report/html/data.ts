@@ -17,6 +17,7 @@ import { toJsonReport } from '../render';
 import { sinceSentence } from '../since';
 import type { JsonRecord, JsonReport } from '../render';
 import type { Translate } from '../translate';
+import { sayObject } from '../objects';
 
 export const HTML_REPORT_LANGUAGES = ['en-us', 'zh-hans'] as const;
 
@@ -206,8 +207,11 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const json = toJsonReport<HtmlRecord['findings'][number], HtmlRecord>(report, t, {
     finding: (f, finding, rec) => {
       const started = sinceSentence(finding, storyOf(rec), said);
+      const evidence = f.evidence.map((e) => ({ ...e, object: sayObject(e.object, t) }));
 
-      return started ? { ...f, started: said(started.key, started.args) } : f;
+      return started ? {
+        ...f, evidence, started: said(started.key, started.args)
+      } : { ...f, evidence };
     },
     record: (r, rec) => {
       const pool = poolSentence(rec.pool);
@@ -225,7 +229,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
         host:     h ? { title: t('nodeHealth.host.reportOf', { host: h.hostname ?? '?' }), facts: hostFacts(h, t).map((f): [string, string] => [f.label, f.value]) } : null,
         poolText: pool ? said(pool.key, pool.args) : null,
         timeline: [...storyOf(rec)].reverse().map((e) => ({
-          at: sayTime(e.at), source: t(`nodeHealth.timeline.source.${ e.source }`), object: e.object, text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
+          at: sayTime(e.at), source: t(`nodeHealth.timeline.source.${ e.source }`), object: sayObject(e.object, t), text: said(e.key, e.args), ...(e.lines?.length ? { lines: e.lines } : {})
         })),
       };
     },
