@@ -171,6 +171,16 @@ function matchedName(report: DiagnosisReport, key: string | null): string | null
   return r ? recordTitle(r) : null;
 }
 
+/** What a host report was joined to, and by what; or what it could not be matched by. */
+export function hostMatchText(h: JsonHost, t: Translate): string {
+  if (!h.matched) {
+    return t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' });
+  }
+
+  // The way is worded in the message: Chinese spaces a Latin name ("Plan Secret") but not a Chinese one ("机器 ID").
+  return t('nodeHealth.host.matched', { record: h.matched, by: h.by === 'machine-id' ? 'machineId' : 'planSecret' });
+}
+
 export function hostsToJson(report: DiagnosisReport): JsonHost[] {
   return (report.hosts ?? []).map((m) => ({
     host:        hostReportName(m),
@@ -459,7 +469,7 @@ export function renderText(report: DiagnosisReport, translate: Translate): strin
   if (hosts.length > 0) {
     out.push('', labelled(t, t('nodeHealth.host.reports')));
     for (const h of hosts) {
-      out.push(`  ${ h.host }: ${ h.matched ? t('nodeHealth.host.matched', { record: h.matched, by: t(`nodeHealth.host.by.${ h.by }`) }) : t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' }) }`);
+      out.push(`  ${ h.host }: ${ hostMatchText(h, t) }`);
     }
   }
 

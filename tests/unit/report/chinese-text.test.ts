@@ -6,7 +6,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { load } from 'js-yaml';
 import IntlMessageFormat from 'intl-messageformat';
-import { renderText } from '@pkg/node-health/report/render';
+import { hostMatchText, renderText } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { htmlLocaleData } from '@pkg/node-health/report/html/data';
 import { createTranslator } from '@pkg/node-health/report/translate';
@@ -22,6 +22,8 @@ const UNSPACED = new RegExp(`[${ HAN }][A-Za-z]|[A-Za-z][${ HAN }]`, 'g');
 // A label in Chinese followed by an ASCII colon, or ASCII parentheses around Chinese's neighbour.
 const ASCII_COLON = new RegExp(`[${ HAN }）]:`, 'g');
 const ASCII_PARENTHESES = new RegExp(`[${ HAN }] ?\\(|\\)[${ HAN }]`, 'g');
+// One space between two Chinese words: Chinese puts none there.
+const SPACED_HAN = new RegExp(`[${ HAN }] [${ HAN }]`, 'g');
 
 function around(text: string, re: RegExp): string[] {
   return [...text.matchAll(re)].map((m) => text.slice(Math.max(0, (m.index ?? 0) - 20), (m.index ?? 0) + 20).replace(/\n/g, '⏎'));
@@ -35,6 +37,7 @@ describe('the Chinese text and Markdown reports', () => {
       expect(around(text, UNSPACED)).toEqual([]);
       expect(around(text, ASCII_COLON)).toEqual([]);
       expect(around(text, ASCII_PARENTHESES)).toEqual([]);
+      expect(around(text, SPACED_HAN)).toEqual([]);
     }
   });
 
@@ -51,8 +54,20 @@ describe('the Chinese text and Markdown reports', () => {
         expect(around(text, UNSPACED)).toEqual([]);
         expect(around(text, ASCII_COLON)).toEqual([]);
         expect(around(text, ASCII_PARENTHESES)).toEqual([]);
+        expect(around(text, SPACED_HAN)).toEqual([]);
       }
     }
+  });
+});
+
+describe('a host report\'s match', () => {
+  const host = {
+    host: 'win-worker-01', secretName: 'custom-6a3d0f9e2b58-machine-plan', namespace: 'fleet-default', machineId: 'a1b2', collectedAt: null, matched: 'custom-6a3d0f9e2b58'
+  };
+
+  it('says by what it was joined, a Chinese word without a space before it and a Latin one with', () => {
+    expect(hostMatchText({ ...host, by: 'machine-id' }, zh)).toBe(`已通过机器 ID 关联到 custom-6a3d0f9e2b58`);
+    expect(hostMatchText({ ...host, by: 'plan-secret' }, zh)).toBe(`已通过 Plan Secret 关联到 custom-6a3d0f9e2b58`);
   });
 });
 
@@ -88,7 +103,7 @@ describe('every zh-hans message', () => {
 
   // Arguments whose value is Chinese text in Chinese (a translated part, a duration); every other argument is a
   // name, an address, a command or a message from the cluster: Latin.
-  const CHINESE_ARGS = new Set(['duration', 'ago', 'leaseAge', 'title', 'label', 'severity', 'list', 'first', 'second', 'next', 'shared', 'note', 'by']);
+  const CHINESE_ARGS = new Set(['duration', 'ago', 'age', 'median', 'leaseAge', 'title', 'label', 'severity', 'list', 'first', 'second', 'next', 'shared', 'note']);
   // A number of a unit: "{n}天" is how Rancher's own Chinese writes a duration.
   const NUMBER_ARGS = new Set(['n']);
   const messages = load(readFileSync(join(__dirname, '../../../pkg/node-health/l10n/zh-hans.yaml'), 'utf8'));
@@ -163,5 +178,12 @@ describe('every zh-hans message', () => {
       }
     }
     expect([...new Set(clashes)]).toEqual([]);
+  });
+
+  it('sets no space between a duration, which ends in its Chinese unit ("2天", "25分钟"), and the Chinese after it', () => {
+    const spaced = strings(messages).flatMap(([key, text]) => [...text.matchAll(new RegExp(`\\{(?:duration|age|median|leaseAge|ago)\\} [${ HAN }]`, 'g'))]
+      .map((m) => `${ key }: ${ m[0] }`));
+
+    expect(spaced).toEqual([]);
   });
 });

@@ -291,7 +291,7 @@ describe('the report file', () => {
 
     expect(report.hosts).toHaveLength(1);
     expect(hostsOf('en-us')).toEqual([`dev-k8s-node01: joined to ${ GHOST_MACHINE } by its machine id`]);
-    expect(hostsOf('zh-hans')).toEqual([`dev-k8s-node01：已通过 机器 ID 关联到 ${ GHOST_MACHINE }`]);
+    expect(hostsOf('zh-hans')).toEqual([`dev-k8s-node01：已通过机器 ID 关联到 ${ GHOST_MACHINE }`]);
   });
 
   it('says roles and operating systems as the tab\'s table does, in the language shown, and marks an empty cell', () => {

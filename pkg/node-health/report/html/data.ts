@@ -13,8 +13,8 @@ import type { RedactionSummary } from '../../export/redact';
 import { sayDurationMs, sayTime, withLocalArgs } from '../durations';
 import { hostFacts } from '../host-facts';
 import { poolSentence } from '../pool';
-import { toJsonReport } from '../render';
 import { sinceSentence } from '../since';
+import { hostMatchText, toJsonReport } from '../render';
 import type { JsonRecord, JsonReport } from '../render';
 import type { Translate } from '../translate';
 import { sayObject } from '../objects';
@@ -254,7 +254,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
       records,
       hosts: json.hosts.map((h) => ({
         ...h,
-        text: h.matched ? t('nodeHealth.host.matched', { record: h.matched, by: t(`nodeHealth.host.by.${ h.by }`) }) : t('nodeHealth.host.unmatched', { secret: h.secretName ?? '-', machineId: h.machineId ?? '-' }),
+        text: hostMatchText(h, t),
       })),
     },
   };
