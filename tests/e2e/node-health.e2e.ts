@@ -428,6 +428,8 @@ export const TESTS: E2eTest[] = [
       const detailZh = await chineseRow(t, 'mc-t-001', NOT_LINKED_MACHINE, 'node not linked row, zh-hans');
 
       assert(detailZh.includes(zhHans('nodeHealth.rules.nodeNotLinked.name')) && detailZh.includes('rke2://mc-t-001-node1'), `the row is not in Chinese: ${ detailZh.slice(0, 400) }`);
+      // The story names Rancher's node as the chain does, in Chinese too.
+      assert(detailZh.includes(`${ zhHans('nodeHealth.chain.kind.mgmtNode') } c-m-`) && !detailZh.includes('Rancher node'), `the story names Rancher's node in English: ${ detailZh.slice(0, 400) }`);
     },
   },
   {
