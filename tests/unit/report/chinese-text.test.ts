@@ -89,6 +89,17 @@ describe('Rancher\'s node, named in Chinese', () => {
     }
     expect(named).toBeGreaterThan(0);
   });
+
+  it('in the report file\'s findings of a whole cluster too', () => {
+    const report = diagnoseScenario(buildScenario('etcd-quorum'));
+    const finding = report.clusters.flatMap((c) => c.findings ?? []).find((f) => f.evidence.length > 0);
+
+    expect(finding).toBeDefined();
+    (finding as NonNullable<typeof finding>).evidence[0].object = 'Rancher node c-m-r5n8d3kx/machine-7fjxs';
+    const objects = htmlLocaleData(report, zh, 'zh-hans', SOURCE).report.clusters.flatMap((c) => c.findings.flatMap((f) => f.evidence.map((e) => e.object)));
+
+    expect(objects).toContain('Rancher 节点 c-m-r5n8d3kx/machine-7fjxs');
+  });
 });
 
 /**

@@ -186,6 +186,11 @@ function sourceFacts(source: HtmlReportSource, t: Translate): HtmlLocaleData['so
 }
 
 /** One language's data for the report file. */
+/** A finding whose evidence names its objects in the file's language (report/objects.ts). */
+function withObjectsSaid<F extends { evidence: { object: string }[] }>(f: F, t: Translate): F {
+  return { ...f, evidence: f.evidence.map((e) => ({ ...e, object: sayObject(e.object, t) })) };
+}
+
 export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: HtmlReportLanguage, source: HtmlReportSource): HtmlLocaleData {
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
@@ -207,11 +212,9 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
   const json = toJsonReport<HtmlRecord['findings'][number], HtmlRecord>(report, t, {
     finding: (f, finding, rec) => {
       const started = sinceSentence(finding, storyOf(rec), said);
-      const evidence = f.evidence.map((e) => ({ ...e, object: sayObject(e.object, t) }));
+      const saidObjects = withObjectsSaid(f, t);
 
-      return started ? {
-        ...f, evidence, started: said(started.key, started.args)
-      } : { ...f, evidence };
+      return started ? { ...saidObjects, started: said(started.key, started.args) } : saidObjects;
     },
     record: (r, rec) => {
       const pool = poolSentence(rec.pool);
@@ -247,6 +250,7 @@ export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: Html
       counts:   json.counts,
       clusters: json.clusters.map((c) => ({
         ...c,
+        findings:      c.findings.map((f) => withObjectsSaid(f, t)),
         title:         t('nodeHealth.report.clusterFindings', { cluster: c.name }),
         planTitle:     t('nodeHealth.plan.clusterTitle', { cluster: c.name }),
         blockingTitle: t('nodeHealth.tab.blocking.title', { count: c.blockedBy.length }),
