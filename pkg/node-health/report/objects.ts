@@ -9,9 +9,8 @@ import type { Translate } from './translate';
 const MGMT_NODE_PREFIX = `${ MGMT_NODE_LABEL } `;
 
 export function sayObject(label: string, t: Translate): string {
-  if (label === MGMT_NODE_LABEL) {
-    return t('nodeHealth.chain.kind.mgmtNode');
-  }
+  const mgmtNode = label === MGMT_NODE_LABEL || label.startsWith(MGMT_NODE_PREFIX);
 
-  return label.startsWith(MGMT_NODE_PREFIX) ? `${ t('nodeHealth.chain.kind.mgmtNode') } ${ label.slice(MGMT_NODE_PREFIX.length) }` : label;
+  // The kind's words replaced, the name after them kept as it is.
+  return mgmtNode ? `${ t('nodeHealth.chain.kind.mgmtNode') }${ label.slice(MGMT_NODE_LABEL.length) }` : label;
 }

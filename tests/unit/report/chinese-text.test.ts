@@ -9,6 +9,7 @@ import IntlMessageFormat from 'intl-messageformat';
 import { hostMatchText, renderText } from '@pkg/node-health/report/render';
 import { renderMarkdown } from '@pkg/node-health/report/markdown';
 import { htmlLocaleData } from '@pkg/node-health/report/html/data';
+import { sayObject } from '@pkg/node-health/report/objects';
 import { createTranslator } from '@pkg/node-health/report/translate';
 import { buildScenario, SCENARIO_NAMES } from '../../../scenarios/catalog';
 import { diagnoseScenario } from '../engine/helpers';
@@ -88,6 +89,14 @@ describe('Rancher\'s node, named in Chinese', () => {
       }
     }
     expect(named).toBeGreaterThan(0);
+  });
+
+  it('replaces only the kind\'s words, keeping the name, and leaves Kubernetes kinds and look-alikes alone', () => {
+    expect(sayObject('Rancher node c-m-r5n8d3kx/machine-7fjxs', zh)).toBe('Rancher 节点 c-m-r5n8d3kx/machine-7fjxs');
+    expect(sayObject('Rancher node', zh)).toBe('Rancher 节点');
+    expect(sayObject('Rancher nodes-pool x', zh)).toBe('Rancher nodes-pool x');
+    expect(sayObject('Node mc-t-001-node1', zh)).toBe('Node mc-t-001-node1');
+    expect(sayObject('Machine fleet-default/custom-1', zh)).toBe('Machine fleet-default/custom-1');
   });
 
   it('in the report file\'s findings of a whole cluster too', () => {

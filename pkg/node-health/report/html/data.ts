@@ -13,11 +13,11 @@ import type { RedactionSummary } from '../../export/redact';
 import { sayDurationMs, sayTime, withLocalArgs } from '../durations';
 import { hostFacts } from '../host-facts';
 import { poolSentence } from '../pool';
-import { sinceSentence } from '../since';
 import { hostMatchText, toJsonReport } from '../render';
 import type { JsonRecord, JsonReport } from '../render';
-import type { Translate } from '../translate';
 import { sayObject } from '../objects';
+import { sinceSentence } from '../since';
+import type { Translate } from '../translate';
 
 export const HTML_REPORT_LANGUAGES = ['en-us', 'zh-hans'] as const;
 
@@ -185,12 +185,12 @@ function sourceFacts(source: HtmlReportSource, t: Translate): HtmlLocaleData['so
   return { facts, redacted };
 }
 
-/** One language's data for the report file. */
 /** A finding whose evidence names its objects in the file's language (report/objects.ts). */
 function withObjectsSaid<F extends { evidence: { object: string }[] }>(f: F, t: Translate): F {
   return { ...f, evidence: f.evidence.map((e) => ({ ...e, object: sayObject(e.object, t) })) };
 }
 
+/** One language's data for the report file. */
 export function htmlLocaleData(report: DiagnosisReport, t: Translate, lang: HtmlReportLanguage, source: HtmlReportSource): HtmlLocaleData {
   const nowMs = toEpochMs(report.now);
   const events = eventsIndex(report.events ?? []);
