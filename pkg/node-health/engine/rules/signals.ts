@@ -13,7 +13,6 @@ import {
   NODE_CONDITION_SIGNALS, OTHER_NODE_CONDITION, PROBLEM_CONDITION_NAME, TAINT_CONDITIONS, TAINT_SIGNALS
 } from '../signals/node';
 import { MACHINE_ANNOTATION_SIGNALS, MACHINE_CONDITION_SIGNALS } from '../signals/machine';
-import type { MachineAnnotationSignal } from '../signals/machine';
 import { taintText } from '../objects';
 import { customHost, removeMachineAnnotation, resumeMachineCommand } from './shared';
 import { crictl, distributionOf, serviceStatus, servicesSaid } from './host-commands';
@@ -208,11 +207,6 @@ function replacedBy(r: NodeRecord): 'pool' | 'custom' | 'none' {
   return customHost(r) === 'yes' ? 'custom' : 'pool';
 }
 
-/** Per machine annotation signal, its step that removes the annotation again. */
-const UNDO_STEPS: Record<string, string> = {
-  deleteMachine: 'unmarkDelete', excludeNodeDraining: 'drainAgain', remediateMachine: 'unmark'
-};
-
 function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, string> {
   const m = r.objects.machine as KubeObject;
   const out: Record<string, string> = {
@@ -221,14 +215,9 @@ function machineCommands(r: NodeRecord, entry: SignalEntry): Record<string, stri
     node:                  r.nodeName ? kubectl('describe', 'node', [r.nodeName]) : kubectlMachine(r, 'describe'),
   };
 
-  if (entry.id === 'paused' || entry.id === 'pausedCondition') {
+  // The Paused condition is there whoever paused the machine; only a pause set on the machine is lifted on it.
+  if (entry.id === 'pausedCondition') {
     out.resume = annotation(m, 'cluster.x-k8s.io/paused') !== null ? resumeMachineCommand(r) : '';
-  }
-  // The step that takes back an annotation someone set: it removes the annotation the signal read.
-  const undo = UNDO_STEPS[entry.id];
-
-  if (undo && 'annotation' in entry) {
-    out[undo] = removeMachineAnnotation(r, (entry as MachineAnnotationSignal).annotation);
   }
 
   return out;
@@ -292,7 +281,8 @@ export const machineSignal: Rule = {
       (hits ??= []).push(hitOf('machineAnnotations', entry, {
         args:     { machine: r.machineName ?? '?', annotation: entry.annotation },
         evidence: [evidence(objectLabel('machine', m), entry.field, value)],
-        fix:      signalSteps('machineAnnotations', entry, machineCommands(r, entry)),
+        // Its last step takes back the annotation someone set: it removes the annotation the signal read.
+        fix:      signalSteps('machineAnnotations', entry, { ...machineCommands(r, entry), [entry.undo]: removeMachineAnnotation(r, entry.annotation) }),
         since:    null,
         // A pause set on the machine itself is lifted on the machine; the dialog checks who else holds it.
         ...(entry.id === 'paused' ? { actions: ['resume-machine'] as ActionId[], explains: PAUSED_MACHINE_EXPLAINS } : {}),

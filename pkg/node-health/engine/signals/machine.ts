@@ -16,6 +16,8 @@ export interface MachineConditionSignal extends SignalEntry {
 
 export interface MachineAnnotationSignal extends SignalEntry {
   annotation: string;
+  /** The last step of its fix, which takes the annotation back: the rule gives it the command that removes it */
+  undo: string;
   example: { value: string };
 }
 
@@ -48,7 +50,7 @@ export const MACHINE_CONDITION_SIGNALS: readonly MachineConditionSignal[] = [
 ];
 
 /** An annotation on the Machine that matters whatever its value; `constant` is its name in cluster-api's Go source. */
-function annotationSignal(id: string, annotation: string, constant: string, severity: Severity, fix: string[], value = ''): MachineAnnotationSignal {
+function annotationSignal(id: string, annotation: string, constant: string, severity: Severity, before: string[], undo: string, value = ''): MachineAnnotationSignal {
   return {
     id,
     object:   'machine',
@@ -58,22 +60,23 @@ function annotationSignal(id: string, annotation: string, constant: string, seve
     rule:     'machine-signal',
     source:   `cluster-api api/core/v1beta2 ${ constant }`,
     annotation,
-    fix,
+    fix:      [...before, undo],
+    undo,
     example:  { value },
   };
 }
 
 export const MACHINE_ANNOTATION_SIGNALS: readonly MachineAnnotationSignal[] = [
-  annotationSignal('paused', 'cluster.x-k8s.io/paused', 'PausedAnnotation', 'warning', ['whoPaused', 'resume']),
-  annotationSignal('remediateMachine', 'cluster.x-k8s.io/remediate-machine', 'RemediateMachineAnnotation', 'warning', ['shared:healthChecks', 'unmark']),
+  annotationSignal('paused', 'cluster.x-k8s.io/paused', 'PausedAnnotation', 'warning', ['whoPaused'], 'resume'),
+  annotationSignal('remediateMachine', 'cluster.x-k8s.io/remediate-machine', 'RemediateMachineAnnotation', 'warning', ['shared:healthChecks'], 'unmark'),
   // Worth knowing, not a fault: the pool's next scale-down removes this machine first.
-  annotationSignal('deleteMachine', 'cluster.x-k8s.io/delete-machine', 'DeleteMachineAnnotation', 'info', ['unmarkDelete'], 'yes'),
+  annotationSignal('deleteMachine', 'cluster.x-k8s.io/delete-machine', 'DeleteMachineAnnotation', 'info', [], 'unmarkDelete', 'yes'),
   // Worth knowing before a deletion: the Node is not drained, its pods are killed rather than evicted.
-  annotationSignal('excludeNodeDraining', 'machine.cluster.x-k8s.io/exclude-node-draining', 'ExcludeNodeDrainingAnnotation', 'info', ['drainAgain']),
+  annotationSignal('excludeNodeDraining', 'machine.cluster.x-k8s.io/exclude-node-draining', 'ExcludeNodeDrainingAnnotation', 'info', [], 'drainAgain'),
   // Worth knowing before a deletion: Cluster API does not wait for the Node's volumes to be detached.
-  annotationSignal('excludeVolumeDetach', 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach', 'ExcludeWaitForNodeVolumeDetachAnnotation', 'info', ['waitAgain']),
+  annotationSignal('excludeVolumeDetach', 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach', 'ExcludeWaitForNodeVolumeDetachAnnotation', 'info', [], 'waitAgain'),
   // The health check marks the machine unhealthy and never replaces it ("machine has \"cluster.x-k8s.io/skip-remediation\" annotation").
-  annotationSignal('skipRemediation', 'cluster.x-k8s.io/skip-remediation', 'MachineSkipRemediationAnnotation', 'warning', ['remediateAgain']),
+  annotationSignal('skipRemediation', 'cluster.x-k8s.io/skip-remediation', 'MachineSkipRemediationAnnotation', 'warning', [], 'remediateAgain'),
 ];
 
 export const MACHINE_CONDITION_TABLE: SignalTable = {
