@@ -30,16 +30,19 @@ function around(text: string, re: RegExp): string[] {
   return [...text.matchAll(re)].map((m) => text.slice(Math.max(0, (m.index ?? 0) - 20), (m.index ?? 0) + 20).replace(/\n/g, '⏎'));
 }
 
+/** The report's text and Markdown in Chinese, each written as Chinese is written. */
+function expectWrittenAsChinese(report: ReturnType<typeof diagnoseScenario>): void {
+  for (const text of [renderText(report, zh), renderMarkdown(report, zh)]) {
+    expect(around(text, UNSPACED)).toEqual([]);
+    expect(around(text, ASCII_COLON)).toEqual([]);
+    expect(around(text, ASCII_PARENTHESES)).toEqual([]);
+    expect(around(text, SPACED_HAN)).toEqual([]);
+  }
+}
+
 describe('the Chinese text and Markdown reports', () => {
   it.each(SCENARIO_NAMES.filter((n) => !/^(large|huge|fleet)/.test(n)))('on %s: a space between Chinese and Latin words, a full-width colon after labels', (name) => {
-    const report = diagnoseScenario(buildScenario(name));
-
-    for (const text of [renderText(report, zh), renderMarkdown(report, zh)]) {
-      expect(around(text, UNSPACED)).toEqual([]);
-      expect(around(text, ASCII_COLON)).toEqual([]);
-      expect(around(text, ASCII_PARENTHESES)).toEqual([]);
-      expect(around(text, SPACED_HAN)).toEqual([]);
-    }
+    expectWrittenAsChinese(diagnoseScenario(buildScenario(name)));
   });
 
   it('with the hosts\' own reports: their confirmations and facts too', () => {
@@ -50,14 +53,7 @@ describe('the Chinese text and Markdown reports', () => {
       .map(([s, docs]) => diagnoseScenario(s, 'kubectl', { hostReports: docs.map(readHostReport) }));
 
     expect(reports.flatMap((report) => report.records).some((r) => r.findings.some((f) => f.confirmation))).toBe(true);
-    for (const report of reports) {
-      for (const text of [renderText(report, zh), renderMarkdown(report, zh)]) {
-        expect(around(text, UNSPACED)).toEqual([]);
-        expect(around(text, ASCII_COLON)).toEqual([]);
-        expect(around(text, ASCII_PARENTHESES)).toEqual([]);
-        expect(around(text, SPACED_HAN)).toEqual([]);
-      }
-    }
+    reports.forEach(expectWrittenAsChinese);
   });
 });
 
